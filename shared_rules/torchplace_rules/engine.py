@@ -1,0 +1,66 @@
+"""`check_source`: one text in, sorted findings out, never a traceback."""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from .analysis import analyze
+from .config import Config
+from .model import Finding, Severity, Span
+from .rules import ACTIVE_RULES, SYNTAX_ERROR
+from .source_text import SourceText
+from .suppression import is_suppressed, suppressions
+
+_DEFAULT = Config()
+
+
+def check_source(text: str, path: Optional[str] = None, config: Optional[Config] = None) -> list[Finding]:
+    config = config or _DEFAULT
+    if "\x00" in text:
+        return [_syntax_finding("file contains NUL bytes (binary file?)", 0, 0, config, path)]
+    try:
+        tree = ast.parse(text, filename=path or "<unknown>")
+    except SyntaxError as exc:
+        line = max((exc.lineno or 1) - 1, 0)
+        col = max((exc.offset or 1) - 1, 0)
+        return _syntax_finding(f"syntax error: {exc.msg}", line, col, config, path, text)
+    except (RecursionError, MemoryError, ValueError) as exc:
+        return _syntax_finding(f"cannot parse: {type(exc).__name__}: {exc}", 0, 0, config, path, text)
+    rules = [r for r in ACTIVE_RULES if config.is_enabled(r.code, path)]
+    if not rules:
+        return []
+    src = SourceText(text)
+    try:
+        findings = analyze(tree, src, rules, config)
+    except RecursionError:
+        # Pathologically deep code: report nothing rather than guess.
+        return []
+    table = suppressions(text)
+    out = []
+    for f in findings:
+        if table and is_suppressed(table, f.span.start_line, f.code):
+            continue
+        f.severity = config.severity_of(f.code, f.severity)
+        out.append(f)
+    out.sort(key=lambda f: f.sort_key)
+    return out
+
+
+def _syntax_finding(message, line, col, config, path, text=""):
+    if not config.is_enabled(SYNTAX_ERROR.code, path):
+        return []
+    lines = text.splitlines() or [""]
+    line = min(line, len(lines) - 1)
+    end_col = len(lines[line]) if line < len(lines) else col
+    col = min(col, end_col)
+    return [
+        Finding(
+            code=SYNTAX_ERROR.code,
+            name=SYNTAX_ERROR.name,
+            severity=config.severity_of(SYNTAX_ERROR.code, Severity.ERROR),
+            message=message,
+            span=Span(line, col, line, max(end_col, col)),
+        )
+    ]
+
+

@@ -1,0 +1,85 @@
+"""A checked file's text with fast position conversion.
+
+`ast` reports columns as UTF-8 byte offsets; findings use code points.  Lines
+that are pure ASCII (nearly all) convert for free.
+"""
+from __future__ import annotations
+
+import ast
+from functools import cached_property
+
+from .model import Span
+
+
+class SourceText:
+    __slots__ = ("text", "lines", "_ascii", "__dict__")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lines = text.splitlines(keepends=True) or [""]
+        self._ascii = text.isascii()
+
+    def char_col(self, lineno: int, byte_col: int) -> int:
+        """Convert an `ast` (1-based line, UTF-8 byte column) to a code-point column."""
+        if self._ascii or lineno - 1 >= len(self.lines):
+            return byte_col
+        line = self.lines[lineno - 1]
+        if line.isascii():
+            return byte_col
+        return len(line.encode("utf-8")[:byte_col].decode("utf-8", errors="replace"))
+
+    def span(self, node: ast.AST) -> Span:
+        end_line = getattr(node, "end_lineno", None) or node.lineno
+        end_col = getattr(node, "end_col_offset", None)
+        if end_col is None:
+            end_col = node.col_offset
+        return Span(
+            node.lineno - 1,
+            self.char_col(node.lineno, node.col_offset),
+            end_line - 1,
+            self.char_col(end_line, end_col),
+        )
+
+    def start(self, node: ast.AST) -> Span:
+        col = self.char_col(node.lineno, node.col_offset)
+        return Span(node.lineno - 1, col, node.lineno - 1, col)
+
+    def end(self, node: ast.AST) -> Span:
+        col = self.char_col(node.end_lineno, node.end_col_offset)
+        return Span(node.end_lineno - 1, col, node.end_lineno - 1, col)
+
+    def segment(self, node: ast.AST) -> str:
+        return self.slice(self.span(node))
+
+    def slice(self, span: Span) -> str:
+        if span.start_line == span.end_line:
+            return self.lines[span.start_line][span.start_col:span.end_col]
+        out = [self.lines[span.start_line][span.start_col:]]
+        out.extend(self.lines[span.start_line + 1:span.end_line])
+        out.append(self.lines[span.end_line][:span.end_col])
+        return "".join(out)
+
+    def indent_of(self, line: int) -> str:
+        text = self.lines[line]
+        return text[: len(text) - len(text.lstrip(" \t"))]
+
+    @cached_property
+    def line_offsets(self) -> list[int]:
+        offsets, total = [], 0
+        for line in self.lines:
+            offsets.append(total)
+            total += len(line)
+        offsets.append(total)
+        return offsets
+
+    def offset(self, line: int, col: int) -> int:
+        if line >= len(self.lines):
+            return len(self.text)
+        return self.line_offsets[line] + col
+
+    @cached_property
+    def newline(self) -> str:
+        first = self.lines[0]
+        if first.endswith("\r\n"):
+            return "\r\n"
+        return "\n"
