@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Precision and recall of the engine on the real-bug corpus, split by single-/cross-file.
+
+    python benchmarks/corpus_precision.py            # table
+    python benchmarks/corpus_precision.py -v         # plus every miss and false alarm
+    python benchmarks/corpus_precision.py --wheels   # findings on transformers/diffusers/timm
+                                                     # -> benchmarks/review/findings.csv
+
+A finding counts as a true positive when file, 1-based line and code match an
+`expected` entry of the case (or one of its `also` codes); a finding that
+matches neither `expected` nor `acceptable` is a false positive.  Hints are
+left out.  See tests/corpus/README.md.
+"""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests" / "corpus"))
+import corpus_scoring  # noqa: E402
+
+
+def _ratio(num: int, den: int) -> str:
+    return f"{num / den:6.1%}" if den else "   n/a"
+
+
+def _row(label: str, scores) -> str:
+    tp = sum(len(s.true_positives) for s in scores)
+    fn = sum(len(s.false_negatives) for s in scores)
+    fp = sum(len(s.false_positives) for s in scores)
+    return (f"{label:<14}{len(scores):>6}{tp + fn:>10}{tp:>6}{fn:>6}{fp:>6}"
+            f"  {_ratio(tp, tp + fp)}  {_ratio(tp, tp + fn)}")
+
+
+def table(scores) -> str:
+    lines = [f"{'cases':<14}{'n':>6}{'expected':>10}{'TP':>6}{'FN':>6}{'FP':>6}  precision  recall"]
+    for kind in ("single-file", "cross-file"):
+        lines.append(_row(kind, [s for s in scores if s.case.kind == kind]))
+    lines.append(_row("negatives", [s for s in scores if s.case.is_negative]))
+    lines.append(_row("all", scores))
+    return "\n".join(lines)
+
+
+def by_code(scores) -> str:
+    tp, fn, fp = Counter(), Counter(), Counter()
+    for s in scores:
+        tp.update(e.code for e in s.true_positives)
+        fn.update(e.code for e in s.false_negatives)
+        fp.update(r.code for r in s.false_positives)
+    lines = [f"{'code':<8}{'expected':>10}{'TP':>6}{'FN':>6}{'FP':>6}  recall"]
+    for code in sorted(set(tp) | set(fn) | set(fp)):
+        lines.append(f"{code:<8}{tp[code] + fn[code]:>10}{tp[code]:>6}{fn[code]:>6}{fp[code]:>6}"
+                     f"  {_ratio(tp[code], tp[code] + fn[code])}")
+    return "\n".join(lines)
+
+
+def details(scores) -> str:
+    lines = []
+    for s in scores:
+        for e in s.false_negatives:
+            lines.append(f"MISS  {s.case.name}/{e.file}:{e.line} {e.code}")
+        for r in s.false_positives:
+            lines.append(f"FALSE {s.case.name}/{r.file}:{r.line} {r.code} {r.message}")
+    return "\n".join(lines) or "(no misses, no false alarms)"
+
+
+def engine_commit() -> str:
+    try:
+        out = subprocess.run(["git", "log", "-1", "--format=%h %cI", "--", "shared_rules"],
+                             cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+        return out or "unknown"
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-v", "--verbose", action="store_true", help="list every miss and false alarm")
+    parser.add_argument("--wheels", action="store_true",
+                        help="instead: check transformers/diffusers/timm wheels and write benchmarks/review/findings.csv")
+    parser.add_argument("--jobs", type=int, default=0, help="processes for --wheels (default: CPU count)")
+    args = parser.parse_args(argv)
+    if args.wheels:
+        sys.path.insert(0, str(ROOT / "benchmarks" / "review"))
+        import wheel_findings
+        return wheel_findings.main(jobs=args.jobs or None)
+    scores, crashes = corpus_scoring.score_all()
+    print(f"engine: last shared_rules commit {engine_commit()}")
+    for name, error in crashes.items():
+        print(f"ENGINE CRASH on {name}: {error} (case left out of the table)")
+    print(table(scores))
+    print()
+    print(by_code(scores))
+    if args.verbose:
+        print()
+        print(details(scores))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

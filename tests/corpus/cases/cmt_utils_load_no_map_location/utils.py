@@ -1,0 +1,13 @@
+import torch
+
+
+def _load(checkpoint_path):
+    checkpoint = torch.load(checkpoint_path)
+    return checkpoint
+
+
+def load_checkpoint(path, model):
+    print(f"Load checkpoint from: {path}")
+    checkpoint = _load(path)
+    model.load_state_dict(checkpoint["state_dict"])
+    return model

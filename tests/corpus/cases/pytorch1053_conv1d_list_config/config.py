@@ -1,0 +1,2 @@
+WORD_VEC_SIZE = 300
+USE_CUDA = True

@@ -1,0 +1,68 @@
+"""The real-bug corpus (tests/corpus/cases): well-formed, and no false alarms on fixed code.
+
+Each case re-creates a device-placement bug from a public issue thread (or its
+fix, a "negative twin").  Precision is guarded here: a case whose `expected` is
+empty must get no finding above hint level, and no case may get an
+error/warning that the corpus does not list.  Recall is not asserted (rules
+land progressively); `python benchmarks/corpus_precision.py` prints it.
+"""
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
+import corpus_scoring  # noqa: E402
+
+CASES = corpus_scoring.load_cases()
+BY_NAME = {c.name: c for c in CASES}
+
+
+def _ids(cases):
+    return [c.name for c in cases]
+
+
+def test_corpus_size_and_mix():
+    bugs = [c for c in CASES if not c.is_negative]
+    negatives = [c for c in CASES if c.is_negative]
+    assert len(bugs) >= 30
+    assert len(negatives) * 4 >= len(bugs), "about a third of the bugs should have a negative twin"
+    cross = [c for c in bugs if c.kind == "cross-file"]
+    assert 0.35 <= len(cross) / len(bugs) <= 0.65, "about half of the bugs should be cross-file"
+
+
+@pytest.mark.parametrize("case", CASES, ids=_ids(CASES))
+def test_case_is_well_formed(case):
+    assert case.source.startswith("https://github.com/"), "source must be the public thread that was read"
+    assert case.summary.strip() and case.verified.strip()
+    files = case.python_files()
+    assert files, "a case needs at least one .py file"
+    assert case.kind == ("cross-file" if len(files) > 1 else "single-file")
+    for path in files:
+        ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for exp in case.expected + case.acceptable:
+        assert exp.code in corpus_scoring.KNOWN_CODES and set(exp.also) <= corpus_scoring.KNOWN_CODES
+        lines = (case.path / exp.file).read_text(encoding="utf-8").splitlines()
+        assert 1 <= exp.line <= len(lines) and lines[exp.line - 1].strip(), f"{exp} points at no code"
+    if case.twin_of:
+        assert case.twin_of in BY_NAME and not BY_NAME[case.twin_of].is_negative
+        assert case.is_negative, "a negative twin has expected = []"
+
+
+NEGATIVES = [c for c in CASES if c.is_negative]
+
+
+@pytest.mark.parametrize("case", NEGATIVES, ids=_ids(NEGATIVES))
+def test_no_findings_on_correct_code(case):
+    reported = corpus_scoring.run_engine(case)
+    assert reported == [], "\n".join(f"{r.file}:{r.line} {r.code} {r.message}" for r in reported)
+
+
+@pytest.mark.parametrize("case", CASES, ids=_ids(CASES))
+def test_no_unlisted_errors_or_warnings(case):
+    result = corpus_scoring.score(case, corpus_scoring.run_engine(case))
+    loud = [r for r in result.false_positives if r.severity <= 2]
+    assert loud == [], "\n".join(f"{r.file}:{r.line} {r.code} {r.message}" for r in loud)
