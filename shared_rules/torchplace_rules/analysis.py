@@ -1,5 +1,510 @@
-"""Device-flow analysis (being written: see the next commits)."""
+"""Device-flow analysis: a flow-sensitive abstract interpreter over `ast`.
+
+Each scope (module, function, method) is run once over its statements with an
+environment of abstract values (`values.py`).  Branches are joined (a fact
+survives only if every path agrees), loops run to a fixed point, and
+`torch.cuda.is_available()` is taken as true: the analysis reports what would
+happen on the machine the code asks for.  Rules do not walk the tree: they
+receive events (`on_conflict`, `on_call`, `on_transfer`, ...) from here.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .class_model import ClassInfo, scan_class
+from .config import Config
+from .expressions import ExpressionEvaluator
+from .model import Finding, Related
+from .rule_base import Rule
+from .source_text import SourceText
+from .torch_api import TRAINING_STEP_METHODS
+from .values import (
+    CPU, SELF_DEV, UNKNOWN, ClassV, DeviceV, Dev, FuncV, LoaderV, ModuleV, SelfV, SeqV, TensorV, Value,
+    join_env,
+)
+
+EVENTS = ("conflict", "call", "transfer", "expr_stmt", "sync", "class", "finish", "module_call")
+MAX_LOOP_PASSES = 3
+MAX_INLINE_DEPTH = 2
 
 
-def analyze(tree, src, rules, config):
-    return []
+@dataclass
+class LoopContext:
+    node: ast.AST
+    training: bool
+    loader: Optional[LoaderV] = None
+    breaks: list = field(default_factory=list)
+    continues: list = field(default_factory=list)
+
+
+@dataclass
+class Frame:
+    kind: str  # module | function | method
+    env: dict
+    func: Optional[ast.AST] = None
+    cls: Optional[ClassInfo] = None
+    returns: Optional[Value] = None
+    loops: list = field(default_factory=list)
+    no_grad: int = 0
+    inline_depth: int = 0
+
+
+class _Terminated(Exception):
+    """Raised inside a block after return/raise/break/continue (the rest is dead)."""
+
+
+class Analyzer(ExpressionEvaluator):
+    def __init__(self, tree: ast.Module, src: SourceText, rules: list[Rule], config: Config) -> None:
+        self.tree = tree
+        self.src = src
+        self.config = config
+        self.device_names = set(config.device_names)
+        self.handlers: dict[str, list] = {e: [getattr(r, "on_" + e) for r in rules if hasattr(r, "on_" + e)] for e in EVENTS}
+        self.findings: dict[tuple, Finding] = {}
+        self.classes: dict[int, ClassInfo] = {}
+        self.pending: list[tuple] = []  # (FuncV, enclosing env, ClassInfo|None)
+        self.module_env: dict = {}
+        self.targets_accelerator = False  # some accelerator device appears in the file
+        self.inline_cache: dict = {}
+        self.inline_stack: set = set()
+        self.frame = Frame("module", {})
+        self.bare_call = None
+        self.current_stmt = None
+
+    # -- reporting -------------------------------------------------------
+    def emit(self, event: str, *args) -> None:
+        for handler in self.handlers[event]:
+            handler(self, *args)
+
+    def report(self, rule: Rule, node, message: str, related=(), fix=None, unnecessary: bool = False) -> None:
+        span = node if not isinstance(node, ast.AST) else self.src.span(node)
+        key = (rule.code, span)
+        if key in self.findings:
+            return
+        rel = [Related(r if not isinstance(r, ast.AST) else self.src.span(r), m) for r, m in related if r is not None]
+        self.findings[key] = Finding(rule.code, rule.name, rule.severity, message, span, rel, fix, unnecessary)
+
+    # -- driver ------------------------------------------------------------
+    def run(self) -> list[Finding]:
+        self.module_env = self.frame.env
+        self.exec_body(self.tree.body)
+        self.module_env = self.frame.env
+        done: set[int] = set()
+        while self.pending:
+            func, enclosing, cls = self.pending.pop(0)
+            if id(func.node) in done:
+                continue
+            done.add(id(func.node))
+            self.analyze_function(func.node, enclosing, cls)
+        self.emit("finish")
+        return list(self.findings.values())
+
+    def analyze_function(self, node, enclosing: dict, cls: Optional[ClassInfo], args: Optional[dict] = None, depth: int = 0):
+        saved = self.frame
+        env = dict(enclosing) if enclosing is not None and enclosing is not self.module_env else {}
+        kind = "method" if cls is not None else "function"
+        self.frame = Frame(kind, env, node, cls, inline_depth=depth)
+        try:
+            self.bind_parameters(node, cls, args)
+            self.exec_body(node.body)
+            if cls is not None and node.name == "__init__" and args is None:
+                cls.init_values = {k: v for k, v in self.frame.env.items() if k.startswith("self.")}
+            return self.frame
+        finally:
+            self.frame = saved
+
+    def bind_parameters(self, node, cls: Optional[ClassInfo], args: Optional[dict]) -> None:
+        a = node.args
+        positional = a.posonlyargs + a.args
+        defaults = [None] * (len(positional) - len(a.defaults)) + list(a.defaults)
+        params = list(zip(positional, defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
+        is_method = cls is not None and not _is_static(node)
+        for i, (arg, default) in enumerate(params):
+            name = arg.arg
+            if args is not None and name in args:
+                value = args[name]
+            elif i == 0 and is_method and name in ("self", "cls"):
+                value = SelfV(cls, id(cls.node)) if name == "self" else UNKNOWN
+            else:
+                value = self.parameter_value(arg, default, cls, node)
+            self.frame.env[name] = value
+        for extra in (a.vararg, a.kwarg):
+            if extra is not None:
+                self.frame.env[extra.arg] = UNKNOWN
+
+    def parameter_value(self, arg: ast.arg, default, cls: Optional[ClassInfo], func) -> Value:
+        name = arg.arg
+        if name in self.device_names:
+            if isinstance(default, ast.Constant) and default.value in ("cpu", None):
+                return UNKNOWN
+            self.targets_accelerator = True
+            return DeviceV(Dev("accel", "target", name, arg))
+        if cls is not None and cls.is_module and func.name == "forward":
+            if _annotated_tensor(arg.annotation) or (arg.annotation is None and default is None):
+                return TensorV(SELF_DEV, origin=arg)
+        elif cls is not None and cls.is_module and _annotated_tensor(arg.annotation):
+            return TensorV(SELF_DEV, origin=arg)
+        if name.endswith("loader") and arg.annotation is None and default is None:
+            return LoaderV(False, CPU, arg)
+        return UNKNOWN
+
+    # -- statements --------------------------------------------------------
+    def exec_body(self, body: list) -> bool:
+        """Run statements; False when the block cannot fall through."""
+        try:
+            for stmt in body:
+                self.exec_stmt(stmt)
+        except _Terminated:
+            return False
+        return True
+
+    def exec_stmt(self, stmt) -> None:
+        method = getattr(self, "stmt_" + type(stmt).__name__, None)
+        if method is not None:
+            saved, self.current_stmt = self.current_stmt, stmt
+            try:
+                method(stmt)
+            finally:
+                self.current_stmt = saved
+
+    def stmt_Expr(self, stmt: ast.Expr) -> None:
+        node = stmt.value
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            recv = self.eval(node.func.value)
+            self.bare_call = node
+            try:
+                result = self.eval_call(node, recv_value=recv)
+            finally:
+                self.bare_call = None
+            self.emit("expr_stmt", stmt, node, recv, result)
+        else:
+            self.eval(node)
+
+    def stmt_Assign(self, stmt: ast.Assign) -> None:
+        value = self.eval(stmt.value)
+        for target in stmt.targets:
+            self.bind(target, value, stmt.value)
+
+    def stmt_AnnAssign(self, stmt: ast.AnnAssign) -> None:
+        if stmt.value is not None:
+            self.bind(stmt.target, self.eval(stmt.value), stmt.value)
+
+    def stmt_AugAssign(self, stmt: ast.AugAssign) -> None:
+        # In-place arithmetic never moves a tensor; mixing devices still raises.
+        target_value = self.eval(stmt.target)
+        value = self.eval(stmt.value)
+        self.check_operands(stmt, [(target_value, stmt.target), (value, stmt.value)])
+        if not isinstance(target_value, TensorV):
+            self.bind(stmt.target, UNKNOWN if isinstance(value, TensorV) else target_value, None)
+
+    def stmt_Return(self, stmt: ast.Return) -> None:
+        value = self.eval(stmt.value) if stmt.value is not None else UNKNOWN
+        f = self.frame
+        f.returns = value if f.returns is None else f.returns.join(value)
+        raise _Terminated
+
+    def stmt_Raise(self, stmt: ast.Raise) -> None:
+        if stmt.exc is not None:
+            self.eval(stmt.exc)
+        raise _Terminated
+
+    def stmt_Break(self, stmt) -> None:
+        if self.frame.loops:
+            self.frame.loops[-1].breaks.append(dict(self.frame.env))
+        raise _Terminated
+
+    def stmt_Continue(self, stmt) -> None:
+        if self.frame.loops:
+            self.frame.loops[-1].continues.append(dict(self.frame.env))
+        raise _Terminated
+
+    def stmt_Delete(self, stmt: ast.Delete) -> None:
+        for target in stmt.targets:
+            path = self.path_of(target)
+            if path is not None:
+                self.frame.env[path] = UNKNOWN
+
+    def stmt_Import(self, stmt: ast.Import) -> None:
+        from .values import QualV
+
+        for alias in stmt.names:
+            if alias.asname:
+                self.frame.env[alias.asname] = QualV(alias.name)
+            else:
+                top = alias.name.split(".")[0]
+                self.frame.env[top] = QualV(top)
+
+    def stmt_ImportFrom(self, stmt: ast.ImportFrom) -> None:
+        from .values import QualV
+
+        for alias in stmt.names:
+            if alias.name == "*":
+                continue
+            if stmt.level or not stmt.module:
+                value = UNKNOWN
+            else:
+                value = QualV(f"{stmt.module}.{alias.name}")
+            self.frame.env[alias.asname or alias.name] = value
+
+    def stmt_FunctionDef(self, stmt) -> None:
+        for deco in stmt.decorator_list:
+            self.eval(deco)
+        func = FuncV(stmt, id(stmt), self.frame.cls)
+        self.frame.env[stmt.name] = func
+        if self.frame.kind == "module":
+            self.pending.append((func, None, None))
+        elif self.frame.inline_depth == 0:
+            self.pending.append((func, dict(self.frame.env), None))
+
+    stmt_AsyncFunctionDef = stmt_FunctionDef
+
+    def stmt_ClassDef(self, stmt: ast.ClassDef) -> None:
+        info = scan_class(stmt, self)
+        self.classes[id(stmt)] = info
+        self.frame.env[stmt.name] = ClassV(info, id(stmt))
+        if self.frame.inline_depth:
+            return
+        enclosing = None if self.frame.kind == "module" else dict(self.frame.env)
+        for name in info.method_order:
+            method = info.methods[name]
+            self.pending.append((FuncV(method, id(method), info), enclosing, info))
+        self.emit("class", info)
+
+    def stmt_If(self, stmt: ast.If) -> None:
+        assumed = self.assumed_truth(stmt.test)
+        if assumed is None:
+            self.eval(stmt.test)
+        entry = self.frame.env
+        branches = []
+        if assumed is not False:
+            self.frame.env = dict(entry)
+            if self.exec_body(stmt.body):
+                branches.append(self.frame.env)
+        if assumed is not True:
+            self.frame.env = dict(entry)
+            if self.exec_body(stmt.orelse):
+                branches.append(self.frame.env)
+        self.frame.env = entry
+        self.merge(branches)
+
+    def merge(self, branches: list) -> None:
+        if not branches:
+            raise _Terminated
+        env = branches[0]
+        for other in branches[1:]:
+            env = join_env(env, other)
+        self.frame.env = env
+
+    def stmt_For(self, stmt) -> None:
+        iterable = self.eval(stmt.iter)
+        element, loader = self.iteration_element(iterable, stmt)
+        training = loader is not None or _has_training_step(stmt.body)
+        self.run_loop(stmt, training, loader, lambda: self.bind(stmt.target, element, None))
+
+    stmt_AsyncFor = stmt_For
+
+    def stmt_While(self, stmt: ast.While) -> None:
+        self.eval(stmt.test)
+        self.run_loop(stmt, _has_training_step(stmt.body), None, None)
+
+    def run_loop(self, stmt, training: bool, loader, bind_target) -> None:
+        entry = self.frame.env
+        head = entry
+        exits = [entry]
+        ctx = LoopContext(stmt, training, loader)
+        self.frame.loops.append(ctx)
+        try:
+            for _ in range(MAX_LOOP_PASSES):
+                self.frame.env = dict(head)
+                if bind_target:
+                    bind_target()
+                ctx.breaks.clear()
+                ctx.continues.clear()
+                ends = []
+                if self.exec_body(stmt.body):
+                    ends.append(self.frame.env)
+                ends.extend(ctx.continues)
+                new_head = head
+                for end in ends:
+                    new_head = join_env(new_head, end)
+                exits = [new_head] + list(ctx.breaks)
+                if _same_env(new_head, head):
+                    break
+                head = new_head
+        finally:
+            self.frame.loops.pop()
+        self.frame.env = exits[0]
+        for other in exits[1:]:
+            self.frame.env = join_env(self.frame.env, other)
+        if stmt.orelse:
+            self.exec_body(stmt.orelse)
+
+    def stmt_With(self, stmt) -> None:
+        no_grad = 0
+        default_device = None
+        for item in stmt.items:
+            value = self.eval(item.context_expr)
+            qual = self.qualname(item.context_expr.func) if isinstance(item.context_expr, ast.Call) else None
+            if qual in ("torch.no_grad", "torch.inference_mode"):
+                no_grad += 1
+            if isinstance(value, DeviceV):  # `with torch.device("cuda"):` sets the default device
+                default_device = value.dev
+            if item.optional_vars is not None:
+                self.bind(item.optional_vars, UNKNOWN, None)
+        self.frame.no_grad += no_grad
+        saved_default = self.frame.env.get("#default_device")
+        if default_device is not None:
+            self.frame.env["#default_device"] = DeviceV(default_device)
+        try:
+            if not self.exec_body(stmt.body):
+                raise _Terminated
+        finally:
+            self.frame.no_grad -= no_grad
+            if default_device is not None:
+                if saved_default is None:
+                    self.frame.env.pop("#default_device", None)
+                else:
+                    self.frame.env["#default_device"] = saved_default
+
+    stmt_AsyncWith = stmt_With
+
+    def stmt_Try(self, stmt) -> None:
+        entry = self.frame.env
+        self.frame.env = dict(entry)
+        body_ok = self.exec_body(stmt.body)
+        after_body = self.frame.env
+        branches = []
+        if body_ok:
+            if stmt.orelse:
+                if self.exec_body(stmt.orelse):
+                    branches.append(self.frame.env)
+            else:
+                branches.append(after_body)
+        # An exception may come from any point of the body.
+        handler_entry = join_env(entry, after_body)
+        for handler in stmt.handlers:
+            self.frame.env = dict(handler_entry)
+            if handler.name:
+                self.frame.env[handler.name] = UNKNOWN
+            if self.exec_body(handler.body):
+                branches.append(self.frame.env)
+        self.frame.env = entry
+        if stmt.finalbody:
+            self.frame.env = branches[0] if branches else dict(handler_entry)
+            for other in branches[1:]:
+                self.frame.env = join_env(self.frame.env, other)
+            if not self.exec_body(stmt.finalbody) or not branches:
+                raise _Terminated
+            return
+        self.merge(branches)
+
+    stmt_TryStar = stmt_Try
+
+    def stmt_Match(self, stmt) -> None:
+        self.eval(stmt.subject)
+        entry = self.frame.env
+        branches = [entry]
+        for case in stmt.cases:
+            self.frame.env = dict(entry)
+            for name in _pattern_names(case.pattern):
+                self.frame.env[name] = UNKNOWN
+            if self.exec_body(case.body):
+                branches.append(self.frame.env)
+        self.frame.env = entry
+        self.merge(branches)
+
+    def stmt_Assert(self, stmt: ast.Assert) -> None:
+        self.eval(stmt.test)
+
+    def stmt_Global(self, stmt) -> None:
+        for name in stmt.names:
+            self.frame.env.pop(name, None)
+
+    stmt_Nonlocal = stmt_Global
+
+    # -- loops -------------------------------------------------------------
+    def iteration_element(self, iterable: Value, stmt) -> tuple[Value, Optional[LoaderV]]:
+        """What one step of `for target in iterable` binds, and the loader behind it."""
+        from .calls import EnumerateV, ItemsV, ZipV
+        from .values import BatchInfo, BatchV
+
+        if isinstance(iterable, LoaderV):
+            if iterable.batch_dev is None:
+                return UNKNOWN, iterable
+            if not iterable.batch_dev.is_cpu:
+                return TensorV(iterable.batch_dev, origin=stmt.iter), iterable
+            return BatchV(BatchInfo(stmt, id(stmt), iterable.pin_memory)), iterable
+        if isinstance(iterable, ZipV):
+            parts = [self.iteration_element(v, stmt) for v in iterable.inner]
+            loader = next((l for _, l in parts if l is not None), None)
+            return SeqV(tuple(v for v, _ in parts)), loader
+        if isinstance(iterable, EnumerateV):
+            inner, loader = self.iteration_element(iterable.inner, stmt)
+            return SeqV((UNKNOWN, inner)), loader
+        if isinstance(iterable, ItemsV):
+            return SeqV((UNKNOWN, iterable.inner)), None
+        if isinstance(iterable, SeqV):
+            return iterable.element(), None
+        return UNKNOWN, None
+
+    # -- helpers used by rules ----------------------------------------------
+    @property
+    def in_training_loop(self) -> bool:
+        return any(loop.training for loop in self.frame.loops)
+
+    def device_expression(self, dev: Optional[Dev]) -> Optional[str]:
+        """Source text naming `dev` that is in scope here, for a fix."""
+        if dev is None or not dev.expr:
+            return None
+        expr = dev.expr
+        if expr[0] in "\"'":
+            return expr
+        root = expr.split(".")[0].split("(")[0]
+        if root in self.frame.env or root in self.module_env or (self.frame.kind == "module" and root in self.frame.env):
+            return expr
+        return None
+
+
+def _same_env(a: dict, b: dict) -> bool:
+    if a is b:
+        return True
+    if a.keys() != b.keys():
+        return False
+    return all(v is b[k] or v == b[k] for k, v in a.items())
+
+
+def _is_static(node) -> bool:
+    return any(isinstance(d, ast.Name) and d.id in ("staticmethod",) for d in node.decorator_list)
+
+
+def _annotated_tensor(annotation) -> bool:
+    if annotation is None:
+        return False
+    text = ast.unparse(annotation) if not isinstance(annotation, ast.Name) else annotation.id
+    return "Tensor" in text and "[" not in text.replace("Optional[", "").replace("]", "", 1)
+
+
+def _has_training_step(body) -> bool:
+    for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in TRAINING_STEP_METHODS:
+            if node.func.attr == "backward" or "optim" in ast.unparse(node.func.value).lower():
+                return True
+    return False
+
+
+def _pattern_names(pattern) -> list[str]:
+    names = []
+    for node in ast.walk(pattern):
+        for attr in ("name", "rest"):
+            value = getattr(node, attr, None)
+            if isinstance(value, str):
+                names.append(value)
+    return names
+
+
+def analyze(tree: ast.Module, src: SourceText, rules: list[Rule], config: Config) -> list[Finding]:
+    if "torch" not in src.text:
+        return []
+    return Analyzer(tree, src, rules, config).run()

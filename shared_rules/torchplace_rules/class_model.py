@@ -1,0 +1,186 @@
+"""What a class defined in the file is: an nn.Module, and what its __init__ registers."""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .torch_api import CONTAINERS, MODULE_BASES, PARAMLESS_LAYERS, TORCH_FACTORIES
+from .values import CPU, SELF_DEV, UNKNOWN, ClassV, DeviceV, ModuleV, QualV, TensorV, Value
+
+MOVE_METHODS = {"to", "cuda", "cpu", "type_as", "type"}
+
+
+@dataclass
+class ClassInfo:
+    node: ast.ClassDef
+    name: str
+    is_module: bool
+    methods: dict = field(default_factory=dict)
+    method_order: list = field(default_factory=list)
+    params: set = field(default_factory=set)
+    buffers: set = field(default_factory=set)
+    submodules: dict = field(default_factory=dict)  # name -> has_params
+    plain_tensors: dict = field(default_factory=dict)  # name -> ast.Assign in __init__
+    plain_module_lists: dict = field(default_factory=dict)  # name -> ast.Assign
+    overrides_apply: bool = False
+    moves_self: bool = False  # __init__ calls self.to()/self.cuda()
+    init_values: dict = field(default_factory=dict)
+
+    @property
+    def has_params(self) -> bool:
+        return bool(self.params or self.buffers or any(self.submodules.values()))
+
+    def attr_value(self, name: str, at: ast.AST) -> Value:
+        """The value of `self.<name>` inside a method."""
+        if name in self.params:
+            return TensorV(SELF_DEV, origin=at, grad=True)
+        if name in self.buffers:
+            return TensorV(SELF_DEV, origin=at)
+        if name in self.submodules:
+            return ModuleV(SELF_DEV, self.submodules[name], None, None)
+        if name in self.plain_tensors and self.is_module:
+            assign = self.plain_tensors[name]
+            return TensorV(CPU, origin=assign, plain_attr=name, rank=_rank_hint(assign.value))
+        if self.is_module and name == "device":
+            return DeviceV(SELF_DEV)
+        return self.init_values.get("self." + name, UNKNOWN)
+
+    def plain_attr_uses(self, name: str) -> list[ast.Attribute]:
+        """Loads of `self.<name>` outside __init__ that are not being moved."""
+        uses = []
+        for method_name, method in self.methods.items():
+            if method_name == "__init__":
+                continue
+            parents: dict[int, ast.AST] = {}
+            for node in ast.walk(method):
+                for child in ast.iter_child_nodes(node):
+                    parents[id(child)] = node
+            for node in ast.walk(method):
+                if (isinstance(node, ast.Attribute) and node.attr == name and isinstance(node.value, ast.Name)
+                        and node.value.id == "self" and isinstance(node.ctx, ast.Load)):
+                    parent = parents.get(id(node))
+                    if isinstance(parent, ast.Attribute) and parent.attr in MOVE_METHODS | {"device", "shape", "dtype"}:
+                        continue
+                    uses.append(node)
+        return uses
+
+
+def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
+    is_module = False
+    for base in stmt.bases:
+        value = analyzer.eval(base)
+        if isinstance(value, QualV) and (value.name in MODULE_BASES or _is_torch_layer(value.name)):
+            is_module = True
+        elif isinstance(value, ClassV) and value.info.is_module:
+            is_module = True
+    info = ClassInfo(stmt, stmt.name, is_module)
+    for item in stmt.body:
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            info.methods[item.name] = item
+            if item.name in ("_apply", "to", "cuda"):
+                info.overrides_apply = True
+    info.method_order = sorted(info.methods, key=lambda n: (n != "__init__", info.methods[n].lineno))
+    for base in stmt.bases:
+        value = analyzer.eval(base)
+        if isinstance(value, ClassV):  # inherit what the base registers
+            b = value.info
+            info.params |= b.params
+            info.buffers |= b.buffers
+            info.submodules.update(b.submodules)
+            info.plain_tensors.update(b.plain_tensors)
+            info.overrides_apply |= b.overrides_apply
+    init = info.methods.get("__init__")
+    if init is not None and is_module:
+        _scan_init(init, info, analyzer)
+    return info
+
+
+def _scan_init(init, info: ClassInfo, analyzer) -> None:
+    for node in ast.walk(init):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            recv = node.func.value
+            if isinstance(recv, ast.Name) and recv.id == "self":
+                if node.func.attr in ("register_buffer", "register_parameter") and node.args:
+                    key = node.args[0]
+                    if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                        (info.buffers if node.func.attr == "register_buffer" else info.params).add(key.value)
+                elif node.func.attr in ("to", "cuda"):
+                    info.moves_self = True
+                elif node.func.attr in ("add_module", "register_module"):
+                    if node.args and isinstance(node.args[0], ast.Constant):
+                        info.submodules[str(node.args[0].value)] = True
+        if not isinstance(node, (ast.Assign, ast.AnnAssign)):
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        if node.value is None or len(targets) != 1:
+            continue
+        target = targets[0]
+        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"):
+            continue
+        name, value = target.attr, node.value
+        kind = _classify(value, analyzer)
+        if kind == "param":
+            info.params.add(name)
+        elif kind == "module":
+            info.submodules[name] = _module_has_params(value, analyzer)
+        elif kind == "cpu_tensor" and isinstance(node, ast.Assign) and name not in info.buffers:
+            info.plain_tensors.setdefault(name, node)
+        elif kind == "module_list" and isinstance(node, ast.Assign):
+            info.plain_module_lists.setdefault(name, node)
+
+
+def _qual(func, analyzer) -> Optional[str]:
+    value = analyzer.eval(func)
+    return value.name if isinstance(value, QualV) else None
+
+
+def _is_torch_layer(name: str) -> bool:
+    parts = name.split(".")
+    return name.startswith("torch.nn.") and parts[-1][:1].isupper() and "functional" not in parts
+
+
+def _classify(value: ast.AST, analyzer) -> Optional[str]:
+    if isinstance(value, ast.Call):
+        qual = _qual(value.func, analyzer)
+        if qual in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
+            return "param"
+        if qual and _is_torch_layer(qual):
+            return "module"
+        if qual and qual.startswith("torch.") and qual.split(".")[-1] in TORCH_FACTORIES and qual.count(".") == 1:
+            if any(k.arg == "device" for k in value.keywords):
+                return None
+            return "cpu_tensor"
+        callee = analyzer.eval(value.func) if isinstance(value.func, ast.Name) else None
+        if isinstance(callee, ClassV) and callee.info.is_module:
+            return "module"
+    if isinstance(value, (ast.List, ast.ListComp)):
+        elts = value.elts if isinstance(value, ast.List) else [value.elt]
+        if elts and all(_classify(e, analyzer) == "module" for e in elts):
+            return "module_list"
+    return None
+
+
+def _module_has_params(value: ast.Call, analyzer) -> bool:
+    qual = _qual(value.func, analyzer)
+    if qual:
+        last = qual.split(".")[-1]
+        if last in CONTAINERS:
+            return True
+        return last not in PARAMLESS_LAYERS
+    callee = analyzer.eval(value.func)
+    if isinstance(callee, ClassV):
+        return callee.info.has_params
+    return True
+
+
+def _rank_hint(value: ast.AST) -> Optional[int]:
+    if isinstance(value, ast.Call) and value.args:
+        func = value.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if name in ("tensor", "as_tensor", "scalar_tensor"):
+            first = value.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, (int, float, bool)):
+                return 0
+            return None if not isinstance(first, (ast.List, ast.Tuple)) else 1
+    return None

@@ -1,0 +1,54 @@
+"""Small helpers the rule files share: naming code in messages, device text."""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from .values import ACCEL_KIND, Dev, DeviceV, TensorV
+
+
+def code_text(src, node: Optional[ast.AST], limit: int = 40) -> str:
+    if node is None:
+        return "a tensor"
+    text = " ".join(src.segment(node).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def dev_text(dev: Optional[Dev]) -> str:
+    if dev is None:
+        return "an unknown device"
+    if dev.kind == "cpu":
+        return "the CPU"
+    if dev.kind == "self":
+        return "the module's device"
+    if dev.label in ("target", "cuda") and dev.expr and dev.expr[0] not in "\"'":
+        return f"the accelerator (`{dev.expr}`)"
+    if dev.label == "target":
+        return "the accelerator"
+    return dev.label
+
+
+def fix_device_expr(ev, dev: Optional[Dev], other_node: Optional[ast.AST] = None) -> Optional[str]:
+    """Source text for the accelerator device, valid where the fix goes."""
+    expr = ev.device_expression(dev)
+    if expr:
+        return expr
+    if other_node is not None and isinstance(other_node, (ast.Name, ast.Attribute)):
+        return f"{ev.src.segment(other_node)}.device"
+    return None
+
+
+def device_variable_in_scope(ev) -> Optional[str]:
+    """A name bound to an accelerator device here (`device = torch.device(...)`)."""
+    for env in (ev.frame.env, ev.module_env):
+        for name, value in env.items():
+            if isinstance(value, DeviceV) and value.dev.kind == ACCEL_KIND and value.dev.expr == name:
+                return name
+    return None
+
+
+def origin_related(node: Optional[ast.AST], tensor: TensorV, message: str):
+    origin = tensor.origin
+    if origin is None or origin is node or not isinstance(origin, ast.AST) or not hasattr(origin, "lineno"):
+        return None
+    return (origin, message)

@@ -1,0 +1,158 @@
+"""TP101 mixed-devices: an op that combines an accelerator tensor with a CPU tensor."""
+from ..edits import insert_keyword, make_fix, method_suffix
+from ..model import Severity
+from ..rule_base import Invalid, Rule, valid
+from ..rule_support import code_text, dev_text, fix_device_expr, origin_related
+
+
+class MixedDevices(Rule):
+    code = "TP101"
+    name = "mixed-devices"
+    severity = Severity.ERROR
+    summary = "An operation combines a tensor on an accelerator with a tensor on the CPU"
+    what_it_does = """
+        Finds arithmetic, comparisons, indexing and `torch.*` / `torch.nn.functional.*`
+        calls (including the tensor lists of `torch.cat` and `torch.stack`) whose
+        operands are known to live on different devices: one on an accelerator
+        (`cuda`, `mps`, ...) and one on the CPU.
+    """
+    why_bad = """
+        PyTorch does not move data implicitly.  Such an op raises
+        `RuntimeError: Expected all tensors to be on the same device, but found at
+        least two devices, cuda:0 and cpu!` at run time, often after a long queue on
+        a remote GPU.  (It does not "silently run on the CPU".)  Two exceptions are
+        allowed by PyTorch and never reported: a 0-dim CPU tensor combined with a
+        CUDA tensor, and CPU index tensors indexing a CUDA tensor.
+    """
+    example = """
+        device = torch.device("cuda")
+        weights = torch.randn(5, 5, device=device)
+        bias = torch.ones(5)
+        out = weights + bias          # TP101
+    """
+    fix_doc = """
+        Create the CPU operand on the right device (`torch.ones(5, device=device)`),
+        or move it where it is used (`bias.to(weights.device)`).
+    """
+    fix_safety = """
+        Moving an operand with `.to(...)` and adding `device=` to deterministic
+        factories (`zeros`, `ones`, `full`, `arange`, `tensor`, ...) are safe.  Adding
+        `device=` to a random factory (`randn`, `rand`, ...) is unsafe: the
+        accelerator's generator draws different numbers than the CPU's.
+    """
+    VALID = [
+        valid("""
+            import torch
+            device = torch.device("cuda")
+            a = torch.ones(3, device=device)
+            b = torch.zeros(3, device=device)
+            c = a + b
+        """),
+        valid("""
+            import torch
+            device = torch.device("cuda")
+            x = torch.randn(4, 4, device=device)
+            scale = torch.tensor(2.0)          # 0-dim CPU tensors may join CUDA ops
+            y = x * scale
+            idx = torch.arange(2)              # CPU indices may index a CUDA tensor
+            z = x[idx]
+        """),
+        valid("""
+            import torch
+            mat1 = torch.randn(8, 8, device="cuda")
+            mat2 = torch.randn(8, 8, device="cuda")
+            mat1 += mat2
+        """),
+        valid("""
+            import torch
+            torch.set_default_device("cuda")
+            a = torch.ones(3)
+            b = torch.ones(3, device="cuda")
+            c = a + b
+        """),
+        valid("""
+            import torch
+            x = torch.randn(3, device="cuda")
+            y = torch.zeros_like(x) + x.new_ones(3) + torch.ones(3, device=x.device)
+        """),
+    ]
+    INVALID = [
+        Invalid(
+            """
+            import torch
+            device = torch.device("cuda")
+            a = torch.ones(2, device=device)
+            b = torch.ones(2)
+            c = a + b
+            """,
+            line=5,
+            fixed="""
+            import torch
+            device = torch.device("cuda")
+            a = torch.ones(2, device=device)
+            b = torch.ones(2, device=device)
+            c = a + b
+            """,
+        ),
+        Invalid(
+            """
+            import torch
+            x = torch.randn(4, 3).cuda()
+            w = torch.randn(3, 2)
+            y = torch.matmul(x, w)
+            """,
+            line=4,
+            fixed="""
+            import torch
+            x = torch.randn(4, 3).cuda()
+            w = torch.randn(3, 2, device="cuda")
+            y = torch.matmul(x, w)
+            """,
+        ),
+        Invalid(
+            """
+            import numpy as np
+            import torch
+            device = "cuda" if torch.cuda.is_available() else "cpu"
+            feats = torch.from_numpy(np.zeros((2, 3), dtype=np.float32))
+            extra = torch.ones(2, 3).to(device)
+            both = torch.cat([feats, extra])
+            """,
+            line=6,
+            fixed="""
+            import numpy as np
+            import torch
+            device = "cuda" if torch.cuda.is_available() else "cpu"
+            feats = torch.from_numpy(np.zeros((2, 3), dtype=np.float32))
+            extra = torch.ones(2, 3).to(device)
+            both = torch.cat([feats.to(device), extra])
+            """,
+        ),
+    ]
+
+    def on_conflict(self, ev, c) -> None:
+        if c.cpu.batch is not None or c.kind not in ("op", "index") or c.other_dev.kind != "accel":
+            return
+        src = ev.src
+        cpu_text, other_text = code_text(src, c.cpu_node), code_text(src, c.other_node)
+        if c.kind == "index":
+            message = (f"`{cpu_text}` is on the CPU but is indexed with `{other_text}` on {dev_text(c.other_dev)}: "
+                       "indices must be on the CPU or on the indexed tensor's device")
+        else:
+            message = (f"`{cpu_text}` is on the CPU but `{other_text}` is on {dev_text(c.other_dev)}: this raises "
+                       "\"Expected all tensors to be on the same device\"")
+        related = [origin_related(c.cpu_node, c.cpu, "created on the CPU here"),
+                   origin_related(c.other_node, c.other, f"placed on {dev_text(c.other_dev)} here")]
+        ev.report(self, c.node, message, [r for r in related if r], self.fix(ev, c))
+
+    def fix(self, ev, c):
+        expr = fix_device_expr(ev, c.other_dev, c.other_node)
+        if expr is None:
+            return None
+        factory = c.cpu.factory
+        if factory is not None and not any(k.arg == "device" for k in factory.keywords):
+            edit = insert_keyword(ev.src, factory, f"device={expr}")
+            if edit is not None:
+                return make_fix(f"Create `{code_text(ev.src, factory)}` with `device={expr}`", not c.cpu.random, edit)
+        return make_fix(f"Move `{code_text(ev.src, c.cpu_node)}` with `.to({expr})`", True,
+                        *method_suffix(ev.src, c.cpu_node, f".to({expr})"))

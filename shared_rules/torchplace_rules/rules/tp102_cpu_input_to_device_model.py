@@ -1,0 +1,157 @@
+"""TP102 cpu-input-to-device-model: a module on an accelerator called with a CPU tensor."""
+import ast
+
+from ..edits import insert_line_before, is_assignable, make_fix, method_suffix
+from ..model import Severity
+from ..rule_base import Invalid, Rule, valid
+from ..rule_support import code_text, dev_text, fix_device_expr, origin_related
+
+
+class CpuInputToDeviceModel(Rule):
+    code = "TP102"
+    name = "cpu-input-to-device-model"
+    severity = Severity.ERROR
+    summary = "A module on an accelerator is called with a CPU tensor (or the reverse)"
+    what_it_does = """
+        Finds calls of an `nn.Module` whose parameters were moved to an accelerator
+        (`model.to(device)`, `.cuda()`, `nn.Linear(..., device=device)`) with an
+        input known to be on the CPU, and calls of a module that was never moved
+        (and has parameters) with an input on the accelerator.
+    """
+    why_bad = """
+        The module's weights and its input must share a device.  The call raises
+        `RuntimeError: Input type (torch.FloatTensor) and weight type
+        (torch.cuda.FloatTensor) should be the same` or "Expected all tensors to be
+        on the same device".  Note that `model.to(device)` on its own line is
+        correct: `Module.to()` moves parameters and buffers in place.
+    """
+    example = """
+        model = torch.nn.Linear(100, 50).to(device)
+        x = torch.randn(8, 100)
+        out = model(x)                # TP102
+    """
+    fix_doc = "Move the input first: `x = x.to(device)` before the call."
+    fix_safety = "Safe: the input is copied to the module's device; values do not change."
+    VALID = [
+        valid("""
+            import torch
+            device = torch.device("cuda")
+            model = torch.nn.Linear(10, 5)
+            model.to(device)                    # in place: the model is on cuda
+            x = torch.randn(3, 10).to(device)
+            y = model(x)
+        """),
+        valid("""
+            import torch
+            device = torch.device("cuda")
+            act = torch.nn.ReLU().to(device)    # no parameters: any input device works
+            y = act(torch.randn(3))
+        """),
+        valid("""
+            import torch
+            device = torch.device("cuda")
+            model = torch.nn.Linear(4, 2)
+            def place(m):
+                m.to(device)
+            place(model)
+            y = model(torch.randn(1, 4, device=device))
+        """),
+    ]
+    INVALID = [
+        Invalid(
+            """
+            import torch
+            device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+            model = torch.nn.Linear(100, 50).to(device)
+            input_tensor = torch.randn(100, 100)
+            output = model(input_tensor)
+            """,
+            line=5,
+            fixed="""
+            import torch
+            device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+            model = torch.nn.Linear(100, 50).to(device)
+            input_tensor = torch.randn(100, 100)
+            input_tensor = input_tensor.to(device)
+            output = model(input_tensor)
+            """,
+        ),
+        Invalid(
+            """
+            import torch
+            import torch.nn as nn
+
+            class Net(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.fc = nn.Linear(10, 5)
+
+                def forward(self, x):
+                    return self.fc(x)
+
+            model = Net()
+            model.cuda()
+            print(model(torch.randn(2, 10)))
+            """,
+            line=14,
+            fixed="""
+            import torch
+            import torch.nn as nn
+
+            class Net(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.fc = nn.Linear(10, 5)
+
+                def forward(self, x):
+                    return self.fc(x)
+
+            model = Net()
+            model.cuda()
+            print(model(torch.randn(2, 10).to("cuda")))
+            """,
+        ),
+        Invalid(
+            """
+            import torch
+            model = torch.nn.Linear(4, 2)
+            x = torch.randn(3, 4, device="cuda")
+            y = model(x)
+            """,
+            line=4,
+        ),
+    ]
+
+    def on_conflict(self, ev, c) -> None:
+        if c.cpu.batch is not None:
+            return
+        src = ev.src
+        if c.kind == "module_input" and c.other_dev.kind == "accel":
+            module_text, arg_text = code_text(src, c.node.func), code_text(src, c.cpu_node)
+            message = (f"`{module_text}` is on {dev_text(c.other_dev)} but its input `{arg_text}` is on the CPU: "
+                       "the call raises a device mismatch")
+            related = [origin_related(c.cpu_node, c.cpu, "input created on the CPU here"),
+                       (c.other.placed_at, f"module placed on {dev_text(c.other_dev)} here") if getattr(c.other, "placed_at", None) is not None and hasattr(c.other.placed_at, "lineno") else None]
+            ev.report(self, c.node, message, [r for r in related if r], self.fix(ev, c))
+        elif c.kind == "module_reverse":
+            module_text, arg_text = code_text(src, c.node.func), code_text(src, c.other_node)
+            message = (f"`{module_text}` was never moved off the CPU but its input `{arg_text}` is on "
+                       f"{dev_text(c.other_dev)}: the call raises a device mismatch")
+            related = [(c.cpu.origin, "module created on the CPU here")] if c.cpu.origin is not None else []
+            related.append(origin_related(c.other_node, c.other, f"input placed on {dev_text(c.other_dev)} here"))
+            ev.report(self, c.node, message, [r for r in related if r], None)
+
+    def fix(self, ev, c):
+        module_node = c.node.func
+        expr = fix_device_expr(ev, c.other_dev)
+        if expr is None and isinstance(module_node, (ast.Name, ast.Attribute)):
+            expr = f"next({ev.src.segment(module_node)}.parameters()).device"
+        if expr is None:
+            return None
+        arg = c.cpu_node
+        stmt = ev.current_stmt
+        if isinstance(arg, ast.Name) and is_assignable(arg) and stmt is not None and not isinstance(stmt, (ast.If, ast.While, ast.For, ast.With, ast.Try)):
+            edit = insert_line_before(ev.src, stmt, f"{arg.id} = {arg.id}.to({expr})")
+            if edit is not None:
+                return make_fix(f"Move `{arg.id}` to the module's device before the call", True, edit)
+        return make_fix(f"Move the input with `.to({expr})`", True, *method_suffix(ev.src, arg, f".to({expr})"))

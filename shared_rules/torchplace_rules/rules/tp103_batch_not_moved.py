@@ -1,0 +1,173 @@
+"""TP103 batch-not-moved: a DataLoader batch reaches the accelerator untransferred."""
+import ast
+
+from ..edits import make_fix
+from ..model import Edit, Severity, Span
+from ..rule_base import Invalid, Rule, valid
+from ..rule_support import code_text, dev_text, fix_device_expr
+
+
+class BatchNotMoved(Rule):
+    code = "TP103"
+    name = "batch-not-moved"
+    severity = Severity.ERROR
+    summary = "A batch from a DataLoader reaches a model or op on the accelerator without a transfer"
+    what_it_does = """
+        Follows the batches of a `for ... in loader` loop (tensors, `(inputs,
+        labels)` tuples, `{name: tensor}` dicts, lists; also through `enumerate`,
+        `zip` and `tqdm`) and reports the first place where one, still on the CPU,
+        meets a model or tensor on the accelerator.
+    """
+    why_bad = """
+        A `DataLoader` yields CPU tensors (also with `pin_memory=True`: pinning
+        speeds the copy up but does not make it).  The first training step raises
+        a device mismatch.
+    """
+    example = """
+        model = Net().to(device)
+        for inputs, labels in train_loader:
+            loss = criterion(model(inputs), labels)   # TP103
+    """
+    fix_doc = """
+        Move the batch at the top of the loop body:
+        `inputs, labels = inputs.to(device), labels.to(device)`, or for dict
+        batches `batch = {k: v.to(device) for k, v in batch.items()}`.
+    """
+    fix_safety = "Safe: the batch is copied to the device the model uses; values do not change."
+    VALID = [
+        valid("""
+            import torch
+            from torch.utils.data import DataLoader
+            device = torch.device("cuda")
+            model = torch.nn.Linear(10, 2).to(device)
+            loader = DataLoader(dataset, batch_size=4)
+            for x, y in loader:
+                x, y = x.to(device), y.to(device)
+                out = model(x)
+        """),
+        valid("""
+            import torch
+            from torch.utils.data import DataLoader
+            device = torch.device("cuda")
+            model = torch.nn.Linear(10, 2).to(device)
+            for batch in DataLoader(dataset):
+                batch = {k: v.to(device) for k, v in batch.items()}
+                out = model(**batch)
+        """),
+        valid("""
+            import torch
+            from torch.utils.data import DataLoader
+            device = torch.device("cuda")
+            model = torch.nn.Linear(10, 2).to(device)
+            loader = DataLoader(dataset, collate_fn=to_device_collate)
+            for x in loader:
+                out = model(x)
+        """),
+    ]
+    INVALID = [
+        Invalid(
+            """
+            import torch
+            from torch.utils.data import DataLoader
+            device = torch.device("cuda")
+            model = torch.nn.Linear(10, 2).to(device)
+            loader = DataLoader(dataset, batch_size=4)
+            for inputs, labels in loader:
+                out = model(inputs)
+            """,
+            line=7,
+            fixed="""
+            import torch
+            from torch.utils.data import DataLoader
+            device = torch.device("cuda")
+            model = torch.nn.Linear(10, 2).to(device)
+            loader = DataLoader(dataset, batch_size=4)
+            for inputs, labels in loader:
+                inputs, labels = inputs.to(device), labels.to(device)
+                out = model(inputs)
+            """,
+        ),
+        Invalid(
+            """
+            import torch
+            from torch.utils.data import DataLoader
+
+            def train(model, train_loader, device):
+                model.to(device)
+                for step, batch in enumerate(train_loader):
+                    out = model(**batch)
+            """,
+            line=7,
+            fixed="""
+            import torch
+            from torch.utils.data import DataLoader
+
+            def train(model, train_loader, device):
+                model.to(device)
+                for step, batch in enumerate(train_loader):
+                    batch = {k: v.to(device) for k, v in batch.items()}
+                    out = model(**batch)
+            """,
+        ),
+    ]
+
+    def on_conflict(self, ev, c) -> None:
+        batch = c.cpu.batch
+        if batch is None or c.other_dev.kind != "accel":
+            return
+        src = ev.src
+        loop = batch.loop
+        where = code_text(src, c.node.func) if c.kind == "module_input" else code_text(src, c.other_node)
+        message = (f"batch `{code_text(src, c.cpu_node)}` from `{code_text(src, loop.iter)}` is still on the CPU "
+                   f"but `{where}` is on {dev_text(c.other_dev)}: move the batch at the top of the loop")
+        ev.report(self, c.node, message, [(loop.target, "batch produced on the CPU here")], self.fix(ev, c, loop))
+
+    def fix(self, ev, c, loop):
+        expr = fix_device_expr(ev, c.other_dev)
+        module = c.node.func if c.kind == "module_input" else None
+        if expr is None and isinstance(module, (ast.Name, ast.Attribute)):
+            expr = f"next({ev.src.segment(module)}.parameters()).device"
+        if expr is None or not loop.body:
+            return None
+        target = loop.target
+        if isinstance(loop.iter, ast.Call) and isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "enumerate" \
+                and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+            target = target.elts[1]
+        names = [e.id for e in target.elts] if isinstance(target, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Name) for e in target.elts) else None
+        if names is None and isinstance(target, ast.Name):
+            names = [target.id]
+        if not names:
+            return None
+        if len(names) > 1:
+            code = f"{', '.join(names)} = {', '.join(f'{n}.to({expr})' for n in names)}"
+        else:
+            code = f"{names[0]} = {_single_batch_transfer(loop, names[0], expr)}"
+        first = loop.body[0]
+        line = first.lineno - 1
+        prefix = ev.src.lines[line][: ev.src.char_col(first.lineno, first.col_offset)]
+        if prefix.strip():
+            return None  # body on the `for` line
+        edit = Edit(Span(line, 0, line, 0), f"{prefix}{code}{ev.src.newline}")
+        return make_fix("Move the batch to the device at the top of the loop", True, edit)
+
+
+def _single_batch_transfer(loop, name: str, expr: str) -> str:
+    """`batch.to(device)`, or a dict/list comprehension for structured batches."""
+    kind = "tensor"
+    for node in ast.walk(ast.Module(body=loop.body, type_ignores=[])):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name \
+                and isinstance(node.slice, ast.Constant):
+            kind = "dict" if isinstance(node.slice.value, str) else "list"
+            break
+        if isinstance(node, ast.keyword) and node.arg is None and isinstance(node.value, ast.Name) and node.value.id == name:
+            kind = "dict"
+            break
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name \
+                and node.attr in ("items", "keys", "values"):
+            kind = "dict"
+            break
+    if kind == "dict":
+        return f"{{k: v.to({expr}) for k, v in {name}.items()}}"
+    if kind == "list":
+        return f"[b.to({expr}) for b in {name}]"
+    return f"{name}.to({expr})"

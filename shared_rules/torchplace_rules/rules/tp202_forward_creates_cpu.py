@@ -1,0 +1,108 @@
+"""TP202 forward-creates-cpu: a CPU-made tensor meets inputs/parameters in a module method."""
+import ast
+
+from ..edits import insert_keyword, make_fix
+from ..model import Severity
+from ..rule_base import Invalid, Rule, valid
+from ..rule_support import code_text
+
+
+class ForwardCreatesCpu(Rule):
+    code = "TP202"
+    name = "forward-creates-cpu"
+    severity = Severity.WARNING
+    summary = "A module method creates a tensor on the CPU and combines it with its inputs or parameters"
+    what_it_does = """
+        Inside methods of `nn.Module` subclasses, finds tensor factories without
+        `device=` (`torch.zeros(...)`, `torch.arange(...)`, `torch.tensor(...)`) whose
+        result is combined with the method's tensor inputs, parameters, buffers or
+        submodules.
+    """
+    why_bad = """
+        The module works on the CPU and fails as soon as it is moved to a GPU: the
+        inputs and weights follow `model.to(device)`, the freshly created tensor
+        does not.  0-dim tensors and CPU index tensors are exempt (PyTorch allows
+        them).
+    """
+    example = """
+        def forward(self, x):
+            mask = torch.ones(x.shape[0], 4)
+            return self.fc(x) * mask      # TP202
+    """
+    fix_doc = "Create the tensor where the input lives: `torch.ones(..., device=x.device)`."
+    fix_safety = "Safe for deterministic factories; unsafe for random ones (a different generator draws the values)."
+    VALID = [
+        valid("""
+            import torch
+            import torch.nn as nn
+
+            class Net(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.fc = nn.Linear(4, 4)
+
+                def forward(self, x):
+                    mask = torch.ones(x.shape[0], 4, device=x.device)
+                    pos = torch.arange(4)
+                    return self.fc(x) * mask + x[:, pos] * torch.tensor(0.5)
+        """),
+    ]
+    INVALID = [
+        Invalid(
+            """
+            import torch
+            import torch.nn as nn
+
+            class Net(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.fc = nn.Linear(4, 4)
+
+                def forward(self, x):
+                    mask = torch.ones(x.shape[0], 4)
+                    return self.fc(x) * mask
+            """,
+            line=11,
+            fixed="""
+            import torch
+            import torch.nn as nn
+
+            class Net(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.fc = nn.Linear(4, 4)
+
+                def forward(self, x):
+                    mask = torch.ones(x.shape[0], 4, device=x.device)
+                    return self.fc(x) * mask
+            """,
+        ),
+    ]
+
+    def on_conflict(self, ev, c) -> None:
+        if c.other_dev.kind != "self" or c.cpu.factory is None or c.cpu.plain_attr is not None or c.cpu.batch is not None:
+            return
+        func = ev.frame.func
+        if ev.frame.cls is None or not ev.frame.cls.is_module or func is None:
+            return
+        factory = c.cpu.factory
+        src = ev.src
+        message = (f"`{code_text(src, factory)}` is created on the CPU inside `{func.name}` and combined with "
+                   f"tensors on the module's device: this fails once the module is on a GPU")
+        fix = None
+        anchor = _device_anchor(c.other_node if c.kind != "module_input" else None, func)
+        if anchor and not any(k.arg == "device" for k in factory.keywords):
+            edit = insert_keyword(src, factory, f"device={anchor}.device")
+            if edit is not None:
+                fix = make_fix(f"Create it with `device={anchor}.device`", not c.cpu.random, edit)
+        related = [(factory, "created on the CPU here")] if factory is not c.cpu_node else []
+        ev.report(self, c.node, message, related, fix)
+
+
+def _device_anchor(other_node, func) -> str | None:
+    if isinstance(other_node, ast.Name):
+        return other_node.id
+    if isinstance(other_node, ast.Attribute) and isinstance(other_node.value, ast.Name) and other_node.value.id == "self":
+        return ast.unparse(other_node)
+    params = [a.arg for a in func.args.args[1:]]
+    return params[0] if params else None

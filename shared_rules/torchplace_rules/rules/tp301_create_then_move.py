@@ -1,0 +1,95 @@
+"""TP301 create-then-move: a factory builds on the CPU and is immediately copied over."""
+import ast
+
+from ..edits import insert_keyword, make_fix
+from ..model import Edit, Severity, Span
+from ..rule_base import Invalid, Rule, valid
+from ..rule_support import code_text, dev_text
+from ..values import TensorV
+
+
+class CreateThenMove(Rule):
+    code = "TP301"
+    name = "create-then-move"
+    severity = Severity.INFORMATION
+    summary = "`torch.randn(...).to(device)` allocates on the CPU and copies; create it on the device"
+    what_it_does = "Finds tensor factories chained directly into `.to(device)` or `.cuda()`."
+    why_bad = """
+        The tensor is filled in host memory and then copied over the bus: twice
+        the work, and a host-to-device copy on every call when it sits in a loop
+        or in `forward`.  Passing `device=` creates it in place.
+    """
+    example = """
+        noise = torch.randn(64, 128).to(device)    # TP301
+    """
+    fix_doc = "Pass the device to the factory: `torch.randn(64, 128, device=device)`."
+    fix_safety = """
+        Safe for deterministic factories (`zeros`, `ones`, `full`, `arange`, `eye`,
+        `tensor`, ...).  Unsafe for random ones: the accelerator's generator draws
+        different numbers than the CPU generator seeded the same way.
+    """
+    VALID = [
+        valid("""
+            import torch
+            device = torch.device("cuda")
+            a = torch.zeros(3, device=device)
+            b = torch.zeros(3).to(torch.float64)
+        """),
+    ]
+    INVALID = [
+        Invalid(
+            """
+            import torch
+            device = torch.device("cuda")
+            a = torch.zeros(3, 4).to(device)
+            """,
+            line=3,
+            fixed="""
+            import torch
+            device = torch.device("cuda")
+            a = torch.zeros(3, 4, device=device)
+            """,
+        ),
+        Invalid(
+            """
+            import torch
+            b = torch.randn(2).cuda()
+            """,
+            line=2,
+            fixed="""
+            import torch
+            b = torch.randn(2, device="cuda")
+            """,
+        ),
+    ]
+
+    def on_transfer(self, ev, node, recv, recv_node, dev, method) -> None:
+        if not isinstance(recv, TensorV) or recv.factory is None or recv.factory is not recv_node:
+            return
+        if dev is None or dev.kind != "accel" or recv.dev is None or not recv.dev.is_cpu:
+            return
+        factory = recv.factory
+        if any(k.arg == "device" for k in factory.keywords):
+            return
+        src = ev.src
+        message = (f"`{code_text(src, factory)}` is created on the CPU and then copied to {dev_text(dev)}; "
+                   "create it there with `device=`")
+        ev.report(self, node, message, [], self.fix(ev, node, factory, method, recv))
+
+    def fix(self, ev, node, factory, method, recv):
+        src = ev.src
+        if method == "cuda":
+            if node.args or node.keywords:
+                return None
+            expr = '"cuda"'
+        else:
+            extra = [k for k in node.keywords if k.arg != "non_blocking"]
+            if len(node.args) != 1 or extra:
+                return None
+            expr = src.segment(node.args[0])
+        insert = insert_keyword(src, factory, f"device={expr}")
+        if insert is None:
+            return None
+        end_factory, end_call = src.end(factory), src.end(node)
+        remove = Edit(Span(end_factory.start_line, end_factory.start_col, end_call.end_line, end_call.end_col), "")
+        return make_fix(f"Create it with `device={expr}`", not recv.random, insert, remove)
