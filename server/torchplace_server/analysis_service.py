@@ -1,0 +1,212 @@
+"""Analysis off the event loop, one job per unit at a time, newest text wins.
+
+Checks run in a thread pool (the event loop keeps answering while a big file is
+checked, and a slow document occupies one worker, not the server).  Results are
+cached per unit and reused while the text and config are unchanged, so push,
+pull, code actions and hover share one run.  A request that is cancelled while
+waiting leaves the run going (its result is cached); a run for text that has
+since changed is never returned.
+"""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Optional
+
+from torchplace_rules import Config, Finding, Span
+
+from .analysis_units import CellPart, Unit, build_unit, mask_magics
+from .rule_isolation import RuleCrash, check_with_isolation
+
+if TYPE_CHECKING:
+    from .server import TorchplaceServer
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, eq=False)
+class PlacedEdit:
+    part: CellPart
+    span: Span  # in the part's own coordinates
+    new_text: str
+
+
+@dataclass(eq=False)
+class PlacedFinding:
+    """A finding in the coordinates of the document (or cell) it is shown in."""
+
+    finding: Finding
+    part: CellPart
+    span: Span
+    related: list[tuple[CellPart, Span, str]]
+    edits: Optional[list[PlacedEdit]]  # the fix's edits; None when there is no fix
+
+    @property
+    def key(self) -> str:
+        """Stable name of this finding, carried in Diagnostic.data and code-action data."""
+        s = self.span
+        return f"{self.finding.code}:{s.start_line}:{s.start_col}:{s.end_line}:{s.end_col}"
+
+
+@dataclass(eq=False)
+class Analysis:
+    unit: Unit
+    config: Optional[Config]  # None: checking is off for this unit (disabled or excluded)
+    findings: list[Finding]  # program coordinates
+    cell_findings: dict[str, list[Finding]]  # cells checked on their own (they do not parse)
+    crashes: list[RuleCrash] = field(default_factory=list)
+    by_uri: dict[str, list[PlacedFinding]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.by_uri = _place(self.unit, self.findings, self.cell_findings)
+
+    def matches(self, unit: Unit, config: Optional[Config]) -> bool:
+        return self.config == config and self.unit.same_content(unit)
+
+    def rebased(self, unit: Unit) -> "Analysis":
+        """The same results for a newer snapshot with identical content (new versions)."""
+        if all(a.version == b.version and a.uri == b.uri for a, b in zip(self.unit.parts, unit.parts)):
+            return self
+        return Analysis(unit, self.config, self.findings, self.cell_findings, self.crashes)
+
+    def placed(self, uri: str) -> list[PlacedFinding]:
+        return self.by_uri.get(uri, [])
+
+    def result_id(self, uri: str) -> str:
+        digest = hashlib.sha1(repr(self.config).encode())
+        for pf in self.placed(uri):
+            f = pf.finding
+            digest.update(repr((f.code, int(f.severity), f.message, pf.span, f.unnecessary,
+                                [(p.uri, s, m) for p, s, m in pf.related], pf.edits is not None)).encode())
+        return digest.hexdigest()[:16]
+
+
+def run_analysis(unit: Unit, config: Optional[Config]) -> Analysis:
+    """The worker-thread body: never raises."""
+    if config is None:
+        return Analysis(unit, None, [], {})
+    label = unit.path or unit.key
+    crashes: list[RuleCrash] = []
+    findings, found = check_with_isolation(unit.text, unit.path, config, label)
+    crashes.extend(found)
+    cell_findings: dict[str, list[Finding]] = {}
+    for part in unit.parts:
+        if part.broken:
+            masked, _ = mask_magics(part.text)
+            own, found = check_with_isolation(masked, unit.path, config, f"{label} ({part.uri})")
+            cell_findings[part.uri] = own
+            crashes.extend(found)
+    return Analysis(unit, config, findings, cell_findings, crashes)
+
+
+def _place(unit: Unit, findings: list[Finding], cell_findings: dict[str, list[Finding]]) -> dict[str, list[PlacedFinding]]:
+    out: dict[str, list[PlacedFinding]] = {p.uri: [] for p in unit.parts}
+    single = unit.parts[0] if len(unit.parts) == 1 and unit.parts[0].first_line == 0 else None
+    for f in findings:
+        part = single or unit.part_for_line(f.span.start_line)
+        if part is None:
+            continue
+        related = []
+        for rel in f.related:
+            rpart = single or unit.part_for_line(rel.span.start_line)
+            if rpart is not None:
+                related.append((rpart, _local(rpart, rel.span), rel.message))
+        edits: Optional[list[PlacedEdit]] = None
+        if f.fix is not None:
+            edits = []
+            for e in f.fix.edits:
+                epart = single or unit.part_for_line(e.span.start_line)
+                if epart is None or epart.blanked:
+                    edits = None
+                    break
+                edits.append(PlacedEdit(epart, _local(epart, e.span), e.new_text))
+        out[part.uri].append(PlacedFinding(f, part, _local(part, f.span), related, edits))
+    for uri, own in cell_findings.items():
+        part = unit.part_for_uri(uri)
+        for f in own:
+            out[uri].append(PlacedFinding(f, part, f.span, [], None))
+    return out
+
+
+def _local(part: CellPart, span: Span) -> Span:
+    if part.first_line == 0:
+        return span
+    last = part.line_count - 1
+    start = span.start_line - part.first_line
+    end = span.end_line - part.first_line
+    end_col = span.end_col
+    if end > last:  # never reach into the separator line
+        end, end_col = last, len(part.table.line(last))
+    return Span(start, span.start_col, end, end_col)
+
+
+class AnalysisService:
+    """Owns the worker threads and the per-unit result cache."""
+
+    def __init__(self, server: "TorchplaceServer", workers: Optional[int] = None) -> None:
+        self.server = server
+        workers = workers or max(2, min(4, (os.cpu_count() or 2)))
+        self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="torchplace-analysis")
+        self._latest: dict[str, Analysis] = {}
+        self._running: dict[str, tuple[Unit, Optional[Config], asyncio.Future]] = {}
+        self._reported: set[tuple] = set()
+
+    async def current(self, key: str) -> Optional[Analysis]:
+        """The analysis of unit `key` exactly as it is now, or None once it is closed."""
+        loop = asyncio.get_running_loop()
+        while True:
+            unit = build_unit(self.server.workspace, key)
+            if unit is None:
+                return None
+            config = self.server.settings.config_for(unit)
+            latest = self._latest.get(key)
+            if latest is not None and latest.matches(unit, config):
+                return latest.rebased(unit)
+            running = self._running.get(key)
+            if running is not None:
+                # Wait for it (without cancelling it if we are cancelled), then re-check:
+                # either it was for this text, or the next run starts on a free worker.
+                await asyncio.wait([running[2]])
+                continue
+            future = loop.run_in_executor(self.executor, run_analysis, unit, config)
+            self._running[key] = (unit, config, future)
+            future.add_done_callback(lambda fut, key=key: self._finished(key, fut))
+            await asyncio.wait([future])
+            if future.cancelled() or future.exception() is not None:
+                return None  # only at shutdown, or a server bug (already logged)
+
+    def cached(self, key: str) -> Optional[Analysis]:
+        return self._latest.get(key)
+
+    def forget(self, key: str) -> None:
+        self._latest.pop(key, None)
+
+    def forget_all(self) -> None:
+        self._latest.clear()
+
+    def _finished(self, key: str, future: asyncio.Future) -> None:
+        running = self._running.get(key)
+        if running is not None and running[2] is future:
+            del self._running[key]
+        if future.cancelled():
+            return
+        exc = future.exception()
+        if exc is not None:  # run_analysis never raises; belt and braces
+            log.error("analysis of %s failed: %r", key, exc, exc_info=exc)
+            return
+        analysis: Analysis = future.result()
+        if build_unit(self.server.workspace, key) is not None:  # not closed meanwhile
+            self._latest[key] = analysis
+        for crash in analysis.crashes:
+            marker = (crash.rule, crash.path, crash.error)
+            if marker in self._reported:
+                continue
+            self._reported.add(marker)
+            log.error("torchplace: %s\n%s", crash.describe(), crash.traceback)
+
+    def shutdown(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)

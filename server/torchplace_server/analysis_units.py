@@ -1,0 +1,166 @@
+"""What gets analysed: a text document, or a notebook's code cells as one program.
+
+A `Unit` is an immutable snapshot: the program text plus, for each part (the
+document itself, or each code cell), where its lines sit in the program.  A
+plain document is a one-part unit, so mapping findings back is one code path.
+
+Notebook cells are joined in order, separated by a comment line, so a device
+defined in cell 1 is known in cell 5.  IPython magics (`%time`, `!pip`) are
+masked into comments of the same length (columns stay put); a cell magic
+(`%%bash`) or a cell that does not parse is blanked out of the program (its
+line count kept) and gets its own syntax finding, so one broken cell does not
+silence the others.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from lsprotocol import types
+from pygls import uris
+from pygls.workspace import Workspace
+
+from torchplace_rules.fixes import parses as _parses
+
+from .text_positions import LineTable
+
+CELL_SEPARATOR = "# torchplace: notebook cell boundary"
+
+
+@dataclass(frozen=True, eq=False)
+class CellPart:
+    """One document's slice of a unit's program (the whole program for a plain file)."""
+
+    uri: str
+    version: Optional[int]
+    first_line: int  # where this part starts in the program
+    line_count: int
+    text: str  # the document's own text (unmasked)
+    blanked: bool = False  # left out of the program (does not parse, or a cell magic)
+    broken: bool = False  # does not parse on its own: gets its own syntax finding
+    table: LineTable = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "table", LineTable(self.text))
+
+    @property
+    def identity(self) -> tuple:
+        return (self.uri, self.first_line, self.line_count, self.blanked)
+
+
+@dataclass(frozen=True, eq=False)
+class Unit:
+    """An immutable snapshot of what one analysis looks at."""
+
+    key: str  # the document URI, or the notebook URI
+    path: Optional[str]  # filesystem path (for config and per-file ignores), if any
+    text: str  # the program
+    parts: tuple[CellPart, ...]
+    is_notebook: bool = False
+    all_cell_uris: tuple[str, ...] = ()  # notebooks: every cell, code or not
+
+    def same_content(self, other: "Unit") -> bool:
+        return (
+            self.text == other.text
+            and self.path == other.path
+            and tuple(p.identity for p in self.parts) == tuple(p.identity for p in other.parts)
+        )
+
+    def part_for_line(self, line: int) -> Optional[CellPart]:
+        lo, hi = 0, len(self.parts) - 1
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            part = self.parts[mid]
+            if line < part.first_line:
+                hi = mid - 1
+            elif line >= part.first_line + max(part.line_count, 1):
+                lo = mid + 1
+            else:
+                return part
+        return None
+
+    def part_for_uri(self, uri: str) -> Optional[CellPart]:
+        for part in self.parts:
+            if part.uri == uri:
+                return part
+        return None
+
+    @property
+    def uris(self) -> tuple[str, ...]:
+        return self.all_cell_uris or tuple(p.uri for p in self.parts)
+
+
+def unit_key_for(workspace: Workspace, uri: str) -> str:
+    """The unit a document belongs to: its notebook's URI for a cell, else itself."""
+    notebook = workspace.get_notebook_document(cell_uri=uri)
+    return notebook.uri if notebook is not None else uri
+
+
+def build_unit(workspace: Workspace, key: str) -> Optional[Unit]:
+    """Snapshot the unit `key` (document or notebook URI) as it is now; None once closed."""
+    notebook = workspace.get_notebook_document(notebook_uri=key)
+    if notebook is not None:
+        return _notebook_unit(workspace, notebook)
+    doc = workspace.text_documents.get(key)
+    if doc is None:
+        return None
+    text = doc.source
+    part = CellPart(uri=doc.uri, version=doc.version, first_line=0, line_count=_line_count(text), text=text)
+    return Unit(key=key, path=uris.to_fs_path(doc.uri), text=text, parts=(part,))
+
+
+def _notebook_unit(workspace: Workspace, notebook: types.NotebookDocument) -> Unit:
+    pieces: list[str] = []
+    parts: list[CellPart] = []
+    line = 0
+    all_uris = []
+    for cell in notebook.cells:
+        all_uris.append(cell.document)
+        if cell.kind != types.NotebookCellKind.Code:
+            continue
+        doc = workspace.text_documents.get(cell.document)
+        if doc is None or (doc.language_id and doc.language_id != "python"):
+            continue
+        text = doc.source
+        masked, blanked = mask_magics(text)
+        count = _line_count(text)
+        broken = not blanked and not _parses(masked)
+        if broken:
+            masked, blanked = "", True
+        body = masked.splitlines()
+        body += [""] * (count - len(body))
+        pieces.extend(body)
+        pieces.append(CELL_SEPARATOR)
+        parts.append(CellPart(uri=doc.uri, version=doc.version, first_line=line, line_count=count, text=text, blanked=blanked, broken=broken))
+        line += count + 1
+    program = "\n".join(pieces) + ("\n" if pieces else "")
+    return Unit(
+        key=notebook.uri,
+        path=uris.to_fs_path(notebook.uri),
+        text=program,
+        parts=tuple(parts),
+        is_notebook=True,
+        all_cell_uris=tuple(all_uris),
+    )
+
+
+def mask_magics(text: str) -> tuple[str, bool]:
+    """Turn IPython magic/shell lines into comments; (text, True) when a cell magic blanks it all."""
+    if "%" not in text and "!" not in text:
+        return text, False
+    lines = text.splitlines()
+    first = next((ln.lstrip() for ln in lines if ln.strip()), "")
+    if first.startswith("%%"):
+        return "\n".join("" for _ in lines), True
+    out = []
+    for ln in lines:
+        stripped = ln.lstrip()
+        if stripped[:1] in ("%", "!"):
+            indent = len(ln) - len(stripped)
+            ln = ln[:indent] + "#" + stripped[1:]
+        out.append(ln)
+    return "\n".join(out), False
+
+
+def _line_count(text: str) -> int:
+    return max(len(text.splitlines()), 1)

@@ -1,0 +1,177 @@
+"""Code actions: the engine's fix as a preferred quick-fix, "Ignore TPxxx for
+this line", and `source.fixAll.torchplace`; edits resolved lazily
+(`codeAction/resolve`) for clients that support it.
+"""
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any, Optional
+
+from lsprotocol import types
+
+from .analysis_service import Analysis, PlacedFinding
+from .analysis_units import mask_magics, unit_key_for
+from .diagnostics import to_diagnostic
+from .fix_all import fix_all_edits
+from .ignore_comment import ignore_edit, still_parses
+from .text_positions import spans_overlap
+from .workspace_edits import workspace_edit
+
+if TYPE_CHECKING:
+    from .server import TorchplaceServer
+
+FIX_ALL_KIND = "source.fixAll.torchplace"
+FIX_ALL_TITLE = "torchplace: fix all auto-fixable problems"
+KINDS = [types.CodeActionKind.QuickFix, FIX_ALL_KIND]
+
+
+def _wanted(only: Optional[list[str]], kind: str) -> bool:
+    if not only:
+        return True
+    return any(kind == k or kind.startswith(k + ".") for k in only)
+
+
+def _lazy(ls: "TorchplaceServer") -> bool:
+    ca = ls.client_capabilities.text_document and ls.client_capabilities.text_document.code_action
+    return bool(ca and ca.resolve_support and "edit" in ca.resolve_support.properties)
+
+
+def _fix_title(pf: PlacedFinding) -> str:
+    fix = pf.finding.fix
+    suffix = "" if fix.is_safe else " (unsafe)"
+    return f"{fix.title} ({pf.finding.code}){suffix}"
+
+
+def _ignore_title(code: str) -> str:
+    return f"Ignore {code} for this line"
+
+
+def _fix_edit(ls: "TorchplaceServer", pf: PlacedFinding) -> types.WorkspaceEdit:
+    return workspace_edit(ls, [(e.part, e.span, e.new_text) for e in pf.edits])
+
+
+def _ignore_workspace_edit(ls: "TorchplaceServer", pf: PlacedFinding) -> Optional[types.WorkspaceEdit]:
+    line = pf.span.start_line
+    edit = ignore_edit(pf.part.table.line(line), line, pf.finding.code)
+    if edit is None:
+        return None
+    span, text = edit
+    source = mask_magics(pf.part.text)[0]  # notebook cells may hold IPython magics
+    if not still_parses(source, span, text):
+        return None
+    return workspace_edit(ls, [(pf.part, span, text)])
+
+
+def _matches_context(pf: PlacedFinding, context: types.CodeActionContext, ls: "TorchplaceServer") -> bool:
+    for diag in context.diagnostics:
+        data = diag.data
+        if isinstance(data, dict) and data.get("key") is not None:
+            if data.get("key") == pf.key:
+                return True
+            continue
+        if diag.code == pf.finding.code and diag.range.start.line == pf.span.start_line:
+            return True
+    return False
+
+
+async def _fix_all_edit(ls: "TorchplaceServer", analysis: Analysis) -> types.WorkspaceEdit:
+    loop = asyncio.get_running_loop()
+    edits = await loop.run_in_executor(ls.analysis.executor, fix_all_edits, analysis.unit, analysis.config)
+    return workspace_edit(ls, edits)
+
+
+def _has_safe_fix(analysis: Analysis) -> bool:
+    return any(pf.edits is not None and pf.finding.fix.is_safe for pfs in analysis.by_uri.values() for pf in pfs)
+
+
+def register(server: "TorchplaceServer") -> None:
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=KINDS, resolve_provider=True),
+    )
+    async def code_action(ls: "TorchplaceServer", params: types.CodeActionParams) -> Optional[list[types.CodeAction]]:
+        uri = params.text_document.uri
+        analysis = await ls.analysis.current(unit_key_for(ls.workspace, uri))
+        if analysis is None or analysis.config is None:
+            return None
+        part = analysis.unit.part_for_uri(uri)
+        if part is None:
+            return None
+        lazy = _lazy(ls)
+        only = params.context.only
+        actions: list[types.CodeAction] = []
+        if _wanted(only, types.CodeActionKind.QuickFix):
+            codec = ls.position_codec
+            start = part.table.from_client(codec, params.range.start)
+            end = part.table.from_client(codec, params.range.end)
+            seen_fixes: set = set()
+            seen_ignores: set = set()
+            for pf in analysis.placed(uri):
+                if params.context.diagnostics:
+                    if not _matches_context(pf, params.context, ls):
+                        continue
+                elif not spans_overlap(pf.span, start, end):
+                    continue
+                diagnostic = to_diagnostic(ls, pf)
+                data = {"uri": uri, "key": pf.key}
+                if pf.edits is not None:
+                    marker = tuple((e.part.uri, e.span, e.new_text) for e in pf.edits)
+                    if marker not in seen_fixes:
+                        seen_fixes.add(marker)
+                        actions.append(
+                            types.CodeAction(
+                                title=_fix_title(pf),
+                                kind=types.CodeActionKind.QuickFix,
+                                diagnostics=[diagnostic],
+                                is_preferred=pf.finding.fix.is_safe,
+                                data={**data, "action": "fix"},
+                                edit=None if lazy else _fix_edit(ls, pf),
+                            )
+                        )
+                ignore_marker = (pf.finding.code, pf.span.start_line)
+                if pf.finding.code != "TP001" and ignore_marker not in seen_ignores:
+                    seen_ignores.add(ignore_marker)
+                    edit = _ignore_workspace_edit(ls, pf)
+                    if edit is not None:
+                        actions.append(
+                            types.CodeAction(
+                                title=_ignore_title(pf.finding.code),
+                                kind=types.CodeActionKind.QuickFix,
+                                diagnostics=[diagnostic],
+                                data={**data, "action": "ignore"},
+                                edit=None if lazy else edit,
+                            )
+                        )
+        if _wanted(only, FIX_ALL_KIND) and _has_safe_fix(analysis):
+            actions.append(
+                types.CodeAction(
+                    title=FIX_ALL_TITLE,
+                    kind=FIX_ALL_KIND,
+                    data={"uri": uri, "action": "fixAll"},
+                    edit=None if lazy else await _fix_all_edit(ls, analysis),
+                )
+            )
+        return actions
+
+    @server.feature(types.CODE_ACTION_RESOLVE)
+    async def resolve_code_action(ls: "TorchplaceServer", action: types.CodeAction) -> types.CodeAction:
+        data: Any = action.data
+        if action.edit is not None or not isinstance(data, dict) or "uri" not in data:
+            return action
+        uri = data["uri"]
+        analysis = await ls.analysis.current(unit_key_for(ls.workspace, uri))
+        if analysis is None or analysis.config is None:
+            return action
+        kind = data.get("action")
+        if kind == "fixAll":
+            action.edit = await _fix_all_edit(ls, analysis)
+            return action
+        for pf in analysis.placed(uri):
+            if pf.key != data.get("key"):
+                continue
+            if kind == "fix" and pf.edits is not None:
+                action.edit = _fix_edit(ls, pf)
+            elif kind == "ignore":
+                action.edit = _ignore_workspace_edit(ls, pf)
+            break
+        return action

@@ -1,0 +1,102 @@
+"""Settings plumbing: initializationOptions, workspace/configuration,
+didChangeConfiguration, and pyproject.toml changes via didChangeWatchedFiles.
+
+See `settings` for the keys and the precedence.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from .settings import SECTION, unwrap_initialization_options
+
+if TYPE_CHECKING:
+    from .server import TorchplaceServer
+
+log = logging.getLogger(__name__)
+WATCH_REGISTRATION_ID = "torchplace-watch-pyproject"
+
+
+def _client_supports_configuration(ls: "TorchplaceServer") -> bool:
+    ws = ls.client_capabilities.workspace
+    return bool(ws and ws.configuration)
+
+
+async def pull_configuration(ls: "TorchplaceServer") -> None:
+    """Ask the client for section `torchplace`; keep what we have if it has none."""
+    if not _client_supports_configuration(ls):
+        return
+    try:
+        result = await asyncio.wait_for(
+            ls.workspace_configuration_async(
+                types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION, scope_uri=ls.workspace.root_uri)])
+            ),
+            timeout=10,
+        )
+    except Exception as exc:  # noqa: BLE001 - a client that cannot answer keeps the old settings
+        log.warning("torchplace: workspace/configuration failed: %r", exc)
+        return
+    value: Any = result[0] if result else None
+    if value is None:
+        return
+    ls.settings.update(value, "workspace/configuration")
+
+
+async def _register_pyproject_watcher(ls: "TorchplaceServer") -> None:
+    ws = ls.client_capabilities.workspace
+    if not (ws and ws.did_change_watched_files and ws.did_change_watched_files.dynamic_registration):
+        return
+    options = types.DidChangeWatchedFilesRegistrationOptions(
+        watchers=[types.FileSystemWatcher(glob_pattern="**/pyproject.toml")]
+    )
+    try:
+        await ls.client_register_capability_async(
+            types.RegistrationParams(
+                registrations=[
+                    types.Registration(
+                        id=WATCH_REGISTRATION_ID,
+                        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                        register_options=options,
+                    )
+                ]
+            )
+        )
+    except Exception as exc:  # noqa: BLE001
+        log.warning("torchplace: could not watch pyproject.toml files: %r", exc)
+
+
+def register(server: "TorchplaceServer") -> None:
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: "TorchplaceServer", params: types.InitializeParams) -> None:
+        ls.connected = True
+        if ls.log_handler is not None:
+            ls.log_handler.loop = asyncio.get_event_loop()
+        options = unwrap_initialization_options(params.initialization_options)
+        if options is not None:
+            ls.settings.update(options, "initializationOptions")
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: "TorchplaceServer", params: types.InitializedParams) -> None:
+        ls.spawn(_register_pyproject_watcher(ls))
+        if _client_supports_configuration(ls):
+            await pull_configuration(ls)
+            ls.diagnostics.settings_changed()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(ls: "TorchplaceServer", params: types.DidChangeConfigurationParams) -> None:
+        settings = params.settings
+        if isinstance(settings, dict) and SECTION in settings:
+            ls.settings.update(settings[SECTION], "workspace/didChangeConfiguration")
+        elif _client_supports_configuration(ls):
+            await pull_configuration(ls)
+        ls.diagnostics.settings_changed()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls: "TorchplaceServer", params: types.DidChangeWatchedFilesParams) -> None:
+        if any(change.uri.endswith("pyproject.toml") for change in params.changes):
+            log.info("torchplace: pyproject.toml changed; re-reading [tool.torchplace]")
+            ls.settings.project_files_changed()
+            ls.diagnostics.settings_changed()

@@ -1,0 +1,61 @@
+"""`source.fixAll.torchplace`: every safe fix in a document or notebook.
+
+Like `torchplace check --fix`: apply the safe fixes, re-check, repeat until
+nothing changes (fixes that overlapped wait for the next round).  The result is
+turned into minimal line edits per document or cell.  Runs on a worker thread.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from torchplace_rules import Config, Span, apply_fixes
+
+from .analysis_units import CELL_SEPARATOR, CellPart, Unit
+from .rule_isolation import check_with_isolation
+from .workspace_edits import line_edits
+
+MAX_ROUNDS = 10
+
+
+def fixed_program(unit: Unit, config: Config) -> str:
+    text = unit.text
+    for _ in range(MAX_ROUNDS):
+        findings, _ = check_with_isolation(text, unit.path, config, unit.path or unit.key)
+        new_text, applied = apply_fixes(text, findings)
+        if not applied or new_text == text:
+            break
+        text = new_text
+    return text
+
+
+def fix_all_edits(unit: Unit, config: Optional[Config]) -> list[tuple[CellPart, Span, str]]:
+    if config is None:
+        return []
+    new_program = fixed_program(unit, config)
+    if new_program == unit.text:
+        return []
+    if not unit.is_notebook:
+        part = unit.parts[0]
+        return [(part, span, text) for span, text in line_edits(part.text, part.text.splitlines(), new_program.splitlines())]
+    old_cells = _split_cells(unit.text)
+    new_cells = _split_cells(new_program)
+    if len(old_cells) != len(unit.parts) or len(new_cells) != len(unit.parts):
+        return []  # a fix touched a cell boundary: refuse rather than guess
+    out = []
+    for part, old, new in zip(unit.parts, old_cells, new_cells):
+        if part.blanked or old == new:
+            continue
+        old = old[: part.line_count]
+        out.extend((part, span, text) for span, text in line_edits(part.text, old, new))
+    return out
+
+
+def _split_cells(program: str) -> list[list[str]]:
+    cells, current = [], []
+    for line in program.splitlines():
+        if line == CELL_SEPARATOR:
+            cells.append(current)
+            current = []
+        else:
+            current.append(line)
+    return cells

@@ -1,0 +1,109 @@
+"""The server object and its assembly from one module per feature."""
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Optional
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from . import __version__
+from .analysis_service import AnalysisService
+from .client_logging import ClientLogHandler, install
+from .rule_docs import RuleDocs
+from .settings import Settings
+
+log = logging.getLogger(__name__)
+
+NOTEBOOK_SYNC = types.NotebookDocumentSyncOptions(
+    notebook_selector=[
+        types.NotebookDocumentFilterWithCells(
+            notebook="jupyter-notebook", cells=[types.NotebookCellLanguage(language="python")]
+        )
+    ],
+    save=True,
+)
+
+
+class TorchplaceServer(LanguageServer):
+    """pygls server plus torchplace's shared state (settings, analyses, docs)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            name="torchplace",
+            version=__version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            notebook_document_sync=NOTEBOOK_SYNC,
+        )
+        self.settings = Settings(self)
+        self.analysis = AnalysisService(self)
+        self.rule_docs = RuleDocs()
+        self.connected = False
+        self.log_handler: Optional[ClientLogHandler] = None
+        from .diagnostics import DiagnosticsPublisher
+
+        self.diagnostics = DiagnosticsPublisher(self)
+
+    # -- client facts ------------------------------------------------------
+    @property
+    def uses_pull_diagnostics(self) -> bool:
+        """Pull for clients that advertise textDocument/diagnostic; push for the rest, never both."""
+        caps = self.client_capabilities
+        return bool(caps and caps.text_document and caps.text_document.diagnostic is not None)
+
+    @property
+    def position_codec(self):
+        return self.workspace.position_codec
+
+    def notify_user(self, message: str, kind: types.MessageType) -> None:
+        """window/showMessage, filtered by the `showNotifications` setting."""
+        level = self.settings.show_notifications
+        if level == "off":
+            return
+        if level == "onError" and kind != types.MessageType.Error:
+            return
+        if level == "onWarning" and kind not in (types.MessageType.Error, types.MessageType.Warning):
+            return
+        if not self.connected:
+            log.warning("%s", message)
+            return
+        self.window_show_message(types.ShowMessageParams(type=kind, message=message))
+
+    def spawn(self, coro) -> asyncio.Task:
+        """Start a background task whose failure is logged, never lost or fatal."""
+        task = asyncio.ensure_future(coro)
+        task.add_done_callback(_log_task_failure)
+        return task
+
+    def report_server_error(self, error, source):
+        log.error("torchplace server error (%s): %s", getattr(source, "__name__", source), error)
+        super().report_server_error(error, source)
+
+
+def _log_task_failure(task: asyncio.Task) -> None:
+    if task.cancelled():
+        return
+    exc = task.exception()
+    if exc is not None:
+        log.error("torchplace: background task failed: %r", exc, exc_info=exc)
+
+
+def build_server() -> TorchplaceServer:
+    """A server with every feature module registered."""
+    from . import (
+        code_actions,
+        code_lens,
+        configuration,
+        diagnostics,
+        hover,
+        notebooks,
+        probe_command,
+        text_sync,
+    )
+
+    server = TorchplaceServer()
+    for feature in (configuration, text_sync, notebooks, diagnostics, code_actions, hover, code_lens, probe_command):
+        feature.register(server)
+    server.log_handler = install(server)
+    return server

@@ -1,0 +1,165 @@
+"""Editor settings (section `torchplace`) merged with `[tool.torchplace]`.
+
+Sources, later ones replacing earlier ones key by key: `initializationOptions`
+(the settings object itself, or under `settings`, `globalSettings` or
+`torchplace`), then `workspace/configuration` (section `torchplace`), then
+`workspace/didChangeConfiguration`.  The project's `[tool.torchplace]` from the
+nearest pyproject.toml is applied on top of the editor settings
+(`load_config(path, base=editor)`), so the editor and `torchplace check` agree
+on a project; it is re-read when a pyproject.toml changes.
+
+Keys:
+- engine keys (validated by `Config.from_dict`): `select`, `ignore`,
+  `severity` (code -> error|warning|information|hint), `extraDeviceNames`,
+  `perFileIgnores`, `extendExclude`;
+- server keys: `enable` (bool), `debounce` (milliseconds before a pushed
+  re-check, default 150), `ignorePatterns` (globs of files not to check),
+  `showNotifications` (off | onError | onWarning | always);
+- keys the VS Code client reads itself (`interpreter`, `importStrategy`,
+  `args`, `path`, `trace`, `logLevel`) are accepted and ignored here.
+
+A wrong key or value is named in a `window/showMessage`; the rest of the
+settings still apply and the wrong one falls back to its default.
+"""
+from __future__ import annotations
+
+import fnmatch
+import logging
+import os
+from typing import TYPE_CHECKING, Any, Optional
+
+from lsprotocol import types
+
+from torchplace_rules import Config, ConfigError, load_config
+
+from .analysis_units import Unit
+
+if TYPE_CHECKING:
+    from .server import TorchplaceServer
+
+log = logging.getLogger(__name__)
+
+SECTION = "torchplace"
+CLIENT_ONLY_KEYS = frozenset({"interpreter", "importStrategy", "args", "path", "trace", "logLevel", "serverPath"})
+NOTIFICATION_LEVELS = ("off", "onError", "onWarning", "always")
+DEFAULT_DEBOUNCE_MS = 150
+
+
+def unwrap_initialization_options(options: Any) -> Any:
+    """The settings object inside whatever shape the client sent."""
+    if not isinstance(options, dict):
+        return options
+    for key in ("settings", "globalSettings", SECTION):
+        inner = options.get(key)
+        if isinstance(inner, dict):
+            return inner
+    return options
+
+
+class Settings:
+    """The current editor settings and the per-folder merged engine configs."""
+
+    def __init__(self, server: "TorchplaceServer") -> None:
+        self.server = server
+        self.raw: dict[str, Any] = {}
+        self.editor_config = Config()
+        self.enabled = True
+        self.debounce_s = DEFAULT_DEBOUNCE_MS / 1000
+        self.ignore_patterns: tuple[str, ...] = ()
+        self.show_notifications = "onError"
+        self._by_folder: dict[Optional[str], Config] = {}
+        self._reported: set[str] = set()
+
+    # -- editor settings -------------------------------------------------
+    def update(self, raw: Any, origin: str) -> list[str]:
+        """Replace the editor settings with `raw`; returns (and shows) the problems found."""
+        problems: list[str] = []
+        if raw is None:
+            raw = {}
+        if not isinstance(raw, dict):
+            problems.append(f"'{SECTION}' must be an object, got {type(raw).__name__}")
+            raw = {}
+        enabled, debounce, patterns, notify = True, DEFAULT_DEBOUNCE_MS / 1000, (), "onError"
+        config = Config()
+        for key, value in raw.items():
+            if value is None or key in CLIENT_ONLY_KEYS:
+                continue
+            name = f"{SECTION}.{key}"
+            if key == "enable":
+                if isinstance(value, bool):
+                    enabled = value
+                else:
+                    problems.append(f"'{name}' must be true or false, got {value!r}")
+            elif key == "debounce":
+                if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 10_000:
+                    debounce = value / 1000
+                else:
+                    problems.append(f"'{name}' must be a number of milliseconds (0-10000), got {value!r}")
+            elif key == "ignorePatterns":
+                if isinstance(value, list) and all(isinstance(v, str) for v in value):
+                    patterns = tuple(value)
+                else:
+                    problems.append(f"'{name}' must be a list of glob patterns, got {value!r}")
+            elif key == "showNotifications":
+                if value in NOTIFICATION_LEVELS:
+                    notify = value
+                else:
+                    problems.append(f"'{name}' must be one of {', '.join(NOTIFICATION_LEVELS)}, got {value!r}")
+            else:
+                try:
+                    config = Config.from_dict({key: value}, base=config)
+                except ConfigError as exc:
+                    problems.append(f"'{name}': {exc}")
+        self.raw = raw
+        self.enabled, self.debounce_s, self.ignore_patterns, self.show_notifications = enabled, debounce, patterns, notify
+        self.editor_config = config
+        self._by_folder.clear()
+        for problem in problems:
+            log.warning("torchplace: invalid setting from %s: %s", origin, problem)
+            self.server.notify_user(
+                f"torchplace: invalid setting {problem}. Using the default for it.", types.MessageType.Error
+            )
+        return problems
+
+    # -- project files ---------------------------------------------------
+    def project_files_changed(self) -> None:
+        self._by_folder.clear()
+        self._reported.clear()
+
+    def config_for(self, unit: Unit) -> Optional[Config]:
+        """The engine config for `unit`, or None when it must not be checked."""
+        if not self.enabled:
+            return None
+        path = unit.path
+        if path and self.ignore_patterns and _matches_any(path, self.ignore_patterns):
+            return None
+        folder = os.path.dirname(path) if path else self.server.workspace.root_path
+        config = self._by_folder.get(folder)
+        if config is None:
+            config = self._load(folder)
+            self._by_folder[folder] = config
+        if path and config.extend_exclude and config.is_excluded(path):
+            return None
+        return config
+
+    def _load(self, folder: Optional[str]) -> Config:
+        if not folder:
+            return self.editor_config
+        try:
+            return load_config(folder, base=self.editor_config)
+        except ConfigError as exc:
+            message = str(exc)
+            if message not in self._reported:
+                self._reported.add(message)
+                log.warning("torchplace: %s", message)
+                self.server.notify_user(
+                    f"torchplace: invalid project setting: {message}. Using the editor settings.",
+                    types.MessageType.Error,
+                )
+            return self.editor_config
+
+
+def _matches_any(path: str, patterns: tuple[str, ...]) -> bool:
+    base = os.path.basename(path)
+    norm = path.replace(os.sep, "/")
+    return any(fnmatch.fnmatch(norm, p) or fnmatch.fnmatch(base, p) or fnmatch.fnmatch(norm, "*/" + p.lstrip("/")) for p in patterns)

@@ -1,0 +1,26 @@
+"""Text document sync (incremental; pygls applies the changes): schedule checks."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from .analysis_units import unit_key_for
+
+if TYPE_CHECKING:
+    from .server import TorchplaceServer
+
+
+def register(server: "TorchplaceServer") -> None:
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: "TorchplaceServer", params: types.DidOpenTextDocumentParams) -> None:
+        ls.diagnostics.unit_changed(unit_key_for(ls.workspace, params.text_document.uri), immediate=True)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: "TorchplaceServer", params: types.DidChangeTextDocumentParams) -> None:
+        ls.diagnostics.unit_changed(unit_key_for(ls.workspace, params.text_document.uri))
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: "TorchplaceServer", params: types.DidCloseTextDocumentParams) -> None:
+        # pygls has already dropped the document.
+        ls.diagnostics.unit_closed(params.text_document.uri, [params.text_document.uri])
