@@ -1,0 +1,382 @@
+"""Per-line recording of one probed cell (kernel side: stdlib + torch only).
+
+Why: the probe answers "where does each line's tensor live, which lines copy
+between host and device, which lines synchronise".  Two cheap mechanisms:
+
+* a trace function limited to frames of the cell's own file (`sys.settrace`
+  returns None for every other frame, so library code runs untraced) keeps the
+  current cell line and, when a statement finishes, describes the values it
+  assigned;
+* thin wrappers around the few Tensor methods that copy or synchronise
+  (`to`, `cuda`, `cpu`, `copy_`, `item`, `tolist`, `__repr__`, ...) attribute
+  each copy and sync to the current cell line.  Every other torch call runs
+  unwrapped, which keeps the overhead low.
+"""
+from __future__ import annotations
+
+import ast
+import json
+import os
+import sys
+from typing import Any, Optional
+
+import torch
+
+try:
+    from . import simulated_gpu as sim
+except ImportError:  # loaded into a kernel by the probe host, outside the package
+    import _torchplace_probe_simulated_gpu as sim  # type: ignore[no-redef]
+
+MAX_NAMES_PER_LINE = 8
+MAX_CONTAINER_ITEMS = 16
+MAX_VARIABLES = 100
+
+
+def dtype_name(dtype: torch.dtype) -> str:
+    return str(dtype).replace("torch.", "")
+
+
+def device_name(t: torch.Tensor) -> str:
+    return str(sim.device_of(t))
+
+
+def describe(value: Any) -> Optional[dict]:
+    """A JSON description of a tensor, module, or container of tensors; else None."""
+    if isinstance(value, torch.Tensor):
+        return {"kind": "tensor", "device": device_name(value), "dtype": dtype_name(value.dtype),
+                "shape": list(value.shape)}
+    if isinstance(value, torch.nn.Module):
+        return describe_module(value)
+    if isinstance(value, torch.device):
+        return {"kind": "device", "device": str(value)}
+    if isinstance(value, dict):
+        items = [(str(k), v) for k, v in list(value.items())[: MAX_CONTAINER_ITEMS * 4]]
+        return _describe_container("dict", items, len(value))
+    if isinstance(value, (list, tuple)):
+        items = [(str(i), v) for i, v in enumerate(value[: MAX_CONTAINER_ITEMS * 4])]
+        return _describe_container(type(value).__name__ if type(value) in (list, tuple) else "tuple", items, len(value))
+    return None
+
+
+def _describe_container(kind: str, items: list, length: int) -> Optional[dict]:
+    tensors = [(k, v) for k, v in items if isinstance(v, torch.Tensor)]
+    if not tensors:
+        return None
+    devices = sorted({device_name(v) for _, v in tensors})
+    return {
+        "kind": kind, "length": length, "devices": devices,
+        "items": {k: describe(v) for k, v in tensors[:MAX_CONTAINER_ITEMS]},
+    }
+
+
+def describe_module(module: torch.nn.Module) -> dict:
+    devices: set = set()
+    count = 0
+    for p in module.parameters():
+        devices.add(device_name(p))
+        count += 1
+    for b in module.buffers():
+        devices.add(device_name(b))
+    attributes = {}
+    for mod_name, m in module.named_modules():
+        for key, value in vars(m).items():
+            if isinstance(value, torch.Tensor) and not key.startswith("_"):
+                name = f"{mod_name}.{key}" if mod_name else key
+                attributes[name] = device_name(value)
+                if len(attributes) >= MAX_CONTAINER_ITEMS:
+                    break
+    ordered = sorted(devices, key=lambda d: (d != "cpu", d))
+    out = {"kind": "module", "type": type(module).__name__, "devices": ordered, "parameters": count}
+    if len(ordered) > 1:
+        out["split"] = "split across " + " and ".join(ordered)
+    if attributes:
+        out["tensor_attributes"] = attributes
+    return out
+
+
+def assigned_names(source: str, first_line: int) -> dict:
+    """statement line (1-based, document) -> (last line, names it assigns)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return {}
+    offset = first_line - 1
+    table: dict = {}
+
+    def names_of(target) -> list:
+        if isinstance(target, ast.Name):
+            return [target.id]
+        if isinstance(target, (ast.Tuple, ast.List)):
+            return [n for elt in target.elts for n in names_of(elt)]
+        if isinstance(target, ast.Starred):
+            return names_of(target.value)
+        return []
+
+    for node in ast.walk(tree):
+        names: list = []
+        end = getattr(node, "end_lineno", None)
+        if isinstance(node, ast.Assign):
+            names = [n for t in node.targets for n in names_of(t)]
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            names = names_of(node.target)
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            names = names_of(node.target)
+            end = node.iter.end_lineno
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            names = [n for item in node.items if item.optional_vars is not None for n in names_of(item.optional_vars)]
+            end = max(item.context_expr.end_lineno for item in node.items)
+        if names:
+            table[node.lineno + offset] = (end + offset, names[:MAX_NAMES_PER_LINE])
+    return table
+
+
+class LineRecord:
+    __slots__ = ("hits", "values", "transfers", "syncs")
+
+    def __init__(self) -> None:
+        self.hits = 0
+        self.values: dict = {}
+        self.transfers: dict = {}
+        self.syncs: dict = {}
+
+    def to_json(self, line: int) -> dict:
+        return {
+            "line": line, "hits": self.hits, "values": self.values,
+            "transfers": [dict(kind=k[0], source=k[1], target=k[2], **v) for k, v in self.transfers.items()],
+            "syncs": [{"kind": k, "count": n} for k, n in self.syncs.items()],
+        }
+
+
+def transfer_kind(src: torch.device, dst: torch.device) -> Optional[str]:
+    if src == dst or "meta" in (src.type, dst.type):
+        return None
+    if src.type == "cpu":
+        return "host_to_device"
+    if dst.type == "cpu":
+        return "device_to_host"
+    return "device_to_device"
+
+
+class Recorder:
+    """Records one cell run; install() before exec, uninstall() after."""
+
+    def __init__(self, filename: str, source: str, first_line: int, progress_path: Optional[str] = None,
+                 simulated: bool = False) -> None:
+        self.filename = filename
+        self.first_line = first_line
+        self.simulated = simulated
+        self.assigned = assigned_names(source, first_line)
+        self.lines: dict = {}
+        self.current_line = first_line
+        self.frame_lines: dict = {}
+        self.progress_path = progress_path
+        self.copies = 0
+        self.bytes = 0
+        self.syncs = 0
+        self._saved: dict = {}
+        self._aliases: list = []
+        self._depth = 0
+        self._previous_trace = None
+
+    # --- line tracking ---
+    def _record(self, line: int) -> LineRecord:
+        rec = self.lines.get(line)
+        if rec is None:
+            rec = self.lines[line] = LineRecord()
+            self._write_progress(line)
+        return rec
+
+    def _global_trace(self, frame, event, arg):
+        if frame.f_code.co_filename != self.filename:
+            return None
+        return self._local_trace
+
+    def _local_trace(self, frame, event, arg):
+        if event == "line":
+            key = id(frame)
+            prev = self.frame_lines.get(key)
+            line = frame.f_lineno
+            if prev is not None:
+                self._finish(frame, prev, line)
+            self.frame_lines[key] = line
+            self.current_line = line
+            self._record(line).hits += 1
+        elif event == "return":
+            prev = self.frame_lines.pop(id(frame), None)
+            if prev is not None:
+                self._finish(frame, prev, None)
+            caller = frame.f_back
+            if caller is not None and id(caller) in self.frame_lines:
+                self.current_line = self.frame_lines[id(caller)]
+        return self._local_trace
+
+    def _finish(self, frame, prev: int, now: Optional[int]) -> None:
+        stmt = self.assigned.get(prev)
+        if stmt is None:
+            return
+        end, names = stmt
+        if now is not None and prev <= now <= end:
+            return  # still inside the same statement
+        namespace = frame.f_locals
+        rec = self._record(prev)
+        for name in names:
+            if name in namespace:
+                info = describe(namespace[name])
+                if info is not None:
+                    rec.values[name] = info
+
+    # --- copies and syncs ---
+    def on_transfer(self, src: torch.device, dst: torch.device, nbytes: int) -> None:
+        kind = transfer_kind(src, dst)
+        if kind is None:
+            return
+        rec = self._record(self.current_line)
+        key = (kind, str(src), str(dst))
+        entry = rec.transfers.setdefault(key, {"count": 0, "bytes": 0})
+        entry["count"] += 1
+        entry["bytes"] += nbytes
+        self.copies += 1
+        self.bytes += nbytes
+
+    def on_sync(self, kind: str, t: torch.Tensor) -> None:
+        if sim.device_of(t).type == "cpu":
+            return
+        rec = self._record(self.current_line)
+        rec.syncs[kind] = rec.syncs.get(kind, 0) + 1
+        self.syncs += 1
+
+    def _patch(self, owner, name, make) -> None:
+        original = getattr(owner, name)
+        self._saved[(owner, name)] = original
+        setattr(owner, name, make(original))
+
+    def _install_patches(self) -> None:
+        rec = self
+
+        def moving(original, target_of):
+            def wrapper(self, *args, **kwargs):
+                src = sim.device_of(self)
+                out = original(self, *args, **kwargs)
+                if isinstance(out, torch.Tensor) and out is not self:
+                    rec.on_transfer(src, sim.device_of(out), self.numel() * self.element_size())
+                    if src.type != "cpu" and target_of(out).type == "cpu":
+                        rec.on_sync(".cpu()" if original.__name__ == "cpu" else ".to('cpu')", self)
+                return out
+            wrapper.__name__ = original.__name__
+            wrapper.__doc__ = original.__doc__
+            return wrapper
+
+        def copying(original):
+            def copy_(self, src, *args, **kwargs):
+                if isinstance(src, torch.Tensor):
+                    rec.on_transfer(sim.device_of(src), sim.device_of(self), src.numel() * src.element_size())
+                return original(self, src, *args, **kwargs)
+            copy_.__doc__ = original.__doc__
+            return copy_
+
+        def syncing(kind):
+            def make(original):
+                def wrapper(self, *args, **kwargs):
+                    # torch resolves C methods on torch.Tensor by name when it calls a
+                    # mode, so under simulation this wrapper is entered twice.
+                    if rec._depth:
+                        return original(self, *args, **kwargs)
+                    rec.on_sync(kind, self)
+                    rec._depth += 1
+                    try:
+                        return original(self, *args, **kwargs)
+                    finally:
+                        rec._depth -= 1
+                wrapper.__name__ = original.__name__
+                wrapper.__doc__ = original.__doc__
+                special = sim._SPECIAL.get(original)
+                if special is not None:  # the mode now receives this wrapper as `func`
+                    sim._SPECIAL[wrapper] = special
+                    rec._aliases.append(wrapper)
+                return wrapper
+            return make
+
+        def factory(original):
+            def wrapper(*args, **kwargs):
+                out = original(*args, **kwargs)
+                if kwargs.get("device") is not None and isinstance(out, torch.Tensor):
+                    src_is_tensor = bool(args) and isinstance(args[0], torch.Tensor)
+                    src = sim.device_of(args[0]) if src_is_tensor else torch.device("cpu")
+                    rec.on_transfer(src, sim.device_of(out), out.numel() * out.element_size())
+                return out
+            wrapper.__name__ = original.__name__
+            wrapper.__doc__ = original.__doc__
+            return wrapper
+
+        T = torch.Tensor
+        if not self.simulated:  # under simulation the simulated device reports moves itself
+            self._patch(T, "to", lambda o: moving(o, sim.device_of))
+            self._patch(T, "cuda", lambda o: moving(o, sim.device_of))
+            self._patch(T, "cpu", lambda o: moving(o, sim.device_of))
+            self._patch(T, "copy_", copying)
+        else:
+            self._saved[(sim, "transfer_hook")] = sim.transfer_hook
+            sim.transfer_hook = self.on_transfer
+        self._patch(torch, "tensor", factory)
+        self._patch(torch, "as_tensor", factory)
+        for name, kind in ((
+            "item", ".item()"), ("tolist", ".tolist()"), ("__repr__", "print/repr"), ("numpy", ".numpy()"),
+            ("__bool__", "bool()"), ("__float__", "float()"), ("__int__", "int()"), ("nonzero", ".nonzero()"),
+        ):
+            self._patch(T, name, syncing(kind))
+
+    def install(self) -> None:
+        self._install_patches()
+        self._previous_trace = sys.gettrace()
+        sys.settrace(self._global_trace)
+
+    def uninstall(self) -> None:
+        sys.settrace(self._previous_trace)
+        for (owner, name), original in self._saved.items():
+            setattr(owner, name, original)
+        self._saved.clear()
+        for wrapper in self._aliases:
+            sim._SPECIAL.pop(wrapper, None)
+        self._aliases.clear()
+
+    # --- results ---
+    def _write_progress(self, line: int) -> None:
+        if not self.progress_path:
+            return
+        try:
+            tmp = self.progress_path + ".tmp"
+            with open(tmp, "w") as fh:
+                json.dump({"last_line": line, "lines": self.lines_json()}, fh)
+            os.replace(tmp, self.progress_path)
+        except Exception:
+            pass
+
+    def lines_json(self) -> list:
+        return [rec.to_json(line) for line, rec in sorted(self.lines.items())]
+
+
+def error_line(exc: BaseException, filename: str) -> Optional[int]:
+    """The innermost line of the cell's own file in the exception's traceback."""
+    tb = exc.__traceback__
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+_HIDDEN = {"In", "Out", "exit", "quit", "get_ipython", "open"}
+
+
+def user_variables(namespace: dict) -> dict:
+    out = {}
+    for name in sorted(namespace):
+        if name.startswith("_") or name in _HIDDEN:
+            continue
+        info = describe(namespace[name])
+        if info is not None:
+            out[name] = info
+            if len(out) >= MAX_VARIABLES:
+                break
+    return out

@@ -1,0 +1,263 @@
+"""ProbeSession: one warm kernel per document, and the probe's host-side flow.
+
+Why: probing a cell must behave like Jupyter: state stays between probes, the
+cells above run first when the kernel has not run them (or they changed), and
+"probe from top" starts clean.  Faults (timeout, a dead kernel, a missing
+ipykernel) become results with a clear message, never exceptions to the caller.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Optional, Sequence, Union
+
+from .cells import Cell, cell_for_line, cells_of
+from .kernel_host import KernelHost, ProbeSetupError
+from .result import ProbeError, ProbeResult, result_from_payload
+
+KERNEL_SIDE = Path(__file__).with_name("kernel_side")
+MIME = "application/vnd.torchplace.probe+json"
+_MODULES = (("_torchplace_probe_simulated_gpu", "simulated_gpu.py"),
+            ("_torchplace_probe_recorder", "recorder.py"),
+            ("_torchplace_probe_runner", "runner.py"))
+_WANTS_GPU = re.compile(r"\bcuda\b|\.cuda\(")
+
+Document = Union[str, Sequence[str]]
+
+
+@dataclass
+class ProbeOptions:
+    """How to probe.  `simulate_gpu`: "auto" (simulate when the code asks for CUDA and
+    there is no GPU), "on" or "off"."""
+
+    python: Optional[str] = None
+    existing: Optional[str] = None
+    simulate_gpu: str = "auto"
+    timeout: float = 60.0
+    output_limit: int = 64_000
+    cwd: Optional[str] = None
+
+
+def _load_code() -> str:
+    parts = ["def __torchplace_probe_load():", "    import sys, types"]
+    for name, filename in _MODULES:
+        path = KERNEL_SIDE / filename
+        parts.append(
+            f"    m = types.ModuleType({name!r}); m.__file__ = {str(path)!r}; sys.modules[{name!r}] = m\n"
+            f"    exec(compile({path.read_text(encoding='utf-8')!r}, {str(path)!r}, 'exec'), m.__dict__)"
+        )
+    parts.append("__torchplace_probe_load()\ndel __torchplace_probe_load")
+    return "\n".join(parts)
+
+
+class ProbeSession:
+    """A warm kernel for one document.  Thread-safe: one probe at a time."""
+
+    def __init__(self, options: Optional[ProbeOptions] = None, name: str = "document") -> None:
+        self.options = options or ProbeOptions()
+        self.name = name
+        self.host: Optional[KernelHost] = None
+        self._ran: dict = {}  # cell index -> fingerprint the kernel last ran
+        self._loaded = False
+        self._died_before = False
+        self._lock = threading.Lock()
+        self._tmp = tempfile.mkdtemp(prefix="torchplace-probe-")
+
+    # --- lifecycle ---
+    def close(self) -> None:
+        if self.host is not None:
+            if not self.options.existing:
+                self.host.shutdown()
+            else:
+                self.host.shutdown()  # only stops our channels: the kernel stays
+        self.host = None
+
+    def __enter__(self) -> "ProbeSession":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _ensure_kernel(self, notes: list) -> None:
+        if self.host is not None and not self.host.is_alive():
+            notes.append("the kernel had died; started a new one (state from earlier probes is gone)")
+            self._forget()
+            if self.options.existing:
+                raise ProbeSetupError(f"the kernel of {self.options.existing} is not running")
+            self.host.shutdown()
+            self.host = None
+        if self.host is None:
+            host = KernelHost(self.options.python, self.options.existing, self.options.cwd, self.options.output_limit)
+            host.start()
+            self.host = host
+            self._forget()
+        if not self._loaded:
+            outcome = self.host.execute(_load_code(), timeout=max(self.options.timeout, 120.0))
+            if outcome.status != "ok":
+                detail = outcome.error_value or outcome.output.strip()[-300:] or "the kernel stopped"
+                raise ProbeSetupError(f"cannot load the probe into the kernel ({self.host.python}): {detail}")
+            self._loaded = True
+
+    def _forget(self) -> None:
+        self._ran.clear()
+        self._loaded = False
+
+    def restart(self) -> None:
+        """Start from a clean kernel (what "probe from top" does first)."""
+        if self.host is not None and self.host.manager is not None and self.host.is_alive():
+            self.host.restart()
+        elif self.host is not None:
+            self.host.shutdown()
+            self.host = None
+        self._forget()
+
+    # --- probing ---
+    def probe(self, document: Document, *, cell: Optional[int] = None, line: Optional[int] = None,
+              from_top: bool = False, cancel: Optional[threading.Event] = None,
+              on_progress: Optional[Callable[[str], None]] = None) -> ProbeResult:
+        """Probe one cell of `document` (a `# %%` file's text, or a notebook's cell texts).
+
+        Pick the cell by index or by a 1-based `line` of a `# %%` file; neither means
+        the last cell.  Never raises for user code or kernel faults.
+        """
+        with self._lock:
+            started = time.monotonic()
+            result = self._probe(document, cell, line, from_top, cancel, on_progress or (lambda _m: None))
+            result.wall_seconds = round(time.monotonic() - started, 4)
+            return result
+
+    def _probe(self, document, cell_index, line, from_top, cancel, progress) -> ProbeResult:
+        cells = cells_of(document)
+        target = self._pick(cells, cell_index, line, isinstance(document, str))
+        if target is None:
+            return ProbeResult(status="setup-error", notes=["no such cell"],
+                               error=ProbeError("ValueError", f"no cell at {cell_index if line is None else f'line {line}'}", None, "setup"))
+        text = document if isinstance(document, str) else "\n".join(document)
+        wants_gpu = bool(_WANTS_GPU.search(text))
+        notes: list = []
+        base = dict(cell=target.index, first_line=target.first_line, last_line=target.last_line, notes=notes)
+        try:
+            if from_top:
+                progress("restarting the kernel")
+                self.restart()
+            progress("starting the kernel" if self.host is None else "using the warm kernel")
+            self._ensure_kernel(notes)
+        except ProbeSetupError as exc:
+            return ProbeResult(status="setup-error", error=ProbeError("ProbeSetupError", str(exc), None, "setup"), **base)
+        ran: list = []
+        for above in cells[: target.index]:
+            if not above.is_code or self._ran.get(above.index) == above.fingerprint:
+                continue
+            progress(f"running cell {above.index} (lines {above.first_line}–{above.last_line})")
+            payload, outcome = self._run(above, probe=False, wants_gpu=wants_gpu, cancel=cancel)
+            ran.append(above.index)
+            failure = self._fault(outcome, payload, above, base, ran)
+            if failure is not None:
+                return failure
+            if payload and payload.get("status") == "error":
+                err = payload["error"]
+                notes.append(f"cell {above.index} above raised {err['type']}; the probed cell did not run")
+                return ProbeResult(status="error-above", ran_cells=ran, error=ProbeError(
+                    err["type"], err["message"], err.get("line"), err.get("kind", "exception"),
+                    err.get("traceback", ""), above.index), **base)
+            self._ran[above.index] = above.fingerprint
+        if ran:
+            notes.append("ran cell" + ("s " if len(ran) > 1 else " ") + ", ".join(map(str, ran)) + " first")
+        progress(f"probing cell {target.index}")
+        payload, outcome = self._run(target, probe=True, wants_gpu=wants_gpu, cancel=cancel)
+        failure = self._fault(outcome, payload, target, base, ran)
+        if failure is not None:
+            return failure
+        self._ran[target.index] = target.fingerprint
+        return result_from_payload(payload, ran_cells=ran, output=outcome.output,
+                                   output_truncated=outcome.output_truncated, **base)
+
+    @staticmethod
+    def _pick(cells: list, index: Optional[int], line: Optional[int], is_text: bool) -> Optional[Cell]:
+        if index is not None:
+            return cells[index] if 0 <= index < len(cells) else None
+        if line is not None and is_text:
+            return cell_for_line(cells, line)
+        return cells[-1] if cells else None
+
+    def _progress_path(self) -> str:
+        return os.path.join(self._tmp, "progress.json")
+
+    def _run(self, cell: Cell, probe: bool, wants_gpu: bool, cancel):
+        filename = f"<torchplace-probe {self.name} cell {cell.index}>"
+        progress_path = self._progress_path()
+        try:
+            os.unlink(progress_path)
+        except FileNotFoundError:
+            pass
+        call = (
+            "__torchplace_probe_last = __import__('sys').modules['_torchplace_probe_runner'].run_cell("
+            f"{cell.source!r}, {cell.first_line}, {filename!r}, probe={probe}, "
+            f"simulate={self.options.simulate_gpu!r}, wants_gpu={wants_gpu}, progress_path={progress_path!r})"
+        )
+        outcome = self.host.execute(call, self.options.timeout, mime=MIME, cancel=cancel)
+        payload = outcome.payloads[-1] if outcome.payloads else None
+        return payload, outcome
+
+    def _partial(self) -> dict:
+        try:
+            with open(self._progress_path()) as fh:
+                return json.load(fh)
+        except (OSError, ValueError):
+            return {}
+
+    def _fault(self, outcome, payload, cell: Cell, base: dict, ran: list) -> Optional[ProbeResult]:
+        """A result for a timeout, a cancel or a dead kernel; None when the run finished."""
+        notes = base["notes"]
+        if outcome.died:
+            partial = self._partial()
+            last = partial.get("last_line")
+            self._forget()
+            notes.append("the kernel died (crash, os._exit or out of memory); it restarts on the next probe")
+            result = result_from_payload({"lines": partial.get("lines", [])}, status="kernel-died", ran_cells=ran,
+                                         output=outcome.output, output_truncated=outcome.output_truncated, **base)
+            where = f" while running line {last}" if last else ""
+            result.error = ProbeError("KernelDied", f"the kernel process died{where}", last, "kernel-died",
+                                      self.host.log_tail() if self.host else "", cell.index)
+            return result
+        if outcome.timed_out or outcome.cancelled:
+            status = "timeout" if outcome.timed_out else "cancelled"
+            what = (f"the cell ran past the {self.options.timeout:g} s timeout" if outcome.timed_out
+                    else "the probe was cancelled")
+            if outcome.restarted:
+                self._forget()
+                notes.append(f"{what}; interrupting failed, so the kernel was restarted")
+            else:
+                notes.append(f"{what} and was interrupted; the kernel keeps its state")
+            if payload is not None:
+                result = result_from_payload(payload, ran_cells=ran, output=outcome.output,
+                                             output_truncated=outcome.output_truncated, **base)
+            else:
+                partial = self._partial()
+                result = result_from_payload({"lines": partial.get("lines", [])}, ran_cells=ran,
+                                             output=outcome.output, output_truncated=outcome.output_truncated, **base)
+            line = result.error.line if result.error else self._partial().get("last_line")
+            result.status = status
+            result.error = ProbeError("Timeout" if outcome.timed_out else "Cancelled", what, line, status, "", cell.index)
+            self._ran.pop(cell.index, None)
+            return result
+        if payload is None:
+            detail = outcome.error_value or "no result came back from the kernel"
+            return ProbeResult(status="setup-error", ran_cells=ran, output=outcome.output,
+                               error=ProbeError(outcome.error_name or "ProbeError", detail, None, "setup"), **base)
+        return None
+
+
+def run_probe(document: Document, line_or_cell: Optional[int] = None, options: Optional[ProbeOptions] = None, *,
+              by: str = "line", from_top: bool = False) -> ProbeResult:
+    """One-shot probe with a fresh kernel (the CLI's path).  `by`: "line" (1-based) or "cell"."""
+    with ProbeSession(options) as session:
+        if by == "cell":
+            return session.probe(document, cell=line_or_cell, from_top=from_top)
+        return session.probe(document, line=line_or_cell, from_top=from_top)
