@@ -20,4 +20,4 @@ class Dcls1d(nn.Module):
 
 if __name__ == "__main__":
     conv = Dcls1d(8, 16).cuda()
-    print(conv(torch.randn(2, 8, 50).cuda()).shape)
+    print(conv(torch.randn(2, 8, 50, device="cuda")).shape)

@@ -24,4 +24,4 @@ class Net(nn.Module):
 
 
 net = Net().cuda()
-print(net(torch.randn(4, 20).cuda()))
+print(net(torch.randn(4, 20, device="cuda")))

@@ -23,4 +23,4 @@ class RegionLayer(nn.Module):
 
 net = RegionLayer(8)
 net.cuda()
-print(net(torch.randn(1, 8, 16, 16).cuda()).shape)
+print(net(torch.randn(1, 8, 16, 16, device="cuda")).shape)

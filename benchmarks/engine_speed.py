@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Checker speed on real code: torchplace vs TorchFix (and Fixit 2 for one file).
+
+    python benchmarks/engine_speed.py              # first 120 transformers models/*/modeling_*.py
+    python benchmarks/engine_speed.py --limit 0    # all 530 modeling files (TorchFix takes ~11 CPU min)
+    python benchmarks/engine_speed.py --all --limit 0   # every transformers .py file
+
+Prints, for torchplace and TorchFix over the same transformers files: files,
+lines, CPU seconds, lines per CPU second and findings; then the CPU time of one
+whole-file check of the modeling file closest to 1,500 lines for torchplace,
+TorchFix and Fixit 2 (first, cold, check and the median of warm repeats).
+
+Each tool runs in its own subprocess (its own venv: TorchFix and Fixit live in
+/tmp venvs made on first use, never pulling torch); the corpus figure is the
+subprocess's whole CPU time (user + system, interpreter start-up included), read
+with resource.getrusage(RUSAGE_CHILDREN); the one-file figure is time.process_time
+around the check call inside the subprocess.
+Targets for torchplace: >= 25,000 lines per CPU second, <= 50 ms per 1,500-line file.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks" / "review"))
+import wheel_sources  # noqa: E402
+
+TORCHFIX_VENV = Path("/tmp/torchfix-venv")
+FIXIT_VENV = Path("/tmp/fixit-venv")
+TARGET_LINES_PER_S = 25_000
+TARGET_FILE_MS = 50.0
+
+# Each driver reads a JSON job {"files": [...], "repeat": n} from argv[1] and prints JSON.
+# `count(path, text)` runs one whole-file check and returns the number of findings.
+PRELUDE = r'''
+import json, sys, time
+job = json.load(open(sys.argv[1]))
+'''
+RUNNER = r'''
+total_findings = 0
+lines = 0
+for path in job["files"]:
+    text = open(path, encoding="utf-8", errors="replace").read()
+    lines += text.count("\n") + (not text.endswith("\n"))
+    start = time.process_time()
+    total_findings += count(path, text)
+    first = time.process_time() - start
+warm = []
+for _ in range(job["repeat"]):
+    start = time.process_time()
+    count(path, text)
+    warm.append(time.process_time() - start)
+print(json.dumps({"findings": total_findings, "lines": lines, "first_s": first, "warm_s": warm}))
+'''
+DRIVERS = {
+    "torchplace": r'''
+from torchplace_rules import Config, check_source
+CONFIG = Config()
+def count(path, text):
+    return len(check_source(text, path, CONFIG))
+''',
+    "TorchFix": r'''
+from torchfix.torchfix import TorchChecker, DISABLED_BY_DEFAULT
+def count(path, text):
+    # The flake8 plug-in entry point, with flake8's default ignore list applied.
+    results = TorchChecker(None, text.splitlines(keepends=True)).run()
+    return sum(1 for r in results if not any(r[2].startswith(code) for code in DISABLED_BY_DEFAULT))
+''',
+    "Fixit 2": r'''
+from pathlib import Path
+from fixit.api import fixit_bytes
+from fixit.ftypes import Config
+def count(path, text):
+    p = Path(path)
+    results = fixit_bytes(p, text.encode("utf-8"), config=Config(path=p, root=p.parent))
+    return sum(1 for r in results if r.violation is not None)
+''',
+}
+
+
+def ensure_venv(path: Path, installs: list[list[str]]) -> Path:
+    python = path / "bin" / "python"
+    marker = path / ".torchplace-bench-ready"
+    if not marker.exists():
+        if not python.exists():
+            venv.create(path, with_pip=True)
+        for args in installs:
+            subprocess.run([str(python), "-m", "pip", "install", "-q", *args], check=True)
+        marker.write_text("")
+    return python
+
+
+def interpreters() -> dict[str, Path]:
+    torchfix = ensure_venv(TORCHFIX_VENV, [
+        # TorchFix needs only flake8, PyYAML and libcst; --no-deps guarantees no torch is pulled.
+        ["--no-deps", "torchfix==0.7.*"],
+        ["flake8", "PyYAML", "libcst>=1.5.0,<1.6.0"],
+    ])
+    fixit = ensure_venv(FIXIT_VENV, [["fixit>=2,<3"]])
+    return {"torchplace": Path(sys.executable), "TorchFix": torchfix, "Fixit 2": fixit}
+
+
+def run_tool(python: Path, tool: str, files: list[Path], repeat: int = 0) -> dict:
+    """Run the tool's driver in a subprocess; add the subprocess's total CPU seconds."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
+        json.dump({"files": [str(f) for f in files], "repeat": repeat}, fh)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run([str(python), "-c", PRELUDE + DRIVERS[tool] + RUNNER, fh.name],
+                          capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    Path(fh.name).unlink()
+    if proc.returncode != 0:
+        raise RuntimeError(f"{tool} failed:\n{proc.stderr[-2000:]}")
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    result["cpu_s"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return result
+
+
+def corpus_files(all_files: bool, limit: int | None) -> list[Path]:
+    files = wheel_sources.python_files("transformers")
+    if not all_files:
+        files = [f for f in files if f.parent.parent.name == "models" and f.name.startswith("modeling_")]
+    return files[:limit] if limit else files
+
+
+def file_near(lines: int, files: list[Path]) -> Path:
+    return min(files, key=lambda f: (abs(f.read_text(encoding="utf-8").count("\n") - lines), str(f)))
+
+
+def engine_commit() -> str:
+    out = subprocess.run(["git", "log", "-1", "--format=%h", "--", "shared_rules"], cwd=ROOT,
+                         capture_output=True, text=True)
+    dirty = subprocess.run(["git", "status", "--porcelain", "--", "shared_rules"], cwd=ROOT,
+                           capture_output=True, text=True).stdout.strip()
+    return (out.stdout.strip() or "unknown") + (" + uncommitted changes" if dirty else "")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--all", action="store_true", help="every transformers .py file, not only modeling files")
+    parser.add_argument("--limit", type=int, default=120,
+                        help="only the first N files, sorted by path (0: no limit; default 120)")
+    parser.add_argument("--repeat", type=int, default=5, help="warm repeats for the one-file figure")
+    args = parser.parse_args(argv)
+
+    pythons = interpreters()
+    files = corpus_files(args.all, args.limit)
+    label = wheel_sources.wheel_label("transformers")
+    print(f"engine commit {engine_commit()}; corpus: {label}, {len(files)} files"
+          f" ({'all .py files' if args.all else 'models/*/modeling_*.py'}, sorted, limit {args.limit or 'none'})")
+    print(f"{'tool':<12}{'files':>7}{'lines':>10}{'CPU s':>9}{'lines/CPU s':>13}{'findings':>10}")
+    rates = {}
+    for tool in ("torchplace", "TorchFix"):
+        r = run_tool(pythons[tool], tool, files)
+        rates[tool] = r["lines"] / r["cpu_s"]
+        print(f"{tool:<12}{len(files):>7}{r['lines']:>10}{r['cpu_s']:>9.2f}{rates[tool]:>13,.0f}{r['findings']:>10}")
+
+    one = file_near(1500, wheel_sources.python_files("transformers"))
+    n_lines = one.read_text(encoding="utf-8").count("\n")
+    print(f"\none whole-file check of {one.relative_to(one.parents[3])} ({n_lines} lines), CPU ms:")
+    print(f"{'tool':<12}{'first':>9}{'warm median':>13}{'findings':>10}")
+    first_ms = {}
+    for tool in ("torchplace", "TorchFix", "Fixit 2"):
+        r = run_tool(pythons[tool], tool, [one], repeat=args.repeat)
+        first_ms[tool] = r["first_s"] * 1000
+        warm = statistics.median(r["warm_s"]) * 1000 if r["warm_s"] else float("nan")
+        print(f"{tool:<12}{first_ms[tool]:>9.1f}{warm:>13.1f}{r['findings']:>10}")
+
+    ok_rate = rates["torchplace"] >= TARGET_LINES_PER_S
+    ok_file = first_ms["torchplace"] <= TARGET_FILE_MS
+    print(f"\ntargets: >= {TARGET_LINES_PER_S:,} lines/CPU s: {'met' if ok_rate else 'NOT met'}"
+          f" ({rates['torchplace']:,.0f}); <= {TARGET_FILE_MS:.0f} ms per 1,500-line file (first check):"
+          f" {'met' if ok_file else 'NOT met'} ({first_ms['torchplace']:.1f} ms)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
