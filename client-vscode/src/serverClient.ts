@@ -1,0 +1,321 @@
+/**
+ * The language client's life: resolve the interpreter, check it can run the
+ * server, start `python -m torchplace_server` over stdio, reconfigure or
+ * restart it when settings or the interpreter change, restart it a few times
+ * when it crashes, then stop and say so.
+ */
+import * as vscode from 'vscode';
+import {
+    CloseAction,
+    DidChangeConfigurationNotification,
+    ErrorAction,
+    LanguageClient,
+    LanguageClientOptions,
+    Middleware,
+    RevealOutputChannelOn,
+    State,
+    Trace,
+} from 'vscode-languageclient/node';
+import { resolveInterpreter, pathSource, settingSource, ResolvedInterpreter } from './interpreter';
+import { pythonEnvironmentsSource, pythonExtensionSource } from './pythonExtensions';
+import { checkLaunch, serverLaunch, LaunchProblem } from './serverLaunch';
+import { RestartBudget } from './restartBudget';
+import { Notifier } from './notifications';
+import { SECTION, TorchplaceSettings, readSettings, serverSettings, SettingProblem } from './settings';
+
+export type ServerState = 'disabled' | 'starting' | 'running' | 'stopped' | 'failed';
+
+export interface ServerStatus {
+    state: ServerState;
+    detail: string;
+    interpreter?: ResolvedInterpreter;
+    version?: string;
+}
+
+/** Python documents on disk, unsaved, and in notebook cells. */
+export const DOCUMENT_SELECTOR = [
+    { scheme: 'file', language: 'python' },
+    { scheme: 'untitled', language: 'python' },
+    { scheme: 'vscode-notebook-cell', language: 'python' },
+];
+
+/** Settings for a resource (or the window), read and validated. */
+export function settingsFor(scope?: vscode.ConfigurationScope): { settings: TorchplaceSettings; problems: SettingProblem[] } {
+    const config = vscode.workspace.getConfiguration(SECTION, scope);
+    const folder =
+        scope instanceof vscode.Uri ? vscode.workspace.getWorkspaceFolder(scope) : vscode.workspace.workspaceFolders?.[0];
+    return readSettings((key) => config.get(key), {
+        workspaceFolder: folder?.uri.fsPath,
+        userHome: process.env.HOME ?? process.env.USERPROFILE,
+        env: process.env,
+    });
+}
+
+export function traceFor(level: vscode.LogLevel): Trace {
+    if (level === vscode.LogLevel.Trace) {
+        return Trace.Verbose;
+    }
+    return level === vscode.LogLevel.Debug ? Trace.Messages : Trace.Off;
+}
+
+export class ServerClient implements vscode.Disposable {
+    private client: LanguageClient | undefined;
+    private readonly budget = new RestartBudget();
+    private readonly statusEmitter = new vscode.EventEmitter<ServerStatus>();
+    private current: ServerStatus = { state: 'stopped', detail: 'not started' };
+    private queue: Promise<void> = Promise.resolve();
+    private readonly disposables: vscode.Disposable[] = [];
+
+    readonly onDidChangeStatus = this.statusEmitter.event;
+
+    constructor(
+        private readonly extensionRoot: string,
+        private readonly log: vscode.LogOutputChannel,
+        private readonly notifier: Notifier,
+        private readonly middleware: Middleware,
+    ) {
+        this.disposables.push(
+            log.onDidChangeLogLevel((level) => {
+                void this.client?.setTrace(traceFor(level));
+            }),
+        );
+    }
+
+    get status(): ServerStatus {
+        return this.current;
+    }
+
+    get languageClient(): LanguageClient | undefined {
+        return this.client?.state === State.Running ? this.client : undefined;
+    }
+
+    /** Starts, stops and restarts run one after another, never interleaved. */
+    private serially(task: () => Promise<void>): Promise<void> {
+        this.queue = this.queue.then(task, task).catch((error) => this.log.error(`unexpected: ${String(error)}`));
+        return this.queue;
+    }
+
+    /** (Re)starts the server as the settings say; `byUser` resets the crash budget. */
+    restart(byUser = false): Promise<void> {
+        return this.serially(async () => {
+            if (byUser) {
+                this.budget.reset();
+            }
+            await this.stopClient();
+            await this.startClient();
+        });
+    }
+
+    stop(): Promise<void> {
+        return this.serially(() => this.stopClient());
+    }
+
+    /** Sends changed settings to a running server, which also pulls them with `workspace/configuration`. */
+    async reconfigure(): Promise<void> {
+        const client = this.languageClient;
+        if (!client) {
+            return;
+        }
+        const { settings } = settingsFor(vscode.workspace.workspaceFolders?.[0]?.uri);
+        this.log.info('settings changed: sending them to the server');
+        await client.sendNotification(DidChangeConfigurationNotification.type, {
+            settings: { [SECTION]: serverSettings(settings) },
+        });
+    }
+
+    private setStatus(status: ServerStatus): void {
+        this.current = status;
+        this.statusEmitter.fire(status);
+    }
+
+    private async stopClient(): Promise<void> {
+        const client = this.client;
+        this.client = undefined;
+        if (client) {
+            try {
+                await client.stop(5000);
+            } catch (error) {
+                this.log.warn(`stopping the server: ${String(error)}`);
+            }
+            await client.dispose().catch(() => undefined);
+        }
+        this.setStatus({ state: 'stopped', detail: 'stopped' });
+    }
+
+    private async startClient(): Promise<void> {
+        const resource = vscode.workspace.workspaceFolders?.[0]?.uri;
+        const { settings, problems } = settingsFor(resource);
+        await this.reportSettingProblems(problems);
+        if (!settings.enable) {
+            this.setStatus({ state: 'disabled', detail: 'disabled by torchplace.enable' });
+            return;
+        }
+        this.setStatus({ state: 'starting', detail: 'finding a Python interpreter' });
+
+        const interpreter = await resolveInterpreter(
+            [settingSource(settings.interpreter), pythonEnvironmentsSource(resource), pythonExtensionSource(resource), pathSource(process.env.PATH)],
+            (source, error) => this.log.warn(`${source}: ${String(error)}`),
+        );
+        if (!interpreter) {
+            await this.failed(
+                {
+                    kind: 'interpreter-missing',
+                    message: 'No Python interpreter found: torchplace.interpreter is empty, no Python extension chose one, and there is no python3 on PATH.',
+                    setting: 'torchplace.interpreter',
+                },
+                undefined,
+            );
+            return;
+        }
+        this.log.info(`interpreter: ${interpreter.command.join(' ')} (from the ${interpreter.source})`);
+
+        const launch = serverLaunch(interpreter.command, settings.importStrategy, this.extensionRoot);
+        this.setStatus({ state: 'starting', detail: `checking ${interpreter.command[0]}`, interpreter });
+        const problem = await checkLaunch(launch);
+        if (problem) {
+            await this.failed(problem, interpreter);
+            return;
+        }
+
+        this.log.info(`starting: ${launch.command} ${launch.args.join(' ')} (importStrategy ${settings.importStrategy})`);
+        const client = new LanguageClient(
+            'torchplace',
+            'torchplace',
+            { command: launch.command, args: launch.args, options: { env: launch.env, cwd: resource?.fsPath } },
+            this.clientOptions(settings),
+        );
+        this.client = client;
+        this.disposables.push(
+            client.onDidChangeState((event) => {
+                if (event.newState === State.Running && this.client === client) {
+                    this.running(client, interpreter);
+                } else if (event.newState === State.Starting && this.client === client) {
+                    this.setStatus({ state: 'starting', detail: 'starting the server', interpreter });
+                }
+            }),
+        );
+        try {
+            await client.start();
+            await client.setTrace(traceFor(this.log.logLevel));
+            this.running(client, interpreter);
+        } catch (error) {
+            if (this.client === client) {
+                this.client = undefined;
+                await client.dispose().catch(() => undefined);
+                await this.failed(
+                    {
+                        kind: 'torchplace-broken',
+                        message: `The server "${launch.command} ${launch.args.join(' ')}" exited while starting: ${errorText(error)}. See the log for its output.`,
+                    },
+                    interpreter,
+                );
+            }
+        }
+    }
+
+    private running(client: LanguageClient, interpreter: ResolvedInterpreter): void {
+        const info = client.initializeResult?.serverInfo;
+        const version = info?.version;
+        this.setStatus({
+            state: 'running',
+            detail: `${info?.name ?? 'torchplace'} ${version ?? ''}`.trim(),
+            interpreter,
+            version,
+        });
+    }
+
+    private clientOptions(settings: TorchplaceSettings): LanguageClientOptions {
+        return {
+            documentSelector: DOCUMENT_SELECTOR,
+            outputChannel: this.log,
+            traceOutputChannel: this.log,
+            revealOutputChannelOn: RevealOutputChannelOn.Never,
+            initializationOptions: serverSettings(settings),
+            middleware: {
+                ...this.middleware,
+                workspace: {
+                    ...this.middleware.workspace,
+                    // Answers for `torchplace` with validated, server-only keys.
+                    configuration: async (params, token, next) => {
+                        const answers = await next(params, token);
+                        if (!Array.isArray(answers)) {
+                            return answers;
+                        }
+                        return params.items.map((item, i) => {
+                            if (item.section !== SECTION) {
+                                return answers[i];
+                            }
+                            const scope = item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined;
+                            return serverSettings(settingsFor(scope).settings);
+                        });
+                    },
+                },
+            },
+            errorHandler: {
+                error: () => ({ action: ErrorAction.Continue }),
+                closed: () => {
+                    if (this.budget.crashed()) {
+                        this.log.warn(`the server stopped unexpectedly; restarting it (${this.budget.recentCrashes} of ${this.budget.maxRestarts})`);
+                        return { action: CloseAction.Restart, handled: true };
+                    }
+                    void this.gaveUp();
+                    return { action: CloseAction.DoNotRestart, handled: true };
+                },
+            },
+        };
+    }
+
+    private async gaveUp(): Promise<void> {
+        const message = `The server stopped unexpectedly ${this.budget.recentCrashes} times in ${Math.round(this.budget.windowMs / 60000)} minutes, so it will not be restarted again. See "torchplace: Show Logs", then run "torchplace: Restart Server".`;
+        this.setStatus({ state: 'failed', detail: 'crashed repeatedly', interpreter: this.current.interpreter });
+        const choice = await this.notifier.notify('error', message, ['Show Logs', 'Restart Server'], true);
+        await this.followUp(choice);
+    }
+
+    private async failed(problem: LaunchProblem, interpreter: ResolvedInterpreter | undefined): Promise<void> {
+        this.setStatus({ state: 'failed', detail: problem.message, interpreter });
+        const fixes: string[] = [];
+        if (problem.fixCommand) {
+            fixes.push(`Run: ${problem.fixCommand}`);
+        }
+        if (problem.setting === 'torchplace.importStrategy' && problem.kind === 'torchplace-missing') {
+            fixes.push('or set torchplace.importStrategy to "useBundled"');
+        } else if (problem.setting) {
+            fixes.push(`Check the ${problem.setting} setting`);
+        }
+        const actions = [...(problem.fixCommand ? ['Copy Install Command'] : []), ...(problem.setting ? ['Open Settings'] : []), 'Show Logs'];
+        const choice = await this.notifier.notify('error', `${problem.message} ${fixes.join(' ')}`.trim(), actions, true);
+        if (choice === 'Copy Install Command' && problem.fixCommand) {
+            await vscode.env.clipboard.writeText(problem.fixCommand);
+        } else if (choice === 'Open Settings') {
+            await vscode.commands.executeCommand('workbench.action.openSettings', problem.setting);
+        }
+        await this.followUp(choice);
+    }
+
+    private async followUp(choice: string | undefined): Promise<void> {
+        if (choice === 'Show Logs') {
+            this.log.show();
+        } else if (choice === 'Restart Server') {
+            await vscode.commands.executeCommand('torchplace.restartServer');
+        }
+    }
+
+    private async reportSettingProblems(problems: SettingProblem[]): Promise<void> {
+        for (const problem of problems) {
+            void this.notifier
+                .notify('warning', `Setting ${problem.key} ${problem.message}`, ['Open Settings'], true)
+                .then((choice) => (choice ? vscode.commands.executeCommand('workbench.action.openSettings', problem.key) : undefined));
+        }
+    }
+
+    dispose(): void {
+        void this.stopClient();
+        this.disposables.forEach((d) => d.dispose());
+        this.statusEmitter.dispose();
+    }
+}
+
+function errorText(error: unknown): string {
+    return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,151 @@
+/**
+ * How the server process is started and checked before the language client
+ * talks to it. Pure Node (no `vscode` import), unit-tested with real
+ * processes: a missing interpreter, a Python without torchplace, a working one.
+ */
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
+import { ImportStrategy } from './settings';
+import { PythonCommand } from './interpreter';
+
+export const SERVER_MODULE = 'torchplace_server';
+export const MIN_PYTHON: [number, number] = [3, 10];
+
+export interface ServerLaunch {
+    command: string;
+    args: string[];
+    env: Record<string, string>;
+}
+
+/** Where a platform-specific .vsix keeps its copy of torchplace and its dependencies. */
+export function bundledLibsDir(extensionRoot: string): string {
+    return path.join(extensionRoot, 'client-vscode', 'out', 'bundled', 'libs');
+}
+
+/**
+ * `python -m torchplace_server`, with the bundled libraries first on
+ * PYTHONPATH for `useBundled`. The probe's kernel is started by the server
+ * with the same interpreter, so it inherits this environment too.
+ */
+export function serverLaunch(
+    python: PythonCommand,
+    strategy: ImportStrategy,
+    extensionRoot: string,
+    baseEnv: Record<string, string | undefined> = process.env,
+): ServerLaunch {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(baseEnv)) {
+        if (v !== undefined) {
+            env[k] = v;
+        }
+    }
+    env.PYTHONUNBUFFERED = '1';
+    env.PYTHONIOENCODING = 'utf-8';
+    if (strategy === 'useBundled') {
+        const libs = bundledLibsDir(extensionRoot);
+        env.PYTHONPATH = env.PYTHONPATH ? `${libs}${path.delimiter}${env.PYTHONPATH}` : libs;
+        env.TORCHPLACE_BUNDLED = '1';
+    }
+    return { command: python[0], args: [...python.slice(1), '-m', SERVER_MODULE], env };
+}
+
+/** Why the server cannot start, in words a user can act on. */
+export interface LaunchProblem {
+    kind: 'interpreter-missing' | 'interpreter-broken' | 'python-too-old' | 'torchplace-missing' | 'torchplace-broken';
+    message: string;
+    /** The setting to change, if changing one fixes it. */
+    setting?: string;
+    /** A shell command that fixes it, if there is one. */
+    fixCommand?: string;
+}
+
+const PROBE_SCRIPT = [
+    'import sys',
+    'print("python", "%d.%d" % sys.version_info[:2])',
+    'try:',
+    `    import ${SERVER_MODULE}`,
+    'except ModuleNotFoundError as e:',
+    '    print("missing", e.name)',
+    'except Exception as e:',
+    '    print("broken", type(e).__name__, e)',
+    'else:',
+    '    print("ok")',
+].join('\n');
+
+export interface CheckOutcome {
+    error?: { code?: string | number | null; message: string } | null;
+    stdout: string;
+    stderr: string;
+}
+
+/** Runs the interpreter once to check that it starts and can import the server. */
+export function checkLaunch(launch: ServerLaunch, timeoutMs = 20000): Promise<LaunchProblem | undefined> {
+    return new Promise((resolve) => {
+        execFile(
+            launch.command,
+            [...launch.args.slice(0, -2), '-c', PROBE_SCRIPT],
+            { env: launch.env, timeout: timeoutMs, encoding: 'utf8' },
+            (error, stdout, stderr) => resolve(diagnoseLaunch(launch, { error, stdout, stderr })),
+        );
+    });
+}
+
+/** Turns the check's output into a problem, or undefined when the server can start. */
+export function diagnoseLaunch(launch: ServerLaunch, outcome: CheckOutcome): LaunchProblem | undefined {
+    const python = launch.command;
+    const bundled = launch.env.TORCHPLACE_BUNDLED === '1';
+    if (outcome.error && (outcome.error.code === 'ENOENT' || outcome.error.code === 'EACCES')) {
+        return {
+            kind: 'interpreter-missing',
+            message: `The Python interpreter "${python}" was not found or cannot be run.`,
+            setting: 'torchplace.interpreter',
+        };
+    }
+    const versionMatch = /^python (\d+)\.(\d+)$/m.exec(outcome.stdout);
+    if (!versionMatch) {
+        const detail = (outcome.stderr || outcome.error?.message || '').trim().split('\n').slice(-1)[0];
+        return {
+            kind: 'interpreter-broken',
+            message: `"${python}" did not run as Python${detail ? `: ${detail}` : ''}.`,
+            setting: 'torchplace.interpreter',
+        };
+    }
+    const version: [number, number] = [Number(versionMatch[1]), Number(versionMatch[2])];
+    if (version[0] < MIN_PYTHON[0] || (version[0] === MIN_PYTHON[0] && version[1] < MIN_PYTHON[1])) {
+        return {
+            kind: 'python-too-old',
+            message: `torchplace needs Python ${MIN_PYTHON.join('.')} or newer; "${python}" is Python ${version.join('.')}.`,
+            setting: 'torchplace.interpreter',
+        };
+    }
+    const missing = /^missing (.*)$/m.exec(outcome.stdout);
+    if (missing) {
+        if (bundled) {
+            return {
+                kind: 'torchplace-broken',
+                message: `The torchplace bundled with this extension cannot be imported by "${python}" (module ${missing[1]} is missing). This build of the extension may not match your platform or Python version.`,
+                setting: 'torchplace.importStrategy',
+                fixCommand: `${python} -m pip install torchplace`,
+            };
+        }
+        return {
+            kind: 'torchplace-missing',
+            message:
+                missing[1] === SERVER_MODULE || missing[1] === 'torchplace_server'
+                    ? `torchplace is not installed in "${python}".`
+                    : `torchplace is installed in "${python}" but its dependency "${missing[1]}" is missing.`,
+            setting: 'torchplace.importStrategy',
+            fixCommand: `${python} -m pip install torchplace`,
+        };
+    }
+    const broken = /^broken (.*)$/m.exec(outcome.stdout);
+    if (broken || !/^ok$/m.test(outcome.stdout)) {
+        return {
+            kind: 'torchplace-broken',
+            message: `torchplace could not be imported by "${python}": ${broken ? broken[1] : outcome.stderr.trim() || 'unknown error'}.`,
+            setting: 'torchplace.interpreter',
+            fixCommand: `${python} -m pip install --force-reinstall torchplace`,
+        };
+    }
+    return undefined;
+}
