@@ -132,11 +132,14 @@ class DiagnosticsPublisher:
         uris = list(unit.uris)
         for uri in uris:
             part = unit.part_for_uri(uri)
+            if part is not None:
+                version = part.version
+            else:  # a markdown cell: nothing to report, at its current version
+                doc = self.server.workspace.text_documents.get(uri)
+                version = doc.version if doc is not None else None
             self.server.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(
-                    uri=uri,
-                    diagnostics=diagnostics_for(self.server, analysis, uri),
-                    version=part.version if part is not None else None,
+                    uri=uri, diagnostics=diagnostics_for(self.server, analysis, uri), version=version
                 )
             )
         for gone in self._published.get(unit.key, set()) - set(uris):

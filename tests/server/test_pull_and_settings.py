@@ -1,0 +1,209 @@
+"""Pull diagnostics for a client that advertises them (never push), eager edits
+as plain `changes` for a client without resolve/documentChanges, settings from
+workspace/configuration and pyproject.toml, and bad settings."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+from pygls import uris
+from pygls.exceptions import JsonRpcRequestCancelled
+
+from torchplace_rules import Config, apply_fixes, check_source
+
+from conftest import (
+    DISCARDED_TO, MIXED_DEVICES, SEED_SCRIPT, Docs, accept_registrations, expected, observed,
+    record_published, requires_rule, server_command,
+)
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=server_command()), scope="module")
+async def client(lsp_client: LanguageClient, tmp_path_factory):
+    record_published(lsp_client)
+    registrations = accept_registrations(lsp_client)
+    folder = tmp_path_factory.mktemp("pull")
+    caps = types.ClientCapabilities(
+        text_document=types.TextDocumentClientCapabilities(
+            diagnostic=types.DiagnosticClientCapabilities(dynamic_registration=False),
+            code_action=types.CodeActionClientCapabilities(
+                code_action_literal_support=types.ClientCodeActionLiteralOptions(
+                    code_action_kind=types.ClientCodeActionKindOptions(value_set=["quickfix", "source"])
+                )
+            ),
+        ),
+        workspace=types.WorkspaceClientCapabilities(
+            configuration=True,
+            diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=True),
+            did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True),
+        ),
+    )
+    result = await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=caps,
+            root_uri=uris.from_fs_path(str(folder)),
+            workspace_folders=[types.WorkspaceFolder(uri=uris.from_fs_path(str(folder)), name="pull")],
+        )
+    )
+    assert result.capabilities.diagnostic_provider is not None
+    for _ in range(100):  # the watcher is registered right after `initialized`
+        if registrations:
+            break
+        await asyncio.sleep(0.02)
+    lsp_client.folder = folder
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.fixture
+def docs(client):
+    return Docs(client, client.folder)
+
+
+async def pull(client, uri, previous=None):
+    return await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri), previous_result_id=previous)
+    )
+
+
+async def change_settings(client, settings):
+    client.set_configuration({"torchplace": settings})
+    before = client.diagnostic_refresh_count
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    for _ in range(200):
+        if client.diagnostic_refresh_count > before:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("no workspace/diagnostic/refresh after a settings change")
+
+
+async def test_pull_reports_engine_findings_and_never_pushes(client, docs):
+    uri = docs.open("seed.py", SEED_SCRIPT)
+    report = await pull(client, uri)
+    assert report.kind == "full"
+    assert observed(report.items) == expected(SEED_SCRIPT, str(client.folder / "seed.py"))
+    again = await pull(client, uri, report.result_id)
+    assert again.kind == "unchanged" and again.result_id == report.result_id
+    version = docs.replace(uri, (0, 0), (0, 0), "# a comment\n")
+    edited = await pull(client, uri, report.result_id)
+    assert edited.kind == "full"
+    assert observed(edited.items) == expected(docs.texts[uri], str(client.folder / "seed.py"))
+    assert version == 2
+    docs.close(uri)
+    await asyncio.sleep(0.1)
+    assert client.published == [], "a pull client must never get publishDiagnostics"
+
+
+async def test_cancelled_pull_leaves_the_server_responsive(client, docs):
+    big = SEED_SCRIPT * 150  # ~3,500 lines
+    uri = docs.open("big.py", big)
+    small = docs.open("small.py", DISCARDED_TO)
+    pending = asyncio.ensure_future(
+        client.protocol.send_request_async(
+            types.TEXT_DOCUMENT_DIAGNOSTIC,
+            types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri)),
+            msg_id="pull-to-cancel",
+        )
+    )
+    await asyncio.sleep(0.05)  # the request is on the wire and being analysed
+    client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id="pull-to-cancel"))
+    with pytest.raises(JsonRpcRequestCancelled):
+        await pending
+    report = await pull(client, small)  # other documents are not blocked
+    assert observed(report.items) == expected(DISCARDED_TO, str(client.folder / "small.py"))
+    full = await pull(client, uri)
+    assert len(full.items) == len(check_source(big, str(client.folder / "big.py")))
+    docs.close(uri)
+    docs.close(small)
+
+
+@requires_rule("TP201")
+async def test_eager_quick_fix_uses_plain_changes_without_document_changes(client, docs):
+    uri = docs.open("eager.py", DISCARDED_TO)
+    report = await pull(client, uri)
+    diag = next(d for d in report.items if d.code == "TP201")
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), range=diag.range,
+            context=types.CodeActionContext(diagnostics=[diag]),
+        )
+    )
+    fix = next(a for a in actions if a.is_preferred)
+    assert fix.edit is not None and fix.edit.document_changes is None
+    docs.apply_workspace_edit(fix.edit)
+    finding = next(f for f in check_source(DISCARDED_TO) if f.code == "TP201")
+    assert docs.texts[uri] == apply_fixes(DISCARDED_TO, [finding])[0]
+    kinds = [a.kind for a in actions]
+    assert "source.fixAll.torchplace" in kinds
+    docs.close(uri)
+
+
+async def test_settings_from_workspace_configuration(client, docs):
+    uri = docs.open("settings.py", MIXED_DEVICES + DISCARDED_TO.split("\n", 2)[2])
+    text = docs.texts[uri]
+    await change_settings(client, {"ignore": ["TP101"], "severity": {"TP201": "hint"}, "interpreter": ["/usr/bin/python3"]})
+    report = await pull(client, uri)
+    cfg = Config.from_dict({"ignore": ["TP101"], "severity": {"TP201": "hint"}})
+    assert observed(report.items) == expected(text, str(client.folder / "settings.py"), cfg)
+    assert "TP101" not in [d.code for d in report.items]
+    await change_settings(client, {"enable": False})
+    assert list((await pull(client, uri)).items) == []
+    await change_settings(client, {})
+    assert observed((await pull(client, uri)).items) == expected(text, str(client.folder / "settings.py"))
+    docs.close(uri)
+
+
+async def test_bad_setting_is_named_and_defaults_are_used(client, docs):
+    uri = docs.open("bad.py", SEED_SCRIPT)
+    before = len(client.messages)
+    await change_settings(client, {"select": 5, "severty": {"TP101": "hint"}, "enable": "yes"})
+    shown = " ".join(m.message for m in client.messages[before:])
+    for name in ("torchplace.select", "torchplace.severty", "torchplace.enable"):
+        assert name in shown
+    assert all(m.type == types.MessageType.Error for m in client.messages[before:])
+    report = await pull(client, uri)
+    assert observed(report.items) == expected(SEED_SCRIPT, str(client.folder / "bad.py"))
+    await change_settings(client, {})
+    docs.close(uri)
+
+
+async def test_pyproject_is_merged_and_reloaded_when_it_changes(client, docs):
+    registered = [r.register_options for p in client.registrations for r in p.registrations
+                  if r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES]
+    assert registered, "the server should watch pyproject.toml files"
+    project = client.folder / "proj"
+    (project / "pkg").mkdir(parents=True)
+    uri = docs.open("proj/pkg/train.py", SEED_SCRIPT)
+    path = str(project / "pkg" / "train.py")
+    assert observed((await pull(client, uri)).items) == expected(SEED_SCRIPT, path)
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text('[tool.torchplace]\nignore = ["TP1"]\n')
+    before = client.diagnostic_refresh_count
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=uris.from_fs_path(str(pyproject)), type=types.FileChangeType.Created)]
+        )
+    )
+    for _ in range(200):
+        if client.diagnostic_refresh_count > before:
+            break
+        await asyncio.sleep(0.02)
+    report = await pull(client, uri)
+    assert observed(report.items) == expected(SEED_SCRIPT, path, Config.from_dict({"ignore": ["TP1"]}))
+    assert not [d for d in report.items if d.code.startswith("TP1")]
+    # A broken project table is named, and the editor settings are used instead.
+    pyproject.write_text('[tool.torchplace]\nselct = ["TP1"]\n')
+    before_msgs = len(client.messages)
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=uris.from_fs_path(str(pyproject)), type=types.FileChangeType.Changed)]
+        )
+    )
+    report = await pull(client, uri)
+    assert observed(report.items) == expected(SEED_SCRIPT, path)
+    assert any("selct" in m.message for m in client.messages[before_msgs:])
+    docs.close(uri)
