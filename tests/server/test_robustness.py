@@ -1,0 +1,54 @@
+"""A rule that raises is isolated and logged; bad requests do not kill the server."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from conftest import SEED_SCRIPT, Docs, accept_registrations, expected, observed, record_published, server_command, wait_for_published
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=server_command("--exploding-rule")), scope="module")
+async def client(lsp_client: LanguageClient, tmp_path_factory):
+    record_published(lsp_client)
+    accept_registrations(lsp_client)
+    await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=types.ClientCapabilities(), initialization_options={"debounce": 0})
+    )
+    lsp_client.folder = tmp_path_factory.mktemp("robust")
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_a_crashing_rule_is_logged_and_the_others_still_report(client):
+    docs = Docs(client, client.folder)
+    text = SEED_SCRIPT + "# EXPLODE\n"
+    uri = docs.open("explode.py", text)
+    params = await wait_for_published(client, uri, 1)
+    # Every other rule still reports (the test process has no TP999 at all).
+    assert observed(params.diagnostics) == expected(text, str(client.folder / "explode.py"))
+    logged = [m for m in client.log_messages if "TP999" in m.message]
+    assert logged and logged[0].type == types.MessageType.Error
+    assert "test-exploding-rule" in logged[0].message and "explode.py" in logged[0].message
+    assert "boom from the exploding test rule" in logged[0].message
+    # The server is alive and keeps working on the next edit.
+    version = docs.set_text(uri, text + "z = 1\n")
+    params = await wait_for_published(client, uri, version)
+    assert observed(params.diagnostics) == expected(docs.texts[uri], str(client.folder / "explode.py"))
+    docs.close(uri)
+
+
+async def test_unknown_command_arguments_do_not_kill_the_server(client):
+    with pytest.raises(Exception):
+        await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command="torchplace.probeCell", arguments=["only-one-argument"])
+        )
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri="file:///not/open.py"))
+    )
+    assert list(lenses) == []
