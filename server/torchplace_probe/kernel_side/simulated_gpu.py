@@ -475,6 +475,8 @@ def _module_cpu(self):
 def _cuda_patches() -> dict:
     import torch.cuda as tc
 
+    # Each stand-in is its own function object: torch._dynamo, when an optimizer
+    # imports it under the simulation, indexes torch.cuda's functions by identity.
     def noop():
         def stand_in(*a, **k):
             return None
@@ -508,19 +510,9 @@ def _cuda_patches() -> dict:
     return {k: v for k, v in patches.items() if hasattr(k[0], k[1])}
 
 
-def _import_dynamo_first() -> None:
-    """torch._dynamo indexes torch.cuda's functions when first imported (optimizers
-    import it lazily); it must see the real ones, not our stand-ins."""
-    try:
-        import torch._dynamo  # noqa: F401
-    except Exception:  # pragma: no cover - dynamo is optional for the simulation
-        pass
-
-
 @contextlib.contextmanager
 def simulation():
     """Run the body with a simulated `cuda:0` device."""
-    _import_dynamo_first()
     patches = _cuda_patches()
     saved = {key: getattr(*key) for key in patches}
     for (owner, attr), value in patches.items():
