@@ -98,6 +98,7 @@ class ProbeError:
     kind: str = "exception"  # device-mismatch | exception | interrupted | timeout | kernel-died
     traceback: str = ""
     cell: Optional[int] = None
+    stack: list = field(default_factory=list)  # the cell's lines in the traceback, outermost first
 
 
 @dataclass
@@ -123,6 +124,7 @@ class ProbeResult:
     output_truncated: bool = False
     notes: list = field(default_factory=list)
     ran_cells: list = field(default_factory=list)
+    device_errors: list = field(default_factory=list)  # {line, type, message}: also those the cell caught
     torch_version: str = ""
 
     @property
@@ -169,8 +171,9 @@ class ProbeResult:
             width = min(max((len(source_lines[r.line - 1].rstrip()) for r in self.lines
                              if 0 < r.line <= len(source_lines)), default=0), 60)
         error_line = self.error.line if self.error else None
+        caught = {e["line"]: e for e in self.device_errors if not self.error or e["message"] != self.error.message}
         for rec in self.lines:
-            if rec.is_empty and rec.line != error_line:
+            if rec.is_empty and rec.line != error_line and rec.line not in caught:
                 continue
             text = ""
             if source_lines and 0 < rec.line <= len(source_lines):
@@ -178,6 +181,8 @@ class ProbeResult:
             label = rec.label()
             if rec.line == error_line:
                 label = (label + "  " if label else "") + f"✗ {self.error.type}: {self.error.message}"
+            elif rec.line in caught:
+                label = (label + "  " if label else "") + f"✗ (caught) {caught[rec.line]['type']}: {caught[rec.line]['message']}"
             out.append(f"{rec.line:5d} │ {text}{label}")
         if self.error and (error_line is None or self.line(error_line) is None):
             at = f" (line {error_line})" if error_line else ""
@@ -201,7 +206,9 @@ def result_from_payload(payload: dict[str, Any], **extra: Any) -> ProbeResult:
     result = ProbeResult(
         status=payload.get("status", "ok"),
         lines=[LineResult.from_json(rec) for rec in payload.get("lines", [])],
-        error=ProbeError(**{k: err.get(k) for k in ("type", "message", "line", "kind", "traceback")}) if err else None,
+        error=ProbeError(**{k: err.get(k) for k in ("type", "message", "line", "kind", "traceback")},
+                         stack=list(err.get("stack") or [])) if err else None,
+        device_errors=list(payload.get("device_errors", [])),
         variables=payload.get("variables", {}),
         device=payload.get("device", "cpu"),
         simulated=bool(payload.get("simulated")),

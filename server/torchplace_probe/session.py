@@ -117,6 +117,13 @@ class ProbeSession:
             self.host = None
         self._forget()
 
+    def reset(self) -> None:
+        """Empty the kernel's user namespace (like Jupyter's `%reset -f`) without a restart."""
+        with self._lock:
+            if self.host is not None and self.host.is_alive():
+                self.host.execute("__import__('IPython').get_ipython().reset(new_session=False)", timeout=30)
+            self._ran.clear()
+
     # --- probing ---
     def probe(self, document: Document, *, cell: Optional[int] = None, line: Optional[int] = None,
               from_top: bool = False, cancel: Optional[threading.Event] = None,

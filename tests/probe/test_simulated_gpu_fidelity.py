@@ -74,6 +74,8 @@ CASES = [
     ("index cpu with cuda indices", lambda: c(5)[torch.tensor([0, 2], device="cuda")], RAISES(IndexError, "indices should be either on cpu or on the same device as the indexed tensor (cpu)")),
     ("index cuda with cuda indices", lambda: g(5)[torch.tensor([0, 2], device="cuda")], OK()),
     ("slice of cuda", lambda: g(5)[1:3], OK()),
+    ("cuda.T", lambda: g(2, 3).T, OK()),
+    ("cuda.data", lambda: g(2).data, OK()),
     ("setitem cuda[0] = cpu", lambda: g(3, 2).__setitem__(0, c(2)), OK("none")),
     ("copy_ cpu into cuda", lambda: g(3).copy_(c(3)), OK()),
     ("copy_ cuda into cpu", lambda: c(3).copy_(g(3)), OK("cpu")),

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import sys
 from typing import Any, Optional
 
@@ -30,6 +31,15 @@ except ImportError:  # loaded into a kernel by the probe host, outside the packa
 MAX_NAMES_PER_LINE = 8
 MAX_CONTAINER_ITEMS = 16
 MAX_VARIABLES = 100
+MAX_DEVICE_ERRORS = 20
+
+# PyTorch's wordings for "this tensor is on the wrong device".
+DEVICE_ERROR = re.compile(
+    r"Expected all tensors to be on the same device|should be the same or input should be a MKLDNN|"
+    r"and weight type|and bias type|indices should be either on cpu|can't convert cuda|"
+    r"Torch not compiled with CUDA enabled|Input and parameter tensors are not at the same device|"
+    r"Expected object of device type|on the same device"
+)
 
 
 def dtype_name(dtype: torch.dtype) -> str:
@@ -175,6 +185,8 @@ class Recorder:
         self.syncs = 0
         self._saved: dict = {}
         self._aliases: list = []
+        self._seen_exceptions: set = set()
+        self.device_errors: list = []
         self._depth = 0
         self._previous_trace = None
 
@@ -201,6 +213,8 @@ class Recorder:
             self.frame_lines[key] = line
             self.current_line = line
             self._record(line).hits += 1
+        elif event == "exception":
+            self._note_exception(frame.f_lineno, arg[1])
         elif event == "return":
             prev = self.frame_lines.pop(id(frame), None)
             if prev is not None:
@@ -224,6 +238,15 @@ class Recorder:
                 info = describe(namespace[name])
                 if info is not None:
                     rec.values[name] = info
+
+    def _note_exception(self, line: int, exc: BaseException) -> None:
+        """Device errors are kept even when the cell catches them (`try: ... except RuntimeError`)."""
+        if id(exc) in self._seen_exceptions or len(self.device_errors) >= MAX_DEVICE_ERRORS:
+            return
+        self._seen_exceptions.add(id(exc))
+        message = str(exc)
+        if DEVICE_ERROR.search(message):
+            self.device_errors.append({"line": line, "type": type(exc).__name__, "message": message})
 
     # --- copies and syncs ---
     def on_transfer(self, src: torch.device, dst: torch.device, nbytes: int) -> None:
@@ -355,15 +378,15 @@ class Recorder:
         return [rec.to_json(line) for line, rec in sorted(self.lines.items())]
 
 
-def error_line(exc: BaseException, filename: str) -> Optional[int]:
-    """The innermost line of the cell's own file in the exception's traceback."""
+def error_stack(exc: BaseException, filename: str) -> list:
+    """The cell's own lines in the exception's traceback, outermost first."""
     tb = exc.__traceback__
-    line = None
+    lines = []
     while tb is not None:
         if tb.tb_frame.f_code.co_filename == filename:
-            line = tb.tb_lineno
+            lines.append(tb.tb_lineno)
         tb = tb.tb_next
-    return line
+    return lines
 
 
 _HIDDEN = {"In", "Out", "exit", "quit", "get_ipython", "open"}

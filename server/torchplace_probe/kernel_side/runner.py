@@ -9,7 +9,6 @@ display message of type `MIME`.
 from __future__ import annotations
 
 import contextlib
-import re
 import time
 import traceback
 from typing import Optional
@@ -26,14 +25,6 @@ except ImportError:  # loaded into a kernel by the probe host
 MIME = "application/vnd.torchplace.probe+json"
 MAX_TRACEBACK = 6000
 STATE = {"simulated": False}
-
-_DEVICE_ERRORS = re.compile(
-    r"Expected all tensors to be on the same device|should be the same or input should be a MKLDNN|"
-    r"and weight type|and bias type|indices should be either on cpu|can't convert cuda|"
-    r"Torch not compiled with CUDA enabled|Input and parameter tensors are not at the same device|"
-    r"Expected object of device type|on the same device"
-)
-
 
 def real_gpu_name() -> Optional[str]:
     if STATE["simulated"]:
@@ -73,17 +64,19 @@ def decide_simulation(simulate: str, wants_gpu: bool) -> bool:
 
 
 def describe_error(exc: BaseException, filename: str, first_line: int) -> dict:
-    line = rec_mod.error_line(exc, filename)
+    stack = rec_mod.error_stack(exc, filename)
+    line = stack[-1] if stack else None
     if line is None and isinstance(exc, SyntaxError) and exc.filename == filename:
         line = exc.lineno
     message = str(exc)
-    kind = "device-mismatch" if _DEVICE_ERRORS.search(message) else "exception"
+    kind = "device-mismatch" if rec_mod.DEVICE_ERROR.search(message) else "exception"
     if isinstance(exc, KeyboardInterrupt):
         kind = "interrupted"
     text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     if len(text) > MAX_TRACEBACK:
         text = "...\n" + text[-MAX_TRACEBACK:]
-    return {"type": type(exc).__name__, "message": message, "line": line, "kind": kind, "traceback": text}
+    return {"type": type(exc).__name__, "message": message, "line": line, "kind": kind, "traceback": text,
+            "stack": stack}
 
 
 def run_cell(source: str, first_line: int, filename: str, *, probe: bool = True, simulate: str = "auto",
@@ -127,6 +120,7 @@ def run_cell(source: str, first_line: int, filename: str, *, probe: bool = True,
                 "copies": recorder.copies,
                 "bytes": recorder.bytes,
                 "syncs": recorder.syncs,
+                "device_errors": recorder.device_errors,
                 "variables": rec_mod.user_variables(namespace),
             })
     if publish:

@@ -402,7 +402,7 @@ class SimulatedGpuMode(TorchFunctionMode):
             getter = _GETTERS.get(getattr(func, "__self__", None))
             if getter is not None:
                 return getter(func, args, kwargs)
-            return func(*args, **kwargs)
+            # other getters (.T, .mT, .data, .real, ...) return tensors: the rules below apply
         special = _SPECIAL.get(func)
         if special is not None:
             return special(func, args, kwargs)
