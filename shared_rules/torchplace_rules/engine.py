@@ -17,7 +17,7 @@ _DEFAULT = Config()
 def check_source(text: str, path: Optional[str] = None, config: Optional[Config] = None) -> list[Finding]:
     config = config or _DEFAULT
     if "\x00" in text:
-        return [_syntax_finding("file contains NUL bytes (binary file?)", 0, 0, config, path)]
+        return _syntax_finding("file contains NUL bytes (binary file?)", 0, 0, config, path)
     try:
         tree = ast.parse(text, filename=path or "<unknown>")
     except SyntaxError as exc:
