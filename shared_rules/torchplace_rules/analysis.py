@@ -139,6 +139,8 @@ class Analyzer(ExpressionEvaluator):
         if name in self.device_names:
             if isinstance(default, ast.Constant) and default.value in ("cpu", None):
                 return UNKNOWN
+            if cls is not None and cls.is_module:
+                return DeviceV(Dev(SELF_DEV.kind, SELF_DEV.label, name, arg))  # the caller passes the module's device
             self.targets_accelerator = True
             return DeviceV(Dev("accel", "target", name, arg))
         if cls is not None and cls.is_module and func.name == "forward":

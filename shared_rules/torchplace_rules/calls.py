@@ -298,7 +298,7 @@ def layer(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
         return ModuleV(dev, has_params, node)
     if name == "Parameter":
         return UNKNOWN
-    return ModuleV(dev, name not in api.PARAMLESS_LAYERS, node)
+    return ModuleV(dev, api.layer_has_params(name, node), node)
 
 
 def mixing_call(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
@@ -398,6 +398,13 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
 
 def to_target(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> tuple[bool, Optional[Dev], Optional[str]]:
     """(moves between devices?, target device when known, new dtype)."""
+    moves, dev, dtype = _to_target(ev, node, name, args, kwargs)
+    if dev is not None and dev.kind == ACCEL_KIND:
+        ev.targets_accelerator = True
+    return moves, dev, dtype
+
+
+def _to_target(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> tuple[bool, Optional[Dev], Optional[str]]:
     if name == "cpu":
         return True, CPU, None
     if name == "cuda":

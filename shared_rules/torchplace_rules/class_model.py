@@ -5,7 +5,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .torch_api import CONTAINERS, MODULE_BASES, PARAMLESS_LAYERS, TORCH_FACTORIES
+from .torch_api import MODULE_BASES, TORCH_FACTORIES, layer_has_params
 from .values import CPU, SELF_DEV, UNKNOWN, ClassV, DeviceV, ModuleV, QualV, TensorV, Value
 
 MOVE_METHODS = {"to", "cuda", "cpu", "type_as", "type"}
@@ -24,6 +24,7 @@ class ClassInfo:
     plain_tensors: dict = field(default_factory=dict)  # name -> ast.Assign in __init__
     plain_module_lists: dict = field(default_factory=dict)  # name -> ast.Assign
     overrides_apply: bool = False
+    registers_modules: bool = False  # __init__ calls self.add_module/register_module
     moves_self: bool = False  # __init__ calls self.to()/self.cuda()
     init_values: dict = field(default_factory=dict)
 
@@ -44,7 +45,15 @@ class ClassInfo:
             return TensorV(CPU, origin=assign, plain_attr=name, rank=_rank_hint(assign.value))
         if self.is_module and name == "device":
             return DeviceV(SELF_DEV)
-        return self.init_values.get("self." + name, UNKNOWN)
+        value = self.init_values.get("self." + name, UNKNOWN)
+        if self.is_module:
+            # Whatever else the module holds was registered with it or is unknown:
+            # submodules follow the module's device; other tensors are not known.
+            if isinstance(value, ModuleV):
+                return ModuleV(SELF_DEV, value.has_params, None, value.cls)
+            if isinstance(value, TensorV):
+                return TensorV(None, origin=at)
+        return value
 
     def plain_attr_uses(self, name: str) -> list[ast.Attribute]:
         """Loads of `self.<name>` outside __init__ that are not being moved."""
@@ -108,6 +117,7 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
                 elif node.func.attr in ("to", "cuda"):
                     info.moves_self = True
                 elif node.func.attr in ("add_module", "register_module"):
+                    info.registers_modules = True
                     if node.args and isinstance(node.args[0], ast.Constant):
                         info.submodules[str(node.args[0].value)] = True
         if not isinstance(node, (ast.Assign, ast.AnnAssign)):
@@ -164,10 +174,7 @@ def _classify(value: ast.AST, analyzer) -> Optional[str]:
 def _module_has_params(value: ast.Call, analyzer) -> bool:
     qual = _qual(value.func, analyzer)
     if qual:
-        last = qual.split(".")[-1]
-        if last in CONTAINERS:
-            return True
-        return last not in PARAMLESS_LAYERS
+        return layer_has_params(qual.split(".")[-1], value)
     callee = analyzer.eval(value.func)
     if isinstance(callee, ClassV):
         return callee.info.has_params

@@ -105,3 +105,13 @@ ACCEL_TYPES = ("cuda", "mps", "xpu", "xla", "hpu", "npu", "mtia", "privateuseone
 CUDA_AVAILABILITY = {"torch.cuda.is_available", "torch.backends.mps.is_available", "torch.xpu.is_available",
                      "torch.accelerator.is_available", "torch.mps.is_available"}
 TRAINING_STEP_METHODS = {"backward", "step"}
+
+
+def layer_has_params(name: str, call) -> bool:
+    """Does `torch.nn.<name>(...)` own parameters or buffers?  Losses only
+    with a `weight`/`pos_weight`; containers through their children (assumed)."""
+    if name in CONTAINERS:
+        return True
+    if name.endswith("Loss"):
+        return bool(call.args) or any(k.arg in ("weight", "pos_weight") for k in call.keywords)
+    return name not in PARAMLESS_LAYERS

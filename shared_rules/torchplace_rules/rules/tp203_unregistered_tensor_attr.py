@@ -135,7 +135,7 @@ class UnregisteredTensorAttr(Rule):
             ev.report(self, assign.targets[0], message, [(uses[0], "used here")], fix)
         for name, assign in info.plain_module_lists.items():
             uses = info.plain_attr_uses(name)
-            if not uses:
+            if not uses or info.registers_modules:
                 continue
             message = (f"`self.{name}` holds modules in a plain list: `.to()`, `.parameters()` and `state_dict()` "
                        "do not see them; use `nn.ModuleList`")

@@ -1,4 +1,7 @@
 """TP204 load-without-map-location: `torch.load` in device-aware code without `map_location`."""
+import ast
+import re
+
 from ..edits import insert_keyword, make_fix
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
@@ -12,7 +15,10 @@ class LoadWithoutMapLocation(Rule):
     summary = "`torch.load` without `map_location` in code that chooses its device at run time"
     what_it_does = """
         Finds `torch.load(...)` calls without `map_location` in files that pick a
-        device (`torch.device(...)`, a `device` variable, `.cuda()`).
+        device (`torch.device(...)`, a `device` variable, `.cuda()`), when what is
+        loaded is weights or a checkpoint: passed to `load_state_dict`, or bound to
+        a name such as `model`, `state_dict`, `checkpoint` or `weights`.  Loads of
+        scheduler, scaler or RNG state (plain numbers and CPU tensors) are left alone.
     """
     why_bad = """
         `torch.load` restores each tensor on the device it was saved from.  A
@@ -40,25 +46,46 @@ class LoadWithoutMapLocation(Rule):
             import torch
             state = torch.load("ckpt.pt")     # no device in play: nothing to report
         """),
+        valid("""
+            import torch
+            device = torch.device("cuda")
+            scheduler.load_state_dict(torch.load("scheduler.pt"))   # plain numbers
+            rng_state = torch.load("rng_state.pth")                 # CPU tensors
+        """),
     ]
     INVALID = [
         Invalid(
             """
             import torch
             device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-            state = torch.load("ckpt.pt", weights_only=True)
+            checkpoint = torch.load("ckpt.pt", weights_only=True)
             """,
             line=3,
             fixed="""
             import torch
             device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-            state = torch.load("ckpt.pt", weights_only=True, map_location=device)
+            checkpoint = torch.load("ckpt.pt", weights_only=True, map_location=device)
+            """,
+        ),
+        Invalid(
+            """
+            import torch
+            model = torch.nn.Linear(4, 2).cuda()
+            model.load_state_dict(torch.load("weights.pt"))
+            """,
+            line=3,
+            fixed="""
+            import torch
+            model = torch.nn.Linear(4, 2).cuda()
+            model.load_state_dict(torch.load("weights.pt", map_location="cpu"))
             """,
         ),
     ]
 
     def on_call(self, ev, node, qual, method, recv, args, kwargs) -> None:
         if qual != "torch.load" or "map_location" in kwargs or len(node.args) >= 2 or any(k.startswith("**") for k in kwargs):
+            return
+        if not _loads_weights(node, ev.current_stmt):
             return
         pending = ev.__dict__.setdefault("_tp204_pending", [])
         pending.append((node, device_variable_in_scope(ev)))
@@ -73,3 +100,23 @@ class LoadWithoutMapLocation(Rule):
             fix = make_fix(f"Add `map_location={location}`", False, edit) if edit else None
             ev.report(self, node, "`torch.load` restores tensors on the device they were saved from; without "
                       "`map_location` a GPU checkpoint fails on a machine without that GPU", [], fix)
+
+
+_WEIGHTS = re.compile(r"model|ckpt|checkpoint|state_dict|weights|params|net\b", re.IGNORECASE)
+_NOT_WEIGHTS = re.compile(r"sched|scaler|rng|random|seed|lr_|metric|config|args|history", re.IGNORECASE)
+
+
+def _loads_weights(call: ast.Call, stmt) -> bool:
+    """Is the loaded object model/optimizer state (tensors saved on a device)?"""
+    if stmt is None:
+        return False
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "load_state_dict" \
+                and any(arg is call for arg in node.args):
+            owner = ast.unparse(node.func.value)
+            return not _NOT_WEIGHTS.search(owner)
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is call:
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        names = " ".join(ast.unparse(t) for t in targets)
+        return bool(_WEIGHTS.search(names)) and not _NOT_WEIGHTS.search(names)
+    return False
