@@ -127,19 +127,20 @@ class ProbeSession:
     # --- probing ---
     def probe(self, document: Document, *, cell: Optional[int] = None, line: Optional[int] = None,
               from_top: bool = False, cancel: Optional[threading.Event] = None,
-              on_progress: Optional[Callable[[str], None]] = None) -> ProbeResult:
+              on_progress: Optional[Callable[[str], None]] = None, record: bool = True) -> ProbeResult:
         """Probe one cell of `document` (a `# %%` file's text, or a notebook's cell texts).
 
         Pick the cell by index or by a 1-based `line` of a `# %%` file; neither means
-        the last cell.  Never raises for user code or kernel faults.
+        the last cell.  Never raises for user code or kernel faults.  `record=False` runs
+        the cell the same way without instrumentation (for timing baselines).
         """
         with self._lock:
             started = time.monotonic()
-            result = self._probe(document, cell, line, from_top, cancel, on_progress or (lambda _m: None))
+            result = self._probe(document, cell, line, from_top, cancel, on_progress or (lambda _m: None), record)
             result.wall_seconds = round(time.monotonic() - started, 4)
             return result
 
-    def _probe(self, document, cell_index, line, from_top, cancel, progress) -> ProbeResult:
+    def _probe(self, document, cell_index, line, from_top, cancel, progress, record=True) -> ProbeResult:
         cells = cells_of(document)
         target = self._pick(cells, cell_index, line, isinstance(document, str))
         if target is None:
@@ -177,7 +178,7 @@ class ProbeSession:
         if ran:
             notes.append("ran cell" + ("s " if len(ran) > 1 else " ") + ", ".join(map(str, ran)) + " first")
         progress(f"probing cell {target.index}")
-        payload, outcome = self._run(target, probe=True, wants_gpu=wants_gpu, cancel=cancel)
+        payload, outcome = self._run(target, probe=record, wants_gpu=wants_gpu, cancel=cancel)
         failure = self._fault(outcome, payload, target, base, ran)
         if failure is not None:
             return failure

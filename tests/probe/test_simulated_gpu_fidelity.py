@@ -115,6 +115,8 @@ CASES = [
     ("backward on cuda gives cuda grads", lambda: _grad_of_moved_linear(), OK()),
     ("optimizer step on cuda params", lambda: _sgd_step(), OK()),
     ("torch.cuda.is_available()", lambda: torch.tensor(float(torch.cuda.is_available())), OK("cpu")),
+    ("torch.manual_seed under simulation", lambda: torch.tensor(float(torch.manual_seed(0) is not None)), OK("cpu")),
+    ("torch.cuda.manual_seed", lambda: torch.tensor(float(torch.cuda.manual_seed(0) is None)), OK("cpu")),
 ]
 
 

@@ -198,10 +198,12 @@ class Recorder:
             self._write_progress(line)
         return rec
 
-    def _global_trace(self, frame, event, arg):
-        if frame.f_code.co_filename != self.filename:
-            return None
-        return self._local_trace
+    def _make_global_trace(self):
+        """The function sys.settrace calls for every new frame: as cheap as possible,
+        since under the simulated GPU every torch call enters Python frames."""
+        def global_trace(frame, event, arg, _filename=self.filename, _local=self._local_trace):
+            return _local if frame.f_code.co_filename == _filename else None
+        return global_trace
 
     def _local_trace(self, frame, event, arg):
         if event == "line":
@@ -351,7 +353,7 @@ class Recorder:
     def install(self) -> None:
         self._install_patches()
         self._previous_trace = sys.gettrace()
-        sys.settrace(self._global_trace)
+        sys.settrace(self._make_global_trace())
 
     def uninstall(self) -> None:
         sys.settrace(self._previous_trace)

@@ -499,8 +499,10 @@ def _cuda_patches() -> dict:
         (tc, "max_memory_allocated"): lambda device=None: 0,
         (tc, "memory_reserved"): lambda device=None: 0,
         (tc, "reset_peak_memory_stats"): noop(),
-        (tc, "manual_seed"): lambda seed: torch.manual_seed(seed) and None,
-        (tc, "manual_seed_all"): lambda seed: torch.manual_seed(seed) and None,
+        # Simulated CUDA tensors draw from the CPU generator.  (torch.manual_seed itself
+        # calls torch.cuda.manual_seed_all, so these must not call it back.)
+        (tc, "manual_seed"): lambda seed: torch.random.default_generator.manual_seed(int(seed)) and None,
+        (tc, "manual_seed_all"): lambda seed: torch.random.default_generator.manual_seed(int(seed)) and None,
         (torch.nn.Module, "to"): _module_to,
         (torch.nn.Module, "cuda"): _module_cuda,
         (torch.nn.Module, "cpu"): _module_cpu,
