@@ -449,6 +449,10 @@ class Analyzer(ExpressionEvaluator):
             return SeqV((UNKNOWN, iterable.inner)), None
         if isinstance(iterable, SeqV):
             return iterable.element(), None
+        from .values import DatasetV
+
+        if isinstance(iterable, DatasetV) and iterable.dev is not None:
+            return SeqV(None, TensorV(iterable.dev, origin=stmt.iter)), None
         return UNKNOWN, None
 
     # -- helpers used by rules ----------------------------------------------

@@ -9,7 +9,7 @@ from typing import Optional
 from . import torch_api as api
 from .expressions import Conflict, parse_device_string
 from .values import (
-    ACCEL_KIND, CPU, UNKNOWN, BatchV, ClassV, DatasetV, Dev, DeviceV, DictV, FuncV, LoaderV, ModuleV, NumpyV,
+    ACCEL_KIND, CPU, SELF_DEV, UNKNOWN, BatchV, ClassV, DatasetV, Dev, DeviceV, DictV, FuncV, LoaderV, ModuleV, NumpyV,
     ParamsV, PlacedV, QualV, SelfV, SeqV, TensorV, Value,
 )
 
@@ -66,6 +66,8 @@ def dispatch_call(ev, node: ast.Call, recv: Optional[Value]) -> Value:
         return module_call(ev, node, callee)
     if isinstance(callee, PlacedV):
         return module_call(ev, node, callee.as_module())
+    if isinstance(callee, SelfV) and callee.info.is_module:
+        return module_call(ev, node, ModuleV(SELF_DEV, True, None, callee.info))
     if callee is UNKNOWN and isinstance(func, ast.Name):
         return call_builtin(ev, node, func.id)
     args, kwargs = eval_args(ev, node)
@@ -166,6 +168,8 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
         return numpy_call(ev, node, qual, args, kwargs)
     if last == "from_pretrained" and ("Model" in head.rpartition(".")[2] or "For" in head.rpartition(".")[2]):
         return ModuleV(None if "device_map" in kwargs else CPU, True, None, None, known_class=False)
+    if head.startswith("torchvision.datasets") and last[:1].isupper():
+        return DatasetV(CPU)
     if head.startswith("torchvision.models") and last[:1].islower():
         return ModuleV(CPU, True, None, None, known_class=False)
     if head == "torch" or head in ("torch.nn.functional", "torch.linalg", "torch.special", "torch.fft"):
@@ -490,7 +494,9 @@ def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         grad = recv.grad and name != "detach"
         if name.endswith("_") or name in ("requires_grad_",):
             return replace(recv, grad=True if name == "requires_grad_" else recv.grad)
-        return TensorV(recv.dev, origin=node, rank=rank, dtype=recv.dtype, grad=grad, batch=batch, module_output=recv.module_output)
+        keep = recv.dev is not None and recv.dev.is_cpu
+        return TensorV(recv.dev, origin=node, rank=rank, dtype=recv.dtype, grad=grad, batch=batch, module_output=recv.module_output,
+                       factory=recv.factory if keep else None, random=recv.random and keep)
     return UNKNOWN
 
 
@@ -530,7 +536,8 @@ def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
                     ev.emit("conflict", Conflict(node, "module_input", tensor, arg, module, node.func, module.dev))
                     conflict = conflict or module.dev.kind == ACCEL_KIND
                     break
-                if tensor.dev.kind == ACCEL_KIND and module.dev.is_cpu and module.known_class and module.cls is not False:
+                in_method = ev.frame.cls is not None and ev.frame.cls.is_module
+                if module.dev.is_cpu and module.known_class and (tensor.dev.kind == ACCEL_KIND or (tensor.dev.kind == "self" and in_method)):
                     cpu_side = TensorV(CPU, origin=module.placed_at)
                     ev.emit("conflict", Conflict(node, "module_reverse", cpu_side, node.func, tensor, arg, tensor.dev))
                     conflict = True

@@ -53,6 +53,8 @@ class ClassInfo:
                 return ModuleV(SELF_DEV, value.has_params, None, value.cls)
             if isinstance(value, TensorV):
                 return TensorV(None, origin=at)
+            if name in self.plain_module_lists or not isinstance(value, (DeviceV,)):
+                return UNKNOWN  # plain containers are TP203's business, reported at their cause
         return value
 
     def plain_attr_uses(self, name: str) -> list[ast.Attribute]:
@@ -106,6 +108,12 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
 
 
 def _scan_init(init, info: ClassInfo, analyzer) -> None:
+    empty_lists = {}  # self.X = [] (filled with .append later)
+    for node in ast.walk(init):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.List) \
+                and not node.value.elts and isinstance(node.targets[0], ast.Attribute) \
+                and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id == "self":
+            empty_lists[node.targets[0].attr] = node
     for node in ast.walk(init):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             recv = node.func.value
@@ -120,6 +128,12 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
                     info.registers_modules = True
                     if node.args and isinstance(node.args[0], ast.Constant):
                         info.submodules[str(node.args[0].value)] = True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append" \
+                and node.args and _classify(node.args[0], analyzer) == "module":
+            owner = node.func.value
+            if isinstance(owner, ast.Attribute) and isinstance(owner.value, ast.Name) and owner.value.id == "self" \
+                    and owner.attr in empty_lists:
+                info.plain_module_lists.setdefault(owner.attr, empty_lists[owner.attr])
         if not isinstance(node, (ast.Assign, ast.AnnAssign)):
             continue
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]

@@ -212,6 +212,8 @@ class ExpressionEvaluator:
             return base.element() if not isinstance(node.slice, ast.Slice) else base
         if isinstance(base, DictV):
             return base.elem
+        if isinstance(base, DatasetV) and base.dev is not None:
+            return SeqV(None, TensorV(base.dev, origin=node))
         if isinstance(base, NumpyV):
             return NumpyV(base.dtype)
         return UNKNOWN
@@ -231,7 +233,7 @@ class ExpressionEvaluator:
     def expr_UnaryOp(self, node: ast.UnaryOp) -> Value:
         value = self.eval(node.operand)
         if isinstance(value, TensorV):
-            return replace(value, origin=node, factory=None, batch=value.batch)
+            return replace(value, origin=node)
         return UNKNOWN
 
     def expr_BoolOp(self, node: ast.BoolOp) -> Value:
@@ -345,7 +347,14 @@ class ExpressionEvaluator:
         batch = next((v.batch for v, _ in tensors if v.batch is not None), None)
         grad = any(v.grad for v, _ in tensors)
         out = any(v.module_output for v, _ in tensors)
-        return TensorV(result_dev, origin=node, batch=batch, grad=grad, module_output=out)
+        # A CPU value derived from one factory keeps it: a fix at the factory moves it too.
+        made = {id(v.factory): v for v, _ in tensors if v.factory is not None}
+        factory = random = None
+        if len(made) == 1 and result_dev is not None and result_dev.is_cpu and len(tensors) == 1:
+            source = next(iter(made.values()))
+            factory, random = source.factory, source.random
+        return TensorV(result_dev, origin=node, batch=batch, grad=grad, module_output=out,
+                       factory=factory, random=bool(random))
 
     def check_operands(self, node, operands: list) -> bool:
         """Emit a conflict for the first CPU/accelerator pair; True if one was found."""

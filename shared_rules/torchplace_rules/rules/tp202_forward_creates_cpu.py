@@ -62,7 +62,7 @@ class ForwardCreatesCpu(Rule):
                     mask = torch.ones(x.shape[0], 4)
                     return self.fc(x) * mask
             """,
-            line=11,
+            line=10,
             fixed="""
             import torch
             import torch.nn as nn
@@ -95,8 +95,7 @@ class ForwardCreatesCpu(Rule):
             edit = insert_keyword(src, factory, f"device={anchor}.device")
             if edit is not None:
                 fix = make_fix(f"Create it with `device={anchor}.device`", not c.cpu.random, edit)
-        related = [(factory, "created on the CPU here")] if factory is not c.cpu_node else []
-        ev.report(self, c.node, message, related, fix)
+        ev.report(self, factory, message, [(c.node, "combined with the module's tensors here")], fix)
 
 
 def _device_anchor(other_node, func) -> str | None:
