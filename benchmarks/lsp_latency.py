@@ -1,0 +1,240 @@
+"""LSP latency and memory benchmark for the torchplace server (a script, not a test).
+
+Over LSP on stdio, for a ~500, ~1,500 and ~5,000-line real PyTorch file
+(modeling files from the transformers wheel): the time from a `didChange` to
+the diagnostics for that version (push) or to the pull response, p50 and p95
+over 100 edits, debounce 0.  Then the server's peak RSS with 200 open
+documents.  The same edits are sent to `fixit lsp` (installed with pip into a
+separate venv under /tmp, so it cannot disturb our pins) in the same run.
+
+Targets: p95 <= 50 ms at 1,500 lines, <= 150 ms at 5,000 lines; RSS <= 200 MB
+with 200 documents.
+
+    python benchmarks/lsp_latency.py [--edits 100] [--docs 200] [--no-fixit] [--json out.json]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Optional
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from lsp.corpus import CACHE, modeling_files, pick_by_size  # noqa: E402
+from lsp.rpc_client import LspProcess, peak_rss_mb  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+FIXIT_VENV = Path(os.environ.get("TORCHPLACE_BENCH_FIXIT_VENV", "/tmp/torchplace-bench-fixit"))
+SIZES = (500, 1500, 5000)
+TARGET_P95_MS = {1500: 50, 5000: 150}
+TARGET_RSS_MB = 200
+
+PUSH_CAPS = {"textDocument": {"publishDiagnostics": {"versionSupport": True}}}
+PULL_CAPS = {"textDocument": {"publishDiagnostics": {"versionSupport": True}, "diagnostic": {"dynamicRegistration": False}}}
+
+
+def ensure_fixit() -> Optional[list[str]]:
+    exe = FIXIT_VENV / "bin" / "fixit"
+    if not exe.exists():
+        print(f"installing fixit[lsp] into {FIXIT_VENV} ...", file=sys.stderr)
+        try:
+            subprocess.run([sys.executable, "-m", "venv", str(FIXIT_VENV)], check=True)
+            subprocess.run([str(FIXIT_VENV / "bin" / "pip"), "install", "-q", "fixit[lsp]"], check=True)
+        except (subprocess.CalledProcessError, OSError) as exc:
+            print(f"fixit unavailable: {exc}", file=sys.stderr)
+            return None
+    return [str(exe), "lsp", "--debounce-interval", "0"]
+
+
+class Session:
+    """One server process with diagnostics bookkeeping."""
+
+    def __init__(self, command: list[str], pull: bool, options=None) -> None:
+        self.proc = LspProcess(command)
+        self.pull = pull
+        self.options = options
+        self.published: dict[str, list[tuple[Optional[int], float]]] = {}
+        self.event = asyncio.Event()
+
+    async def start(self, root: Path) -> None:
+        self.proc.on_notification = self._notified
+        await self.proc.start()
+        await self.proc.initialize(PULL_CAPS if self.pull else PUSH_CAPS, self.options, root.as_uri())
+
+    def _notified(self, method, params) -> None:
+        if method == "textDocument/publishDiagnostics":
+            self.published.setdefault(params["uri"], []).append((params.get("version"), time.perf_counter()))
+            self.event.set()
+
+    async def wait_published(self, uri: str, version: int, since: float, timeout: float = 120) -> float:
+        """Time of the publish for `version` (or, for servers that send no version, the first after `since`)."""
+        deadline = time.perf_counter() + timeout
+        while True:
+            for v, t in self.published.get(uri, []):
+                if (v == version) or (v is None and t >= since):
+                    return t
+            if time.perf_counter() > deadline:
+                raise TimeoutError(f"no diagnostics for {uri} v{version}")
+            self.event.clear()
+            try:
+                await asyncio.wait_for(self.event.wait(), max(0.0, deadline - time.perf_counter()))
+            except asyncio.TimeoutError:
+                pass
+
+    def open(self, uri: str, text: str) -> None:
+        self.proc.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}})
+
+    async def diagnostics_ready(self, uri: str, version: int, since: float) -> float:
+        if self.pull:
+            await self.proc.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+            return time.perf_counter()
+        return await self.wait_published(uri, version, since)
+
+
+async def latency(command: list[str], pull: bool, text: str, path: Path, edits: int, options) -> list[float]:
+    session = Session(command, pull, options)
+    await session.start(path.parent)
+    uri = path.as_uri()
+    try:
+        session.open(uri, text)
+        await session.diagnostics_ready(uri, 1, 0.0)
+        end_line = len(text.splitlines())
+        samples = []
+        for i in range(edits):
+            version = i + 2
+            if i % 2 == 0:  # type a statement at the end of the module ...
+                change = {"range": {"start": {"line": end_line, "character": 0}, "end": {"line": end_line, "character": 0}},
+                          "text": f"bench_value = {i}\n"}
+            else:  # ... and take it out again, so the file keeps its size
+                change = {"range": {"start": {"line": end_line, "character": 0}, "end": {"line": end_line + 1, "character": 0}},
+                          "text": ""}
+            start = time.perf_counter()
+            session.proc.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]})
+            done = await session.diagnostics_ready(uri, version, start)
+            samples.append((done - start) * 1000)
+        return samples
+    finally:
+        await session.proc.stop()
+
+
+async def peak_rss_with_documents(command: list[str], files: list[Path], options) -> tuple[Optional[float], float]:
+    session = Session(command, False, options)
+    await session.start(files[0].parent)
+    start = time.perf_counter()
+    try:
+        for path in files:
+            session.open(path.as_uri(), path.read_text(encoding="utf-8"))
+        for path in files:
+            await session.wait_published(path.as_uri(), 1, 0.0, timeout=1800)
+        return peak_rss_mb(session.proc.pid), time.perf_counter() - start
+    finally:
+        await session.proc.stop()
+
+
+def engine_only_ms(text: str, path: str) -> float:
+    """The engine alone on the same text: what the server adds is the difference."""
+    from torchplace_rules import check_source
+
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        check_source(text, path)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def engine_version() -> str:
+    import torchplace_rules
+
+    where = Path(torchplace_rules.__file__).resolve().parent
+    try:
+        commit = subprocess.run(["git", "-C", str(REPO), "log", "-1", "--format=%h %cI", "--", "shared_rules"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--", "shared_rules"],
+                               capture_output=True, text=True).stdout.strip()
+    except (subprocess.CalledProcessError, OSError):
+        commit, dirty = "unknown", ""
+    inside = str(where).startswith(str(REPO))
+    stamp = where.parent.parent / "COMMIT"  # written by whoever exported a clean engine copy
+    if not inside and stamp.exists():
+        commit = stamp.read_text().strip()
+    note = "" if inside else f" (engine imported from {where})"
+    return f"{commit}{' + uncommitted changes' if dirty and inside else ''}{note}"
+
+
+async def main_async(args) -> dict:
+    files = modeling_files()
+    docs_dir = CACHE / "docs"
+    docs_dir.mkdir(parents=True, exist_ok=True)
+    ours = [sys.executable, "-m", "torchplace_server"]
+    fixit = None if args.no_fixit else ensure_fixit()
+    report: dict = {"engine": engine_version(), "python": sys.version.split()[0], "edits": args.edits, "latency": [], "rss": []}
+    print(f"engine commit: {report['engine']}")
+    print(f"{'server':<10} {'mode':<6} {'file':<72} {'p50 ms':>8} {'p95 ms':>8} {'target':>7}")
+    for size in SIZES:
+        label, text = pick_by_size(files, size)
+        path = docs_dir / f"bench_{size}.py"
+        path.write_text(text)
+        engine_ms = engine_only_ms(text, str(path))
+        print(f"{'engine':<10} {'direct':<6} {label:<72} {engine_ms:8.1f}          (check_source in-process, median of 5)")
+        report["latency"].append({"server": "engine", "mode": "direct", "size": size, "file": label, "p50_ms": engine_ms})
+        runs = [("torchplace", "push", ours, False, {"debounce": 0}), ("torchplace", "pull", ours, True, {"debounce": 0})]
+        if fixit:
+            runs.append(("fixit", "push", fixit, False, None))
+        for name, mode, command, pull, options in runs:
+            try:
+                edits = args.fixit_edits if name == "fixit" and args.fixit_edits else args.edits
+                samples = await latency(command, pull, text, path, edits, options)
+            except Exception as exc:  # noqa: BLE001 - report and go on with the other servers
+                print(f"{name:<10} {mode:<6} {label:<72} failed: {exc!r}")
+                continue
+            p50, p95 = percentile(samples, 50), percentile(samples, 95)
+            target = TARGET_P95_MS.get(size)
+            mark = "" if name != "torchplace" or target is None else ("ok" if p95 <= target else "MISS") + f" {target}"
+            print(f"{name:<10} {mode:<6} {label:<72} {p50:8.1f} {p95:8.1f} {mark:>7}  ({len(samples)} edits)")
+            report["latency"].append({"server": name, "mode": mode, "size": size, "file": label, "p50_ms": p50, "p95_ms": p95,
+                                      "mean_ms": statistics.fmean(samples), "edits": len(samples), "target_p95_ms": target})
+    chosen = files[: args.docs]
+    servers = [("torchplace", ours, {"debounce": 0})] + ([("fixit", fixit, None)] if fixit and not args.no_fixit_rss else [])
+    for name, command, options in servers:
+        chosen = files[: (args.fixit_docs or args.docs) if name == "fixit" else args.docs]
+        rss, seconds = await peak_rss_with_documents(command, chosen, options)
+        lines = sum(len(p.read_text().splitlines()) for p in chosen)
+        mark = "" if name != "torchplace" else ("ok" if rss is not None and rss <= TARGET_RSS_MB else "MISS") + f" {TARGET_RSS_MB}"
+        print(f"{name:<10} peak RSS with {len(chosen)} open documents ({lines} lines): {rss:.0f} MiB "
+              f"(all diagnostics in {seconds:.1f} s) {mark}")
+        report["rss"].append({"server": name, "documents": len(chosen), "lines": lines, "peak_rss_mib": rss, "seconds": seconds})
+    return report
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--edits", type=int, default=100)
+    parser.add_argument("--docs", type=int, default=200)
+    parser.add_argument("--no-fixit", action="store_true", help="skip the fixit comparison")
+    parser.add_argument("--no-fixit-rss", action="store_true", help="skip fixit's 200-document memory run")
+    parser.add_argument("--fixit-edits", type=int, help="fewer edits for fixit (it takes seconds per edit)")
+    parser.add_argument("--fixit-docs", type=int, help="fewer open documents for fixit's memory run")
+    parser.add_argument("--json", help="also write the figures to this file")
+    args = parser.parse_args()
+    report = asyncio.run(main_async(args))
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
