@@ -1,7 +1,8 @@
 """Run the engine so that one crashing rule never silences the others.
 
-`check_source` promises not to raise on user input, but a rule is code and code
-has bugs.  When it raises, the rule is found in the traceback (the `Rule`
+Engines that isolate rules themselves report crashes through
+`check_source(..., errors=[...])` (`EngineError`s); those are collected here.
+For an exception that still escapes `check_source`, the rule is found in the traceback (the `Rule`
 instance whose method was running, or the rule module it came from), recorded,
 switched off for this run, and the check is repeated; the other rules still
 report.  A crash that cannot be pinned on a rule yields no findings for that
@@ -9,6 +10,7 @@ document (and is recorded too) rather than an exception in the server.
 """
 from __future__ import annotations
 
+import inspect
 import traceback
 from dataclasses import dataclass, replace
 from typing import Optional
@@ -29,8 +31,22 @@ class RuleCrash:
     traceback: str
 
     def describe(self) -> str:
-        who = f"rule {self.rule}" if self.rule else "the torchplace engine"
-        return f"{who} crashed on {self.path}: {self.error} (its other findings are still reported)"
+        if self.rule:
+            return f"rule {self.rule} crashed on {self.path}: {self.error} (the other rules still report)"
+        return f"the torchplace engine crashed on {self.path}: {self.error} (no findings for this file)"
+
+
+_REPORTS_ERRORS = "errors" in inspect.signature(check_source).parameters
+
+
+def _check(text: str, path: Optional[str], config: Config, label: str, crashes: list[RuleCrash]) -> list[Finding]:
+    if not _REPORTS_ERRORS:
+        return check_source(text, path, config)
+    errors: list = []
+    findings = check_source(text, path, config, errors=errors)
+    for e in errors:
+        crashes.append(RuleCrash(rule=e.rule, path=label, error=e.error, traceback=e.traceback))
+    return findings
 
 
 def check_with_isolation(text: str, path: Optional[str], config: Config, label: str) -> tuple[list[Finding], list[RuleCrash]]:
@@ -38,7 +54,7 @@ def check_with_isolation(text: str, path: Optional[str], config: Config, label: 
     cfg = config
     for _ in range(64):
         try:
-            return check_source(text, path, cfg), crashes
+            return _check(text, path, cfg, label, crashes), crashes
         except Exception as exc:  # noqa: BLE001 - the point is to survive any bug
             rule = _rule_in_traceback(exc)
             crashes.append(

@@ -1,11 +1,12 @@
-"""TEST-ONLY: a rule whose check raises, injected into the engine's rule list.
+"""TEST-ONLY: a rule whose check raises, registered in the engine's rule list.
 
-The engine's `analyze` is wrapped so the rule runs before the real analysis on
-files containing EXPLODE; when the server switches TP999 off (after the crash)
-the real analysis runs with the remaining rules as usual.
+It handles the analysis's `call` event and raises on files containing the word
+EXPLODE.  Whether the engine isolates the crash itself (and reports it through
+`check_source(..., errors=[...])`) or lets it escape (the server then switches
+the rule off and re-checks), the other rules must still report and the crash
+must be logged with the rule and the file.
 """
-from torchplace_rules import Severity
-from torchplace_rules import engine, rules
+from torchplace_rules import Severity, rules
 from torchplace_rules.rule_base import Rule
 
 
@@ -19,8 +20,9 @@ class ExplodingRule(Rule):
     example = "EXPLODE"
     fix_doc = "None."
 
-    def on_module(self, tree):
-        raise RuntimeError("boom from the exploding test rule")
+    def on_call(self, ev, *args) -> None:
+        if "EXPLODE" in ev.src.text:
+            raise RuntimeError("boom from the exploding test rule")
 
 
 def install() -> None:
@@ -29,12 +31,3 @@ def install() -> None:
     rules.ACTIVE_RULES.append(rule)
     rules.RULES_BY_CODE[rule.code] = rule
     rules.RULES_BY_NAME[rule.name] = rule
-    real_analyze = engine.analyze
-
-    def analyze(tree, src, active, config):
-        for r in active:
-            if isinstance(r, ExplodingRule) and "EXPLODE" in src.text:
-                r.on_module(tree)
-        return real_analyze(tree, src, [r for r in active if not isinstance(r, ExplodingRule)], config)
-
-    engine.analyze = analyze
