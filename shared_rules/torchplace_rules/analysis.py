@@ -10,13 +10,14 @@ receive events (`on_conflict`, `on_call`, `on_transfer`, ...) from here.
 from __future__ import annotations
 
 import ast
+import traceback
 from dataclasses import dataclass, field
 from typing import Optional
 
 from .class_model import ClassInfo, scan_class
 from .config import Config
 from .expressions import ExpressionEvaluator
-from .model import Finding, Related
+from .model import EngineError, Finding, Related
 from .rule_base import Rule
 from .source_text import SourceText
 from .torch_api import TRAINING_STEP_METHODS
@@ -56,7 +57,7 @@ class _Terminated(Exception):
 
 
 class Analyzer(ExpressionEvaluator):
-    def __init__(self, tree: ast.Module, src: SourceText, rules: list[Rule], config: Config) -> None:
+    def __init__(self, tree: ast.Module, src: SourceText, rules: list[Rule], config: Config, path: Optional[str] = None) -> None:
         self.tree = tree
         self.src = src
         self.config = config
@@ -70,13 +71,25 @@ class Analyzer(ExpressionEvaluator):
         self.inline_cache: dict = {}
         self.inline_stack: set = set()
         self.frame = Frame("module", {})
+        self.path = path
+        self.errors: list[EngineError] = []
+        self.crashed: set[str] = set()
         self.bare_call = None
         self.current_stmt = None
 
     # -- reporting -------------------------------------------------------
     def emit(self, event: str, *args) -> None:
         for handler in self.handlers[event]:
-            handler(self, *args)
+            rule = handler.__self__
+            if rule.code in self.crashed:
+                continue
+            try:
+                handler(self, *args)
+            except Exception as exc:  # a rule's bug must not silence the others
+                self.crashed.add(rule.code)
+                self.errors.append(EngineError(f"{rule.code} {rule.name}", self.path, f"{type(exc).__name__}: {exc}",
+                                               "".join(traceback.format_exception(exc))))
+                self.findings = {k: f for k, f in self.findings.items() if f.code != rule.code}
 
     def report(self, rule: Rule, node, message: str, related=(), fix=None, unnecessary: bool = False) -> None:
         span = node if not isinstance(node, ast.AST) else self.src.span(node)
@@ -99,7 +112,7 @@ class Analyzer(ExpressionEvaluator):
             done.add(id(func.node))
             self.analyze_function(func.node, enclosing, cls)
         self.emit("finish")
-        return list(self.findings.values())
+        return [f for f in self.findings.values() if f.code not in self.crashed]
 
     def analyze_function(self, node, enclosing: dict, cls: Optional[ClassInfo], args: Optional[dict] = None, depth: int = 0):
         saved = self.frame
@@ -510,7 +523,13 @@ def _pattern_names(pattern) -> list[str]:
     return names
 
 
-def analyze(tree: ast.Module, src: SourceText, rules: list[Rule], config: Config) -> list[Finding]:
+def analyze(tree: ast.Module, src: SourceText, rules: list[Rule], config: Config,
+            path: Optional[str] = None, errors: Optional[list] = None) -> list[Finding]:
+    """Findings of `rules`; engine bugs go to `errors` (rule crashes) or raise (the core)."""
     if "torch" not in src.text:
         return []
-    return Analyzer(tree, src, rules, config).run()
+    analyzer = Analyzer(tree, src, rules, config, path)
+    findings = analyzer.run()
+    if errors is not None:
+        errors.extend(analyzer.errors)
+    return findings

@@ -106,7 +106,10 @@ def run_check(args) -> int:
         if text is None:
             print(f"torchplace: warning: {shown}: {error}", file=sys.stderr)
             continue
-        findings = check_source(text, shown, config)
+        errors: list = []
+        findings = check_source(text, shown, config, errors)
+        for error in errors:
+            print(f"torchplace: warning: {error.describe()}", file=sys.stderr)
         if args.fix or args.diff:
             fixed = _fix_text(text, shown, config, args.unsafe_fixes)
             if fixed != text:

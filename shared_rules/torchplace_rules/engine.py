@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import ast
+import traceback
 from typing import Optional
 
 from .analysis import analyze
 from .config import Config
-from .model import Finding, Severity, Span
+from .model import EngineError, Finding, Severity, Span
 from .rules import ACTIVE_RULES, SYNTAX_ERROR
 from .source_text import SourceText
 from .suppression import is_suppressed, suppressions
@@ -14,7 +15,10 @@ from .suppression import is_suppressed, suppressions
 _DEFAULT = Config()
 
 
-def check_source(text: str, path: Optional[str] = None, config: Optional[Config] = None) -> list[Finding]:
+def check_source(text: str, path: Optional[str] = None, config: Optional[Config] = None,
+                 errors: Optional[list] = None) -> list[Finding]:
+    """Findings for `text`.  Never raises: engine bugs are appended to `errors`
+    (a list of `EngineError`) when given; a crashing rule loses only its own findings."""
     config = config or _DEFAULT
     if "\x00" in text:
         return _syntax_finding("file contains NUL bytes (binary file?)", 0, 0, config, path)
@@ -31,9 +35,13 @@ def check_source(text: str, path: Optional[str] = None, config: Optional[Config]
         return []
     src = SourceText(text)
     try:
-        findings = analyze(tree, src, rules, config)
+        findings = analyze(tree, src, rules, config, path, errors)
     except RecursionError:
         # Pathologically deep code: report nothing rather than guess.
+        return []
+    except Exception as exc:  # a bug in the analysis core: no findings, but say so
+        if errors is not None:
+            errors.append(EngineError(None, path, f"{type(exc).__name__}: {exc}", "".join(traceback.format_exception(exc))))
         return []
     table = suppressions(text)
     out = []

@@ -93,3 +93,22 @@ class Finding:
     @property
     def sort_key(self) -> tuple:
         return (self.span.start_line, self.span.start_col, self.code)
+
+
+@dataclass(frozen=True)
+class EngineError:
+    """A bug inside the engine while checking one file (never the user's fault).
+
+    `rule` is "TP101 mixed-devices" when a rule raised (that rule is switched
+    off for the file, the others still report), or None for the analysis core.
+    """
+
+    rule: Optional[str]
+    path: Optional[str]
+    error: str
+    traceback: str
+
+    def describe(self) -> str:
+        who = f"rule {self.rule}" if self.rule else "the torchplace analysis"
+        where = self.path or "<unsaved>"
+        return f"{who} crashed on {where}: {self.error}; the other rules still report"

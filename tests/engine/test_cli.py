@@ -163,3 +163,18 @@ def test_bad_files_never_crash(tmp_path):
     assert next(i for i in syntax if i["path"].endswith("syntax.py"))["line"] == 2
     assert {"TP101", "TP201"} <= {i["code"] for i in items if i["path"].endswith("after.py")}
     assert code == 1
+
+
+def test_a_crashing_rule_is_isolated(monkeypatch):
+    from torchplace_rules import check_source
+    from torchplace_rules.rules import RULES_BY_CODE
+
+    def boom(self, ev, *args):
+        raise ZeroDivisionError("rule bug")
+
+    monkeypatch.setattr(type(RULES_BY_CODE["TP101"]), "on_conflict", boom)
+    errors = []
+    findings = check_source(BUGGY, "train.py", errors=errors)
+    assert [f.code for f in findings] == ["TP201"]  # the other rules still report
+    assert len(errors) == 1 and errors[0].rule == "TP101 mixed-devices"
+    assert "ZeroDivisionError: rule bug" in errors[0].describe()
