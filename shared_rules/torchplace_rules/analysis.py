@@ -18,6 +18,7 @@ from .class_model import ClassInfo, scan_class
 from .config import Config
 from .expressions import ExpressionEvaluator
 from .model import EngineError, Finding, Related
+from .module_summaries import GuardedSource, import_from, import_module, is_foreign
 from .rule_base import Rule
 from .source_text import SourceText
 from .torch_api import TRAINING_STEP_METHODS
@@ -57,8 +58,13 @@ class _Terminated(Exception):
 
 
 class Analyzer(ExpressionEvaluator):
-    def __init__(self, tree: ast.Module, src: SourceText, rules: list[Rule], config: Config, path: Optional[str] = None) -> None:
+    def __init__(self, tree: ast.Module, src: SourceText, rules: list[Rule], config: Config, path: Optional[str] = None,
+                 project=None) -> None:
         self.tree = tree
+        self.project = project  # ProjectIndex: imports of the project's own modules get their real values
+        self.foreign_depth = 0  # > 0 while inlining another file's function: it reports nothing
+        if project is not None and rules and not isinstance(src, GuardedSource):
+            src = GuardedSource(src.text)
         self.src = src
         self.config = config
         self.device_names = set(config.device_names)
@@ -84,6 +90,8 @@ class Analyzer(ExpressionEvaluator):
             if rule.code in self.crashed:
                 continue
             try:
+                if self.project is not None:
+                    self.src.touched_foreign = False
                 handler(self, *args)
             except Exception as exc:  # a rule's bug must not silence the others
                 self.crashed.add(rule.code)
@@ -92,6 +100,12 @@ class Analyzer(ExpressionEvaluator):
                 self.findings = {k: f for k, f in self.findings.items() if f.code != rule.code}
 
     def report(self, rule: Rule, node, message: str, related=(), fix=None, unnecessary: bool = False) -> None:
+        if self.project is not None:  # never report at positions of another file
+            if self.foreign_depth or is_foreign(node):
+                return
+            related = [(r, m) for r, m in related if not is_foreign(r)]
+            if self.src.touched_foreign:
+                fix = None
         span = node if not isinstance(node, ast.AST) else self.src.span(node)
         key = (rule.code, span)
         if key in self.findings:
@@ -245,11 +259,11 @@ class Analyzer(ExpressionEvaluator):
         from .values import QualV
 
         for alias in stmt.names:
-            if alias.asname:
-                self.frame.env[alias.asname] = QualV(alias.name)
-            else:
-                top = alias.name.split(".")[0]
-                self.frame.env[top] = QualV(top)
+            local = alias.asname or alias.name.split(".")[0]
+            value = self.project_import(import_module, alias.name, alias.asname)
+            if value is None:
+                value = QualV(alias.name if alias.asname else local)
+            self.frame.env[local] = value
 
     def stmt_ImportFrom(self, stmt: ast.ImportFrom) -> None:
         from .values import QualV
@@ -257,11 +271,27 @@ class Analyzer(ExpressionEvaluator):
         for alias in stmt.names:
             if alias.name == "*":
                 continue
-            if stmt.level or not stmt.module:
+            value = self.project_import(import_from, stmt.module, stmt.level, alias.name)
+            if value is not None:
+                value = self.name_binding(alias.asname or alias.name, value) if isinstance(value, DeviceV) else value
+            elif stmt.level or not stmt.module:
                 value = UNKNOWN
             else:
                 value = QualV(f"{stmt.module}.{alias.name}")
             self.frame.env[alias.asname or alias.name] = value
+
+    def project_import(self, how, *args) -> Optional[Value]:
+        """The real value of an import of the project's own code (None: not one, or unknown)."""
+        if self.project is None:
+            return None
+        try:
+            return how(self, *args)
+        except RecursionError:
+            raise
+        except Exception as exc:  # resolution must never break the analysis of this file
+            self.errors.append(EngineError("cross-file", self.path, f"{type(exc).__name__}: {exc}",
+                                           "".join(traceback.format_exception(exc))))
+            return None
 
     def stmt_FunctionDef(self, stmt) -> None:
         for deco in stmt.decorator_list:
@@ -524,12 +554,14 @@ def _pattern_names(pattern) -> list[str]:
 
 
 def analyze(tree: ast.Module, src: SourceText, rules: list[Rule], config: Config,
-            path: Optional[str] = None, errors: Optional[list] = None) -> list[Finding]:
+            path: Optional[str] = None, errors: Optional[list] = None, project=None) -> list[Finding]:
     """Findings of `rules`; engine bugs go to `errors` (rule crashes) or raise (the core)."""
     if "torch" not in src.text:
         return []
-    analyzer = Analyzer(tree, src, rules, config, path)
+    analyzer = Analyzer(tree, src, rules, config, path, project)
     findings = analyzer.run()
     if errors is not None:
         errors.extend(analyzer.errors)
+    if project is not None:
+        project.record_dependencies(path, analyzer.__dict__.get("cross_deps", {}))
     return findings

@@ -8,6 +8,7 @@ from typing import Optional
 
 from . import torch_api as api
 from .expressions import Conflict, parse_device_string
+from .module_summaries import ProjectModuleV, foreign_result
 from .values import (
     ACCEL_KIND, CPU, SELF_DEV, UNKNOWN, BatchV, ClassV, DatasetV, Dev, DeviceV, DictV, FuncV, LoaderV, ModuleV, NumpyV,
     ParamsV, PlacedV, QualV, SelfV, SeqV, TensorV, Value,
@@ -47,6 +48,11 @@ class ItemsV(EnumerateV):
 def dispatch_call(ev, node: ast.Call, recv: Optional[Value]) -> Value:
     func = node.func
     if isinstance(func, ast.Attribute):
+        member = recv.member(ev, func.attr) if isinstance(recv, ProjectModuleV) else None
+        if isinstance(member, FuncV):
+            return call_function(ev, node, member)
+        if isinstance(member, ClassV):
+            return instantiate(ev, node, member)
         if isinstance(recv, QualV):
             return call_qualified(ev, node, f"{recv.name}.{func.attr}")
         callee = attribute_callee(ev, recv, func)
@@ -614,10 +620,20 @@ def call_function(ev, node: ast.Call, func: FuncV) -> Value:
         cached, key = None, None
     if cached is None:
         ev.inline_stack.add(id(fnode))
+        home = func.home  # a function of another file runs with that file's globals and text
+        saved = ev.module_env, ev.src
+        if home is not None:
+            ev.module_env, ev.src = home.env, home.src
+            ev.foreign_depth += 1
         try:
             frame = ev.analyze_function(fnode, ev.module_env, None, args=bound, depth=ev.frame.inline_depth + 1)
         finally:
             ev.inline_stack.discard(id(fnode))
+            if home is not None:
+                ev.module_env, ev.src = saved
+                ev.foreign_depth -= 1
+        if home is not None:
+            frame.returns = foreign_result(frame.returns) if frame.returns is not None else None
         effects = {name: frame.env.get(name) for name, value in bound.items()
                    if isinstance(frame.env.get(name), (ModuleV, PlacedV)) and frame.env.get(name) != value}
         cached = (frame.returns if frame.returns is not None else UNKNOWN, effects)

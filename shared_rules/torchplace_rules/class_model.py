@@ -83,6 +83,9 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
         value = analyzer.eval(base)
         if isinstance(value, QualV) and (value.name in MODULE_BASES or _is_torch_layer(value.name)):
             is_module = True
+        elif isinstance(value, QualV) and getattr(analyzer, "project", None) is not None \
+                and analyzer.project.third_party.is_module_class(value.name):
+            is_module = True  # an nn.Module subclass from an installed package (asked of jedi)
         elif isinstance(value, ClassV) and value.info.is_module:
             is_module = True
     info = ClassInfo(stmt, stmt.name, is_module)

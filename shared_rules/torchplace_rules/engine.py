@@ -16,9 +16,10 @@ _DEFAULT = Config()
 
 
 def check_source(text: str, path: Optional[str] = None, config: Optional[Config] = None,
-                 errors: Optional[list] = None) -> list[Finding]:
+                 errors: Optional[list] = None, project=None) -> list[Finding]:
     """Findings for `text`.  Never raises: engine bugs are appended to `errors`
-    (a list of `EngineError`) when given; a crashing rule loses only its own findings."""
+    (a list of `EngineError`) when given; a crashing rule loses only its own findings.
+    With `project` (a `ProjectIndex`), imports of the project's own modules are resolved."""
     config = config or _DEFAULT
     if "\x00" in text:
         return _syntax_finding("file contains NUL bytes (binary file?)", 0, 0, config, path)
@@ -35,7 +36,7 @@ def check_source(text: str, path: Optional[str] = None, config: Optional[Config]
         return []
     src = SourceText(text)
     try:
-        findings = analyze(tree, src, rules, config, path, errors)
+        findings = analyze(tree, src, rules, config, path, errors, project)
     except RecursionError:
         # Pathologically deep code: report nothing rather than guess.
         return []

@@ -157,7 +157,8 @@ class ExpressionEvaluator:
         base = self.eval(node.value)
         attr = node.attr
         if isinstance(base, QualV):
-            return QualV(f"{base.name}.{attr}")
+            member = base.member(self, attr, node) if hasattr(base, "member") else None
+            return member if member is not None else QualV(f"{base.name}.{attr}")
         if isinstance(base, TensorV):
             if attr == "device":
                 if base.dev is None:

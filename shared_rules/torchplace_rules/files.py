@@ -96,7 +96,7 @@ def read_source(path: Path) -> tuple[Optional[str], Optional[str]]:
         return data.decode("latin-1"), None
 
 
-def check_path(path: str | os.PathLike[str], config: Optional[Config] = None) -> list[Finding]:
+def check_path(path: str | os.PathLike[str], config: Optional[Config] = None, project=None) -> list[Finding]:
     """Check one file from disk (config from the nearest pyproject.toml unless given)."""
     p = Path(path)
     if config is None:
@@ -107,4 +107,4 @@ def check_path(path: str | os.PathLike[str], config: Optional[Config] = None) ->
     text, error = read_source(p)
     if text is None:
         return []
-    return check_source(text, str(p), config)
+    return check_source(text, str(p), config, project=project)

@@ -258,6 +258,7 @@ class FuncV(Value):
     node: ast.AST = field(compare=False, hash=False)
     key: int = 0
     owner: Optional[object] = field(default=None, compare=False, hash=False)
+    home: Optional[object] = field(default=None, compare=False, hash=False)  # ModuleSummary of another file
 
 
 @dataclass(frozen=True)

@@ -100,15 +100,18 @@ def load_cases(root: Path = CASES_DIR) -> list[Case]:
     return [load_case(d) for d in sorted(root.iterdir()) if (d / "case.toml").is_file()]
 
 
-def run_engine(case: Case) -> list[Reported]:
-    """Check every file of the case with default settings; hints are left out."""
+def run_engine(case: Case, cross_file: bool = True) -> list[Reported]:
+    """Check every file of the case with default settings; hints are left out.
+    With `cross_file`, imports between the case's files are resolved (project root = the case folder)."""
     from torchplace_rules import Config, Severity, check_path
+    from torchplace_rules.project_index import ProjectIndex
 
     config = Config()
+    project = ProjectIndex(case.path) if cross_file else None
     out = []
     for path in case.python_files():
         rel = path.relative_to(case.path).as_posix()
-        for f in check_path(path, config):
+        for f in check_path(path, config, project=project):
             if f.severity == Severity.HINT:
                 continue
             out.append(Reported(rel, f.span.start_line + 1, f.code, int(f.severity), f.message))
@@ -127,12 +130,12 @@ def score(case: Case, reported: list[Reported]) -> CaseScore:
     return result
 
 
-def score_all(cases: Optional[list[Case]] = None) -> tuple[list[CaseScore], dict[str, str]]:
+def score_all(cases: Optional[list[Case]] = None, cross_file: bool = True) -> tuple[list[CaseScore], dict[str, str]]:
     """Scores of the cases the engine could check, and {case: error} for the ones it crashed on."""
     scores, crashes = [], {}
     for c in cases if cases is not None else load_cases():
         try:
-            scores.append(score(c, run_engine(c)))
+            scores.append(score(c, run_engine(c, cross_file)))
         except Exception as exc:  # the engine must never raise; report it instead of stopping
             crashes[c.name] = f"{type(exc).__name__}: {exc}"
     return scores, crashes

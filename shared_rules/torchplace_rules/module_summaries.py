@@ -1,0 +1,204 @@
+"""What another module of the project defines, analysed once and cached.
+
+A summary is the module-level environment the Analyzer builds for a project
+file (classes as `ClassV`, functions as `FuncV` that remember their home
+module, devices, loader factories), computed with no rules so it reports
+nothing.  Its AST nodes are marked with their home, so that findings never land
+at positions of another file: `Analyzer.report` drops them, and a fix whose
+edits were computed from a foreign node is dropped (`GuardedSource`).
+Summaries are valid while the file and everything it imported keep their
+fingerprints (mtime+size on disk, a hash of unsaved editor text).
+"""
+from __future__ import annotations
+
+import ast
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional
+
+from .source_text import SourceText
+from .values import UNKNOWN, DeviceV, Dev, FuncV, ModuleV, QualV, TensorV, Value
+
+if TYPE_CHECKING:
+    from .project_index import ProjectIndex
+
+HOME_ATTR = "_tp_home"
+
+
+@dataclass(eq=False)
+class ModuleSummary:
+    path: Path
+    fingerprint: tuple
+    src: SourceText
+    env: dict
+    deps: dict  # path -> fingerprint, every project file this summary read (transitively)
+
+
+@dataclass(frozen=True)
+class ProjectModuleV(QualV):
+    """A module of the project (`import config`): attributes are its real values."""
+
+    summary: Optional[ModuleSummary] = field(default=None, compare=False, hash=False)
+    file: Optional[Path] = field(default=None, compare=False, hash=False)
+
+    def member(self, ev, attr: str, node: Optional[ast.AST] = None) -> Optional[Value]:
+        value = self.summary.env.get(attr) if self.summary is not None else None
+        if value is not None and value is not UNKNOWN:
+            if isinstance(value, DeviceV) and node is not None:
+                return DeviceV(replace(value.dev, expr=ev.src.segment(node)))
+            return value
+        if self.file is not None and self.file.name == "__init__.py":
+            sub = ev.project.resolve(self.file, attr, 1)
+            if sub is not None:
+                return module_value(ev, f"{self.name}.{attr}", sub)
+        return None
+
+
+def module_value(ev, name: str, path: Path) -> Value:
+    summary = ev.project.summaries.get(path, ev)
+    return ProjectModuleV(name, summary, path)
+
+
+def import_module(ev, module: str, asname: Optional[str]) -> Optional[Value]:
+    """`import a.b` binds `a`; `import a.b as c` binds `a.b`."""
+    bound = module if asname else module.split(".")[0]
+    path = ev.project.resolve(ev.path, bound, 0)
+    if path is None:
+        return None
+    return module_value(ev, bound, path)
+
+
+def import_from(ev, module: Optional[str], level: int, name: str) -> Optional[Value]:
+    """The value `from module import name` binds, or None when it is not a project name."""
+    path = ev.project.resolve(ev.path, module, level)
+    if path is None:
+        return None
+    summary = ev.project.summaries.get(path, ev)
+    value = summary.env.get(name) if summary is not None else None
+    if value is not None and value is not UNKNOWN and not isinstance(value, QualV):
+        return value
+    if isinstance(value, ProjectModuleV):
+        return value
+    if path.name == "__init__.py":
+        sub = ev.project.resolve(path, name, 1)
+        if sub is not None:
+            return module_value(ev, f"{module or ''}.{name}".lstrip("."), sub)
+    return value if isinstance(value, QualV) else None
+
+
+def foreign_result(value: Value) -> Value:
+    """A value coming back from another file's code: drop source text that names its variables."""
+    if isinstance(value, (TensorV, ModuleV)) and value.dev is not None and value.dev.expr \
+            and value.dev.expr[0] not in "\"'":
+        return replace(value, dev=Dev(value.dev.kind, value.dev.label, None, None))
+    return value
+
+
+class GuardedSource(SourceText):
+    """The checked file's text; notices positions asked for nodes of another file."""
+
+    touched_foreign = False
+
+    def span(self, node):
+        if getattr(node, HOME_ATTR, None) is not None:
+            self.touched_foreign = True
+        return super().span(node)
+
+    def start(self, node):
+        if getattr(node, HOME_ATTR, None) is not None:
+            self.touched_foreign = True
+        return super().start(node)
+
+    def end(self, node):
+        if getattr(node, HOME_ATTR, None) is not None:
+            self.touched_foreign = True
+        return super().end(node)
+
+    def segment(self, node):
+        home = getattr(node, HOME_ATTR, None)
+        if home is not None:
+            return home.src.segment(node)
+        return super().segment(node)
+
+
+def is_foreign(node) -> bool:
+    return getattr(node, HOME_ATTR, None) is not None
+
+
+class SummaryCache:
+    """Per-process cache of module summaries (least recently used first out)."""
+
+    def __init__(self, index: "ProjectIndex", limit: int) -> None:
+        self.index = index
+        self.limit = limit
+        self.entries: "OrderedDict[Path, ModuleSummary]" = OrderedDict()
+        self.building: list[Path] = []
+
+    def valid(self, summary: ModuleSummary) -> bool:
+        fp = self.index.fingerprint
+        return fp(summary.path) == summary.fingerprint and all(fp(p) == f for p, f in summary.deps.items())
+
+    def get(self, path: Path, ev=None) -> Optional[ModuleSummary]:
+        """The summary of `path` (None: unreadable, unparsable or part of an import cycle)."""
+        with self.index.lock:
+            summary = self._get(path)
+            if ev is not None and summary is not None:
+                deps = ev.__dict__.setdefault("cross_deps", {})
+                deps[summary.path] = summary.fingerprint
+                deps.update(summary.deps)
+            return summary
+
+    def _get(self, path: Path) -> Optional[ModuleSummary]:
+        summary = self.entries.get(path)
+        if summary is not None and self.valid(summary):
+            self.entries.move_to_end(path)
+            return summary
+        if path in self.building or len(self.building) > 40:
+            return None  # circular import (or absurdly deep chain): unknown
+        fingerprint = self.index.fingerprint(path)
+        text = self.index.read(path) if fingerprint is not None else None
+        if text is None:
+            self.entries.pop(path, None)
+            return None
+        self.building.append(path)
+        try:
+            summary = summarise(self.index, path, text, fingerprint)
+        finally:
+            self.building.pop()
+        self.entries[path] = summary
+        self.entries.move_to_end(path)
+        while len(self.entries) > self.limit:
+            self.entries.popitem(last=False)
+        return summary
+
+
+def summarise(index: "ProjectIndex", path: Path, text: str, fingerprint: tuple) -> ModuleSummary:
+    """Run the module body of `path` with no rules; anything odd leaves an empty summary."""
+    from .analysis import Analyzer
+    from .config import Config
+
+    src = SourceText(text)
+    summary = ModuleSummary(path, fingerprint, src, {}, {})
+    if "\x00" in text:
+        return summary
+    try:
+        tree = ast.parse(text, filename=str(path))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return summary
+    for node in ast.walk(tree):
+        setattr(node, HOME_ATTR, summary)
+    analyzer = Analyzer(tree, src, [], Config(), str(path), project=index)
+    try:
+        analyzer.exec_body(tree.body)
+    except Exception:  # a bug or a pathological module: what it defines stays unknown
+        return summary
+    env = {}
+    for name, value in analyzer.frame.env.items():
+        if isinstance(value, FuncV) and value.home is None and is_foreign(value.node):
+            value = replace(value, home=summary)
+        env[name] = value
+    summary.env = env
+    summary.deps = dict(analyzer.__dict__.get("cross_deps", {}))
+    summary.deps.pop(path, None)
+    return summary

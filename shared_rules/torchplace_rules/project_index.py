@@ -1,0 +1,166 @@
+"""Where a project's own imports live: module names to files, and file texts.
+
+`ProjectIndex` is what `check_source(..., project=...)` receives.  It resolves
+`import config`, `from models.net import Net` and `from .net import Net` to the
+project's files the way Python would find them when the code runs from the
+project (the project root, `src/`, the importing file's folder and its parents
+for flat layouts, extra roots like sys.path), reads them (unsaved editor text
+first), and hands them to `module_summaries` to be analysed once.  Nothing here
+raises on user input: an import it cannot place is simply unknown.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from pathlib import Path
+from typing import Iterable, Optional
+
+PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+MAX_PARENT_ROOTS = 6  # flat layouts: how far up from the importing file to look without a project root
+
+
+def find_project_root(path: os.PathLike | str) -> Optional[Path]:
+    """The nearest folder at or above `path` with pyproject.toml, setup.py, setup.cfg or .git."""
+    here = Path(path).resolve()
+    if not here.is_dir():
+        here = here.parent
+    for folder in (here, *here.parents):
+        if any((folder / marker).exists() for marker in PROJECT_MARKERS):
+            return folder
+    return None
+
+
+class ProjectIndex:
+    """Module resolution, file texts and the summary cache of one workspace."""
+
+    def __init__(self, root: Optional[os.PathLike | str] = None, extra_roots: Iterable[os.PathLike | str] = (),
+                 environment: Optional[str] = None, use_jedi: bool = True, max_summaries: int = 3000) -> None:
+        from .module_summaries import SummaryCache
+        from .third_party_classes import ThirdPartyClasses
+
+        self.root = Path(root).resolve() if root else None
+        self.extra_roots = tuple(Path(r).resolve() for r in extra_roots)
+        self.overlays: dict[Path, str] = {}
+        self.lock = threading.RLock()
+        self.summaries = SummaryCache(self, max_summaries)
+        self.third_party = ThirdPartyClasses(self.root, environment, enabled=use_jedi)
+        self.dependencies: dict[Path, frozenset] = {}  # checked file -> project files it read, transitively
+        self._roots: dict[Path, tuple[Path, ...]] = {}
+
+    # -- texts -------------------------------------------------------------------
+    def set_overlay(self, path: os.PathLike | str, text: str) -> None:
+        """Unsaved editor text for `path`: used instead of the disk until dropped."""
+        with self.lock:
+            self.overlays[Path(path).resolve()] = text
+
+    def drop_overlay(self, path: os.PathLike | str) -> None:
+        with self.lock:
+            self.overlays.pop(Path(path).resolve(), None)
+
+    def fingerprint(self, path: Path) -> Optional[tuple]:
+        """What identifies this version of the file (None: it is gone)."""
+        text = self.overlays.get(path)
+        if text is not None:
+            return ("text", hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).digest())
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        return ("disk", st.st_mtime_ns, st.st_size)
+
+    def read(self, path: Path) -> Optional[str]:
+        text = self.overlays.get(path)
+        if text is not None:
+            return text
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return data.decode("latin-1")
+
+    # -- resolution --------------------------------------------------------------
+    def search_roots(self, importer: Optional[Path]) -> tuple[Path, ...]:
+        """Folders a top-level module name is looked up in, for a file in `importer`'s folder."""
+        folder = importer.parent if importer is not None else None
+        cached = self._roots.get(folder) if folder is not None else None
+        if cached is not None:
+            return cached
+        roots: list[Path] = []
+        if folder is not None:
+            root = self.root if self.root is not None and _is_within(folder, self.root) else find_project_root(folder)
+            roots.append(folder)
+            for n, parent in enumerate(folder.parents):
+                if root is not None and not _is_within(parent, root):
+                    break
+                if root is None and n >= MAX_PARENT_ROOTS:
+                    break
+                roots.append(parent)
+            if root is not None:
+                roots.append(root / "src")
+        if self.root is not None:
+            roots += [self.root, self.root / "src"]
+        roots += self.extra_roots
+        out = tuple(dict.fromkeys(r for r in roots if r.is_dir()))
+        if folder is not None:
+            self._roots[folder] = out
+        return out
+
+    def resolve(self, importer: Optional[os.PathLike | str], module: Optional[str], level: int = 0) -> Optional[Path]:
+        """The file of `module` (`from ..module import x` has level 2), or None."""
+        try:
+            importer_path = Path(importer).resolve() if importer else None
+        except (OSError, ValueError):
+            return None
+        parts = module.split(".") if module else []
+        if level:
+            if importer_path is None:
+                return None
+            base = importer_path.parent
+            for _ in range(level - 1):
+                base = base.parent
+            return _module_file(base, parts) if parts else _package_file(base)
+        if not parts or not all(p.isidentifier() for p in parts):
+            return None
+        for root in self.search_roots(importer_path):
+            found = _module_file(root, parts)
+            if found is not None:
+                return found
+        return None
+
+    def forget_roots(self) -> None:
+        """Folders were created or removed: look up search roots again."""
+        self._roots.clear()
+
+    def record_dependencies(self, path: Optional[str], deps: Iterable[Path]) -> None:
+        if path:
+            try:
+                self.dependencies[Path(path).resolve()] = frozenset(deps)
+            except (OSError, ValueError):
+                pass
+
+    def dependents_of(self, changed: os.PathLike | str) -> list[Path]:
+        """Checked files whose results may change when `changed` changes."""
+        target = Path(changed).resolve()
+        return sorted(p for p, deps in self.dependencies.items() if target in deps and p != target)
+
+
+def _is_within(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
+
+
+def _module_file(base: Path, parts: list[str]) -> Optional[Path]:
+    folder = base.joinpath(*parts[:-1]) if len(parts) > 1 else base
+    last = parts[-1]
+    candidate = folder / f"{last}.py"
+    if candidate.is_file():
+        return candidate
+    return _package_file(folder / last)
+
+
+def _package_file(folder: Path) -> Optional[Path]:
+    init = folder / "__init__.py"
+    return init if init.is_file() else None
