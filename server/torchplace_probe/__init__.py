@@ -26,13 +26,19 @@ error-above | cancelled | setup-error), `lines` (LineResult: `line` 1-based, `va
 Notebook cells number lines from 1 at the cell's first line.  `probe()` is blocking
 and never raises for user code or kernel faults: call it from a worker thread.
 JSON format: docs/probe.md.
+
+Language server: `torchplace_server.probe_command` calls `probe_cell(server, request)`
+(editor_bridge.py): per-line information diagnostics, an error diagnostic on the
+failing line, a showMessage summary, the full text in the log, work-done progress
+with cancel; it returns `{"ran": True, "result": ProbeResult.to_dict()}`.
 """
 from .cells import Cell, split_cells
 from .kernel_host import ProbeSetupError
 from .result import LineResult, ProbeError, ProbeResult, Transfer, format_bytes, format_value
 from .session import ProbeOptions, ProbeSession, run_probe
+from .editor_bridge import probe_cell  # the language server's hand-off (torchplace_server.probe_command)
 
 __all__ = [
     "Cell", "LineResult", "ProbeError", "ProbeOptions", "ProbeResult", "ProbeSession", "ProbeSetupError",
-    "Transfer", "format_bytes", "format_value", "run_probe", "split_cells",
+    "Transfer", "format_bytes", "format_value", "probe_cell", "run_probe", "split_cells",
 ]

@@ -1,0 +1,89 @@
+"""The "Probe cell" command over LSP: a real server, a real kernel, a simulated GPU."""
+from __future__ import annotations
+
+import asyncio
+import sys
+
+import pytest_lsp
+from lsprotocol import types
+from pygls import uris
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+SCRIPT = '''\
+import torch
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+# %%
+model = torch.nn.Linear(4, 2).to(device)
+x = torch.randn(8, 4)
+xb = x.to(device)
+y = model(xb)
+# %%
+out = model(x)
+'''
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "torchplace_server"]))
+async def client(lsp_client: LanguageClient):
+    caps = client_capabilities("visual-studio-code")
+    caps.window.work_done_progress = True
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register_capability(params: types.RegistrationParams) -> None:
+        return None
+
+    await lsp_client.initialize_session(types.InitializeParams(capabilities=caps))
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def _wait_for(predicate, timeout=120.0):
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not predicate():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError("timed out waiting")
+        await asyncio.sleep(0.1)
+
+
+async def test_probe_cell_command_shows_lines_error_summary_and_progress(client: LanguageClient, tmp_path):
+    path = tmp_path / "train.py"
+    path.write_text(SCRIPT)
+    uri = uris.from_fs_path(str(path))
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=SCRIPT)))
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    last_cell = [lens for lens in lenses if lens.command.command == "torchplace.probeCell"][-1]
+
+    result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="torchplace.probeCell", arguments=last_cell.command.arguments))
+
+    assert result["ran"] is True
+    probe = result["result"]
+    assert probe["status"] == "error" and probe["simulated"] is True
+    assert probe["error"]["line"] == 9 and probe["ran_cells"] == [0, 1]
+
+    def probe_diagnostics():
+        return [d for d in client.diagnostics.get(uri, ()) if d.source == "torchplace probe"]
+
+    await _wait_for(lambda: probe_diagnostics())
+    errors = [d for d in probe_diagnostics() if d.severity == types.DiagnosticSeverity.Error]
+    assert len(errors) == 1 and errors[0].range.start.line == 8
+    assert errors[0].message.startswith(
+        "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!")
+
+    await _wait_for(lambda: client.messages)
+    assert any("torchplace probe" in m.message and "line 9" in m.message for m in client.messages)
+    assert any("✗ RuntimeError" in m.message and "xb: cuda:0 float32 [8, 4]" in m.message for m in client.log_messages)
+    reports = [r for values in client.progress_reports.values() for r in values]
+    assert any(isinstance(r, types.WorkDoneProgressBegin) and r.cancellable for r in reports)
+    assert any(isinstance(r, types.WorkDoneProgressEnd) for r in reports)
+
+    # Probing the middle cell: the kernel is warm, so nothing above runs again.
+    middle = [lens for lens in lenses if lens.command.command == "torchplace.probeCell"][-2]
+    again = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="torchplace.probeCell", arguments=middle.command.arguments))
+    assert again["result"]["status"] == "ok" and again["result"]["ran_cells"] == []
+    await _wait_for(lambda: any("host→device" in d.message for d in probe_diagnostics()))
+    moved = [d for d in probe_diagnostics() if d.range.start.line == 5]
+    assert moved and moved[0].message == "→ cuda:0 float32 [8, 4]  host→device 128 B"
+    assert moved[0].severity == types.DiagnosticSeverity.Information
