@@ -129,10 +129,17 @@ class KernelHost:
             client.start_channels()
             self.client = client
         try:
-            self.client.wait_for_ready(timeout=self.startup_timeout)
+            try:
+                self.client.wait_for_ready(timeout=self.startup_timeout)
+            except RuntimeError:
+                if not self.existing:
+                    raise
+                time.sleep(1.0)  # an attached kernel's heartbeat may not beat yet
+                self.client.wait_for_ready(timeout=self.startup_timeout)
         except RuntimeError as exc:
             self.shutdown()
-            raise ProbeSetupError(f"the kernel ({self.python}) did not become ready: {exc}") from None
+            which = f"attached from {self.existing}" if self.existing else f"of {self.python}"
+            raise ProbeSetupError(f"the kernel {which} did not become ready: {exc}") from None
 
     def is_alive(self) -> bool:
         if self.manager is not None:

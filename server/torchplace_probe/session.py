@@ -146,6 +146,10 @@ class ProbeSession:
         if target is None:
             return ProbeResult(status="setup-error", notes=["no such cell"],
                                error=ProbeError("ValueError", f"no cell at {cell_index if line is None else f'line {line}'}", None, "setup"))
+        if not target.is_code:
+            return ProbeResult(status="setup-error", cell=target.index, first_line=target.first_line,
+                               last_line=target.last_line, error=ProbeError(
+                                   "ValueError", f"cell {target.index} is a markdown cell: nothing to run", None, "setup"))
         text = document if isinstance(document, str) else "\n".join(document)
         wants_gpu = bool(_WANTS_GPU.search(text))
         notes: list = []

@@ -6,6 +6,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -165,3 +166,69 @@ def test_cli_json_and_exit_code(tmp_path):
     assert text.returncode == 0
     assert "host→device 3.8 KB ×3" in text.stdout
     assert "summary: device simulated GPU · 5 copies" in text.stdout
+
+
+def test_cell_that_ignores_interrupts_gets_a_restarted_kernel(plain_session):
+    plain_session.options.timeout = 2
+    try:
+        result = plain_session.probe(
+            "import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    time.sleep(0.01)\n")
+    finally:
+        plain_session.options.timeout = 30
+    assert result.status == "timeout"
+    assert any("restarted" in note for note in result.notes)
+    assert result.error.line in (3, 4)  # from the lines recorded before the kernel was restarted
+    assert plain_session.probe("z = 3\n").status == "ok"
+
+
+def test_markdown_cell_is_not_run(plain_session):
+    result = plain_session.probe("x = 1\n# %% [markdown]\n# notes\n", line=3)
+    assert result.status == "setup-error" and "markdown" in result.error.message
+
+
+def test_attach_to_existing_kernel(tmp_path):
+    from jupyter_client import KernelManager
+
+    manager = KernelManager(kernel_name="python3")
+    manager.ip = "127.0.0.1"
+    manager.start_kernel()
+    try:
+        ready = manager.client()
+        ready.start_channels()
+        ready.wait_for_ready(timeout=60)
+        ready.stop_channels()
+        options = ProbeOptions(existing=manager.connection_file, simulate_gpu="on", timeout=60)
+        with ProbeSession(options) as session:
+            result = session.probe("import torch\nt = torch.zeros(2, device='cuda')\n")
+        assert result.status == "ok", result.to_text()
+        assert result.variables["t"]["device"] == "cuda:0"
+        assert manager.is_alive()  # attaching never shuts down someone else's kernel
+    finally:
+        manager.shutdown_kernel(now=True)
+
+
+def test_existing_kernel_off_loopback_is_refused(tmp_path):
+    conn = tmp_path / "kernel.json"
+    conn.write_text(json.dumps({"ip": "10.1.2.3", "transport": "tcp", "shell_port": 1, "iopub_port": 2,
+                                "stdin_port": 3, "control_port": 4, "hb_port": 5, "key": "k",
+                                "signature_scheme": "hmac-sha256"}))
+    result = run_probe("x = 1\n", 1, ProbeOptions(existing=str(conn)))
+    assert result.status == "setup-error" and "loopback" in result.error.message
+
+
+def test_torchplace_cli_probes_a_notebook(tmp_path):
+    nb = {"cells": [
+        {"cell_type": "code", "source": ["import torch\n", "w = torch.ones(3, device='cuda')\n"], "metadata": {},
+         "outputs": [], "execution_count": None},
+        {"cell_type": "markdown", "source": "notes", "metadata": {}},
+        {"cell_type": "code", "source": "s = w.sum().item()\n", "metadata": {}, "outputs": [], "execution_count": None},
+    ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    path = tmp_path / "nb.ipynb"
+    path.write_text(json.dumps(nb))
+    cli = str(Path(sys.executable).with_name("torchplace"))
+    done = subprocess.run([cli, "probe", str(path), "--cell", "1", "--format", "json"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    payload = json.loads(done.stdout)
+    assert payload["simulated"] is True  # no GPU here and the notebook asks for CUDA
+    assert payload["lines"][0]["syncs"] == [{"kind": ".item()", "count": 1}]
