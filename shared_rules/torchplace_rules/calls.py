@@ -559,6 +559,8 @@ def _tensors_in(value: Value, node) -> list:
         return [value]
     if isinstance(value, BatchV):
         return [value.element(node)]
+    if isinstance(value, PlacedV):  # an object moved with `.to(dev)` (a graph batch): its tensors are on dev
+        return [value.as_tensor()]
     if isinstance(value, DictV) and isinstance(value.elem, TensorV):
         return [value.elem]
     if isinstance(value, SeqV) and value.items is not None:

@@ -15,9 +15,10 @@ from typing import Optional, Sequence
 
 from .config import Config, ConfigError, load_config
 from .engine import check_source
-from .files import iter_python_files, read_source
+from .files import iter_python_files
 from .fixes import apply_fixes
 from .model import Finding, Severity
+from .parallel_check import check_files, check_one, new_index
 from .output_formats import VERSION, render_json, render_sarif, render_text
 from .rules import ALL_RULES, explain
 
@@ -43,6 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, apply unsafe fixes too")
     check.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; change nothing")
     check.add_argument("--config", metavar="PYPROJECT", help="read [tool.torchplace] from this file instead of the nearest one")
+    check.add_argument("--jobs", "-j", type=int, default=0, metavar="N", help="worker processes (default: CPU count)")
+    check.add_argument("--no-cross-file", dest="cross_file", action="store_false",
+                       help="do not resolve imports of the project's own modules")
     check.set_defaults(func=run_check)
 
     rules = sub.add_parser("rules", help="list the rule catalog")
@@ -95,23 +99,27 @@ def run_check(args) -> int:
     results: list[tuple[str, list[Finding]]] = []
     sources: dict[str, str] = {}
     configs: dict[Path, Config] = {}
+    items: list[tuple[str, Config]] = []
     for path in iter_python_files(args.paths, root_config):
         try:
             config = root_config if args.config else configs.setdefault(path.parent, _config_for(args, path))
         except ConfigError as exc:
             print(f"torchplace: error: {exc}", file=sys.stderr)
             return 2
-        text, error = read_source(path)
-        shown = str(path)
+        items.append((str(path), config))
+    config_of = dict(items)
+    project = new_index(args.cross_file)
+    checked = (check_one(item, project) for item in items) if args.fix or args.diff \
+        else check_files(items, args.jobs, args.cross_file)
+    for shown, text, error, findings, errors in checked:
+        path, config = Path(shown), config_of[shown]
         if text is None:
             print(f"torchplace: warning: {shown}: {error}", file=sys.stderr)
             continue
-        errors: list = []
-        findings = check_source(text, shown, config, errors)
         for error in errors:
             print(f"torchplace: warning: {error.describe()}", file=sys.stderr)
         if args.fix or args.diff:
-            fixed = _fix_text(text, shown, config, args.unsafe_fixes)
+            fixed = _fix_text(text, shown, config, args.unsafe_fixes, project)
             if fixed != text:
                 if args.diff:
                     sys.stdout.writelines(difflib.unified_diff(
@@ -119,7 +127,7 @@ def run_check(args) -> int:
                 else:
                     path.write_text(fixed, encoding="utf-8")
                     text = fixed
-                    findings = check_source(text, shown, config)
+                    findings = check_source(text, shown, config, project=project)
         sources[shown] = text
         results.append((shown, [f for f in findings if f.severity <= min_sev]))
     reported = sum(len(fs) for _, fs in results)
@@ -134,10 +142,10 @@ def run_check(args) -> int:
     return 1 if reported else 0
 
 
-def _fix_text(text: str, path: str, config: Config, unsafe: bool) -> str:
+def _fix_text(text: str, path: str, config: Config, unsafe: bool, project=None) -> str:
     """Apply fixes until nothing changes (edits that overlapped wait a round)."""
     for _ in range(MAX_FIX_ROUNDS):
-        new_text, applied = apply_fixes(text, check_source(text, path, config), unsafe=unsafe)
+        new_text, applied = apply_fixes(text, check_source(text, path, config, project=project), unsafe=unsafe)
         if not applied or new_text == text:
             break
         text = new_text

@@ -126,6 +126,11 @@ def is_foreign(node) -> bool:
     return getattr(node, HOME_ATTR, None) is not None
 
 
+def foreign_home(node) -> Optional[ModuleSummary]:
+    """The summary of the other file `node` belongs to (None: it is in the checked file)."""
+    return getattr(node, HOME_ATTR, None)
+
+
 class SummaryCache:
     """Per-process cache of module summaries (least recently used first out)."""
 

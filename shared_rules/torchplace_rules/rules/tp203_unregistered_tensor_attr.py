@@ -3,6 +3,7 @@ import ast
 
 from ..edits import make_fix, replace_node, statement_line_start
 from ..model import Severity
+from ..module_summaries import foreign_home
 from ..rule_base import Invalid, Rule, valid
 from ..values import QualV
 
@@ -127,6 +128,13 @@ class UnregisteredTensorAttr(Rule):
                 continue
             message = (f"`self.{name}` is a plain tensor attribute: `model.to(device)` will not move it, "
                        f"so `{info.name}` fails on a GPU; register it as a buffer")
+            home = foreign_home(assign)
+            if home is not None:  # set by a base class in another file: say so where it is used here
+                message = (f"`self.{name}` is a plain tensor attribute set by a base class in `{home.path.name}` "
+                           f"(line {assign.lineno}): `model.to(device)` will not move it, so `{info.name}` fails "
+                           "on a GPU; register it as a buffer there")
+                ev.report(self, uses[0], message)
+                continue
             fix = None
             if statement_line_start(ev.src, assign) is not None:
                 value = ev.src.segment(assign.value)

@@ -1,0 +1,6 @@
+import torch
+
+
+def to_device(batch, device):
+    batch.to(device)
+    return batch

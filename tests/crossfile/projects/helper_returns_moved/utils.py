@@ -1,0 +1,5 @@
+import torch
+
+
+def to_device(batch, device):
+    return batch.to(device)
