@@ -1,24 +1,23 @@
 /**
- * The result of `torchplace.probeCell`, read defensively into the few things
- * the client shows: the device the cell ran on, its variables, its transfers
- * and its error. The server publishes the same findings as diagnostics and
- * inlay hints; this is for the probe view and the status item. Pure.
+ * The result of `torchplace.probeCell` (schema `torchplace-probe/1`, the
+ * probe's `ProbeResult.to_dict()`), read defensively into what the client
+ * shows: the device the cell ran on, its variables, its transfers and its
+ * error. The server publishes the same facts as inlay hints and diagnostics;
+ * this feeds the probe view and the status item. Lines here are 0-based
+ * (the probe's JSON is 1-based). Pure, unit-tested.
  */
 
 export interface ProbeVariable {
     name: string;
+    description: string;
+    /** 0-based line where the probe last saw the variable, if it did. */
     line?: number;
-    device?: string;
-    dtype?: string;
-    shape?: string;
+    onAccelerator: boolean;
 }
 
 export interface ProbeTransfer {
     line?: number;
-    source?: string;
-    target?: string;
-    bytes?: number;
-    text?: string;
+    text: string;
 }
 
 export interface ProbeError {
@@ -28,143 +27,151 @@ export interface ProbeError {
 
 export interface ProbeSummary {
     ran: boolean;
-    /** Why it did not run, when it did not. */
-    reason?: string;
+    /** ok | error | timeout | kernel-died | error-above | cancelled | setup-error, or why it did not run. */
+    status: string;
     /** e.g. "cuda:0 — NVIDIA H100", "simulated GPU", "cpu". */
     device?: string;
     variables: ProbeVariable[];
     transfers: ProbeTransfer[];
     errors: ProbeError[];
-    /** 0-based line offset of the cell in its document, when given. */
-    cellStart?: number;
+    notes: string[];
 }
 
 type Json = Record<string, unknown>;
+
+const ARROWS: Record<string, string> = {
+    host_to_device: 'host→device',
+    device_to_host: 'device→host',
+    device_to_device: 'device→device',
+};
 
 function isObject(value: unknown): value is Json {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function str(value: unknown): string | undefined {
-    if (typeof value === 'string') {
-        return value;
-    }
-    return typeof value === 'number' ? String(value) : undefined;
+    return typeof value === 'string' ? value : undefined;
 }
 
 function num(value: unknown): number | undefined {
     return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
-function first(obj: Json, keys: string[]): unknown {
-    for (const key of keys) {
-        if (obj[key] !== undefined && obj[key] !== null) {
-            return obj[key];
+/** 1-based line from the probe to 0-based, undefined when absent or nonsense. */
+function zeroBased(value: unknown): number | undefined {
+    const n = num(value);
+    return n !== undefined && n >= 1 ? n - 1 : undefined;
+}
+
+/** The probe's decimal byte units ("4.0 MB"), matching its hints and CLI. */
+export function formatBytes(bytes: number): string {
+    let value = bytes;
+    for (const unit of ['B', 'KB', 'MB', 'GB']) {
+        if (value < 1000 || unit === 'GB') {
+            return unit === 'B' ? `${Math.trunc(value)} B` : `${value.toFixed(1)} ${unit}`;
         }
+        value /= 1000;
     }
-    return undefined;
+    return `${bytes} B`;
 }
 
-function shapeText(value: unknown): string | undefined {
-    if (Array.isArray(value)) {
-        return `[${value.join(', ')}]`;
+/** `cuda:0 float32 [32, 10]`, `Net on cuda:0`, `dict: a→cuda:0, b→cpu`. */
+export function describeValue(info: unknown): string {
+    if (!isObject(info)) {
+        return String(info);
     }
-    return str(value);
+    switch (info.kind) {
+        case 'tensor':
+            return `${str(info.device) ?? '?'} ${str(info.dtype) ?? '?'} [${Array.isArray(info.shape) ? info.shape.join(', ') : '?'}]`;
+        case 'module': {
+            const devices = Array.isArray(info.devices) ? info.devices.map(String) : [];
+            const where = str(info.split) ?? (devices.length > 0 ? `on ${devices.join(', ')}` : 'with no parameters');
+            return `${str(info.type) ?? 'Module'} ${where}`;
+        }
+        case 'device':
+            return `device ${str(info.device) ?? '?'}`;
+        case 'dict':
+        case 'list':
+        case 'tuple': {
+            const items = isObject(info.items) ? Object.entries(info.items) : [];
+            return `${info.kind}: ${items.map(([k, v]) => `${k}→${isObject(v) ? str(v.device) : '?'}`).join(', ')}`;
+        }
+        default:
+            return JSON.stringify(info);
+    }
 }
 
-function list(obj: Json, keys: string[]): unknown[] {
-    const value = first(obj, keys);
-    if (Array.isArray(value)) {
-        return value;
+function onAccelerator(info: unknown): boolean {
+    if (!isObject(info)) {
+        return false;
     }
-    // `{name: {...}}` maps are accepted as lists with the key as name.
-    if (isObject(value)) {
-        return Object.entries(value).map(([name, v]) => (isObject(v) ? { name, ...v } : { name, value: v }));
-    }
-    return [];
+    const devices = [info.device, ...(Array.isArray(info.devices) ? info.devices : [])].filter((d): d is string => typeof d === 'string');
+    return devices.some((d) => d !== 'cpu' && d !== 'meta');
 }
 
-/** A human label for the device a probe ran on. */
+/** A human label for where the probe ran: the simulated GPU, a real GPU's name, or the CPU. */
 export function deviceLabel(raw: Json): string | undefined {
-    const info = isObject(raw.device) ? raw.device : isObject(raw.kernel) ? raw.kernel : raw;
-    const simulated = first(info, ['simulated', 'simulatedGpu', 'simulated_gpu', 'fake']) ?? first(raw, ['simulated', 'simulatedGpu', 'simulated_gpu']);
-    if (simulated === true) {
+    if (raw.simulated === true) {
         return 'simulated GPU';
     }
-    const name = str(first(info, ['device', 'name', 'device_name', 'deviceName', 'type']));
-    const gpu = str(first(info, ['gpu', 'gpuName', 'gpu_name', 'deviceName', 'device_name']));
-    if (name && gpu && gpu !== name) {
-        return `${name} — ${gpu}`;
+    const device = str(raw.device);
+    if (!device) {
+        return undefined;
     }
-    return name ?? gpu;
+    if (device === 'cpu' || device.startsWith('cuda') || device.startsWith('mps')) {
+        return device;
+    }
+    return device === 'simulated' ? 'simulated GPU' : `cuda:0 — ${device}`;
 }
 
 export function parseProbeResult(raw: unknown): ProbeSummary {
+    const empty = { variables: [], transfers: [], errors: [], notes: [] };
     if (!isObject(raw)) {
-        return { ran: false, reason: 'the server returned no result', variables: [], transfers: [], errors: [] };
+        return { ran: false, status: 'the server returned no result', ...empty };
     }
-    const ran = raw.ran !== false && raw.ok !== false;
-    const variables = list(raw, ['variables', 'tensors', 'vars'])
-        .filter(isObject)
-        .map((v) => ({
-            name: str(first(v, ['name', 'variable', 'target'])) ?? '?',
-            line: num(first(v, ['line', 'lineno'])),
-            device: str(first(v, ['device'])),
-            dtype: str(first(v, ['dtype'])),
-            shape: shapeText(first(v, ['shape', 'size'])),
-        }));
-    const transfers = list(raw, ['transfers', 'copies'])
-        .filter(isObject)
-        .map((t) => ({
-            line: num(first(t, ['line', 'lineno'])),
-            source: str(first(t, ['source', 'from', 'src', 'from_device'])),
-            target: str(first(t, ['target', 'to', 'dst', 'to_device'])),
-            bytes: num(first(t, ['bytes', 'nbytes', 'size'])),
-            text: str(first(t, ['text', 'message', 'label'])),
-        }));
-    const errorValue = first(raw, ['errors', 'error', 'exception']);
-    const errors: ProbeError[] = [];
-    for (const e of Array.isArray(errorValue) ? errorValue : errorValue !== undefined ? [errorValue] : []) {
-        if (isObject(e)) {
-            const message = str(first(e, ['message', 'text', 'evalue', 'error'])) ?? JSON.stringify(e);
-            const type = str(first(e, ['type', 'ename']));
-            errors.push({ line: num(first(e, ['line', 'lineno'])), message: type && !message.startsWith(type) ? `${type}: ${message}` : message });
-        } else if (typeof e === 'string') {
-            errors.push({ message: e });
+    if (raw.ran === false) {
+        return { ran: false, status: str(raw.reason) ?? 'not run', ...empty };
+    }
+    const lines = (Array.isArray(raw.lines) ? raw.lines : []).filter(isObject);
+    const lastSeen = new Map<string, number>();
+    const transfers: ProbeTransfer[] = [];
+    for (const rec of lines) {
+        const line = zeroBased(rec.line);
+        if (isObject(rec.values) && line !== undefined) {
+            Object.keys(rec.values).forEach((name) => lastSeen.set(name, line));
+        }
+        for (const t of Array.isArray(rec.transfers) ? rec.transfers.filter(isObject) : []) {
+            const kind = str(t.kind) ?? '';
+            const count = num(t.count) ?? 1;
+            const bytes = num(t.bytes);
+            const route = `${str(t.source) ?? '?'} → ${str(t.target) ?? '?'}`;
+            transfers.push({
+                line,
+                text: `${ARROWS[kind] ?? kind} ${route}${bytes !== undefined ? ` ${formatBytes(bytes)}` : ''}${count > 1 ? ` ×${count}` : ''}`.trim(),
+            });
         }
     }
+    const variables = isObject(raw.variables)
+        ? Object.entries(raw.variables).map(([name, info]) => ({
+              name,
+              description: describeValue(info),
+              line: lastSeen.get(name),
+              onAccelerator: onAccelerator(info),
+          }))
+        : [];
+    const errors: ProbeError[] = [];
+    if (isObject(raw.error)) {
+        const type = str(raw.error.type);
+        const message = str(raw.error.message) ?? '';
+        errors.push({ line: zeroBased(raw.error.line), message: type ? `${type}: ${message}` : message });
+    }
     return {
-        ran,
-        reason: ran ? undefined : str(first(raw, ['reason', 'message'])),
+        ran: true,
+        status: str(raw.status) ?? 'ok',
         device: deviceLabel(raw),
         variables,
         transfers,
         errors,
-        cellStart: num(first(raw, ['cellStart', 'cell_start'])),
+        notes: (Array.isArray(raw.notes) ? raw.notes : []).filter((n): n is string => typeof n === 'string'),
     };
-}
-
-export function formatBytes(bytes: number): string {
-    const units = ['B', 'KiB', 'MiB', 'GiB'];
-    let value = bytes;
-    let unit = 0;
-    while (value >= 1024 && unit < units.length - 1) {
-        value /= 1024;
-        unit++;
-    }
-    return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
-}
-
-/** One line describing a transfer, e.g. "cpu → cuda:0 (4.0 KiB)". */
-export function transferText(t: ProbeTransfer): string {
-    if (t.text) {
-        return t.text;
-    }
-    const route = `${t.source ?? '?'} → ${t.target ?? '?'}`;
-    return t.bytes !== undefined ? `${route} (${formatBytes(t.bytes)})` : route;
-}
-
-/** One line describing a variable, e.g. "cuda:0 float32 [2, 3]". */
-export function variableText(v: ProbeVariable): string {
-    return [v.device, v.dtype, v.shape].filter((x) => x !== undefined && x !== '').join(' ');
 }

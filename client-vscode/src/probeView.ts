@@ -4,7 +4,7 @@
  * to its line.
  */
 import * as vscode from 'vscode';
-import { ProbeSummary, transferText, variableText } from './probeResult';
+import { ProbeSummary } from './probeResult';
 
 type Node = { kind: 'group'; label: string; children: Leaf[] } | Leaf;
 type Leaf = { kind: 'leaf'; label: string; description?: string; line?: number; icon: string; tooltip?: string };
@@ -24,8 +24,8 @@ export class ProbeView implements vscode.TreeDataProvider<Node>, vscode.Disposab
         this.document = document;
         this.summary = summary;
         this.view.message = summary.ran
-            ? `${summary.device ? `Ran on ${summary.device}` : 'Ran'} · ${vscode.workspace.asRelativePath(document)}`
-            : `Not run: ${summary.reason ?? 'unknown reason'}`;
+            ? `${summary.status} · ${summary.device ?? 'unknown device'} · ${vscode.workspace.asRelativePath(document)}`
+            : `Not run: ${summary.status}`;
         this.changed.fire(undefined);
     }
 
@@ -46,6 +46,9 @@ export class ProbeView implements vscode.TreeDataProvider<Node>, vscode.Disposab
             return [];
         }
         const groups: Node[] = [];
+        if (s.notes.length > 0) {
+            groups.push({ kind: 'group', label: 'Notes', children: s.notes.map((n) => ({ kind: 'leaf', label: n, icon: 'info', tooltip: n })) });
+        }
         if (s.errors.length > 0) {
             groups.push({
                 kind: 'group',
@@ -59,9 +62,9 @@ export class ProbeView implements vscode.TreeDataProvider<Node>, vscode.Disposab
             children: s.variables.map((v) => ({
                 kind: 'leaf',
                 label: v.name,
-                description: variableText(v),
+                description: v.description,
                 line: v.line,
-                icon: v.device?.startsWith('cuda') || v.device?.startsWith('mps') ? 'circuit-board' : 'symbol-variable',
+                icon: v.onAccelerator ? 'circuit-board' : 'symbol-variable',
             })),
         });
         groups.push({
@@ -70,7 +73,7 @@ export class ProbeView implements vscode.TreeDataProvider<Node>, vscode.Disposab
             children: s.transfers.map((t) => ({
                 kind: 'leaf',
                 label: t.line !== undefined ? `line ${t.line + 1}` : 'transfer',
-                description: transferText(t),
+                description: t.text,
                 line: t.line,
                 icon: 'arrow-swap',
             })),

@@ -18,7 +18,7 @@ import {
 } from 'vscode-languageclient/node';
 import { resolveInterpreter, pathSource, settingSource, ResolvedInterpreter } from './interpreter';
 import { pythonEnvironmentsSource, pythonExtensionSource } from './pythonExtensions';
-import { checkLaunch, serverLaunch, LaunchProblem } from './serverLaunch';
+import { bundleProblem, checkLaunch, serverLaunch, LaunchProblem } from './serverLaunch';
 import { RestartBudget } from './restartBudget';
 import { Notifier } from './notifications';
 import { SECTION, TorchplaceSettings, readSettings, serverSettings, SettingProblem } from './settings';
@@ -171,7 +171,7 @@ export class ServerClient implements vscode.Disposable {
 
         const launch = serverLaunch(interpreter.command, settings.importStrategy, this.extensionRoot);
         this.setStatus({ state: 'starting', detail: `checking ${interpreter.command[0]}`, interpreter });
-        const problem = await checkLaunch(launch);
+        const problem = bundleProblem(this.extensionRoot, settings.importStrategy) ?? (await checkLaunch(launch));
         if (problem) {
             await this.failed(problem, interpreter);
             return;

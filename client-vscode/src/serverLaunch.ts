@@ -4,6 +4,7 @@
  * processes: a missing interpreter, a Python without torchplace, a working one.
  */
 import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ImportStrategy } from './settings';
 import { PythonCommand } from './interpreter';
@@ -51,12 +52,25 @@ export function serverLaunch(
 
 /** Why the server cannot start, in words a user can act on. */
 export interface LaunchProblem {
-    kind: 'interpreter-missing' | 'interpreter-broken' | 'python-too-old' | 'torchplace-missing' | 'torchplace-broken';
+    kind: 'interpreter-missing' | 'interpreter-broken' | 'python-too-old' | 'torchplace-missing' | 'torchplace-broken' | 'bundle-missing';
     message: string;
     /** The setting to change, if changing one fixes it. */
     setting?: string;
     /** A shell command that fixes it, if there is one. */
     fixCommand?: string;
+}
+
+/** `useBundled` in a build that carries no server (the universal .vsix). */
+export function bundleProblem(extensionRoot: string, strategy: ImportStrategy): LaunchProblem | undefined {
+    if (strategy !== 'useBundled' || fs.existsSync(path.join(bundledLibsDir(extensionRoot), SERVER_MODULE))) {
+        return undefined;
+    }
+    return {
+        kind: 'bundle-missing',
+        message:
+            'This build of the extension carries no bundled torchplace (only the platform builds, e.g. linux-x64, do). Install a platform build, or set torchplace.importStrategy to "fromEnvironment" and install torchplace in your interpreter.',
+        setting: 'torchplace.importStrategy',
+    };
 }
 
 const PROBE_SCRIPT = [

@@ -116,7 +116,8 @@ export function serverSettings(settings: TorchplaceSettings): Record<string, unk
         select: settings.select,
         ignore: settings.ignore,
         severity: settings.severity,
-        extraDeviceNames: settings.extraDeviceNames,
+        // The engine's config takes kebab-case keys (`Config.from_dict`).
+        'extra-device-names': settings.extraDeviceNames,
         showNotifications: settings.showNotifications,
     };
 }

@@ -1,0 +1,197 @@
+/**
+ * The extension in real VS Code (code-server) driven like a person would:
+ * squiggles and the Problems count, the quick-fix from the lightbulb, Fix
+ * All, the probe on a `# %%` cell, a notebook finding, and a wrong setting.
+ * Screenshots of each step go to test-artifacts/vscode/.
+ *
+ * Run by scripts/test.d/50-vscode.sh, which sets CODE_SERVER_ENTRY, NODE24
+ * and VSIX; see client-vscode/README.md.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Browser, chromium } from 'playwright-core';
+import { RunningCodeServer, startCodeServer } from './codeServer';
+import { Workbench } from './workbench';
+
+const REPO = path.resolve(__dirname, '../../..');
+const ARTIFACTS = path.join(REPO, 'test-artifacts', 'vscode');
+const PYTHON_BIN = process.env.TORCHPLACE_PYTHON_BIN ?? path.join(REPO, '.venv', 'bin');
+
+function required(name: string): string {
+    const value = process.env[name];
+    if (!value) {
+        throw new Error(`${name} is not set: run this suite through scripts/test.d/50-vscode.sh`);
+    }
+    return value;
+}
+
+const USER_SETTINGS = {
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'workbench.enableExperiments': false,
+    'security.workspace.trust.enabled': false,
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'extensions.ignoreRecommendations': true,
+    'chat.disableAIFeatures': true,
+    'editor.inlayHints.enabled': 'on',
+    'editor.codeLens': true,
+    'editor.minimap.enabled': false,
+    'files.autoSave': 'off',
+    'window.restoreWindows': 'none',
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    'torchplace.interpreter': [path.join(PYTHON_BIN, 'python')],
+    'torchplace.probe.simulateGpu': 'auto',
+};
+
+
+
+describe('torchplace in VS Code (code-server)', { timeout: 10 * 60 * 1000 }, () => {
+    let server: RunningCodeServer;
+    let browser: Browser;
+    let wb: Workbench;
+
+    before(async () => {
+        fs.rmSync(ARTIFACTS, { recursive: true, force: true });
+        fs.mkdirSync(ARTIFACTS, { recursive: true });
+        server = await startCodeServer({
+            codeServerBin: required('CODE_SERVER_ENTRY'),
+            nodeBin: required('NODE24'),
+            vsix: required('VSIX'),
+            workspaceSource: path.join(REPO, 'client-vscode', 'e2e', 'workspace'),
+            pythonBinDir: PYTHON_BIN,
+            userSettings: USER_SETTINGS,
+            logFile: path.join(ARTIFACTS, 'code-server.log'),
+        });
+        browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
+        const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+        page.setDefaultTimeout(30000);
+        wb = new Workbench(page, ARTIFACTS);
+        await page.goto(server.url);
+        await wb.waitForWorkbench();
+    });
+
+    after(async () => {
+        await browser?.close().catch(() => undefined);
+        await server?.stop();
+    });
+
+    /** On failure, a screenshot of what was on screen. */
+    async function step(name: string, body: () => Promise<void>): Promise<void> {
+        try {
+            await body();
+        } catch (error) {
+            await wb.screenshot(`FAILED-${name}`).catch(() => undefined);
+            throw error;
+        }
+    }
+
+    it('shows the squiggle and counts the error in Problems', () =>
+        step('squiggle', async () => {
+            await wb.openFile('mixed_devices.py');
+            const squiggle = wb.activeEditor().locator('.squiggly-error');
+            await squiggle.first().waitFor({ timeout: 90000 }); // the first file starts the server
+            const counts = await wb.waitForProblems((c) => c.errors === 1, 'one error in Problems');
+            assert.equal(counts.errors, 1);
+            await wb.page.keyboard.press('Control+Shift+M');
+            const row = wb.page.locator('.markers-panel .monaco-list-row', { hasText: 'TP101' }).first();
+            await row.waitFor();
+            assert.match(await row.innerText(), /on the accelerator/);
+            await wb.screenshot('squiggle-and-problems');
+            await wb.page.keyboard.press('Control+Shift+M'); // close the panel again
+        }));
+
+    it('applies the TP201 quick-fix from the lightbulb', () =>
+        step('quick-fix', async () => {
+            await wb.openFile('discarded_to.py');
+            await wb.activeEditor().locator('.squiggly-warning').first().waitFor();
+            await wb.goToLine(6);
+            await wb.page.keyboard.press('Control+.');
+            const fix = wb.page.locator('.action-widget .monaco-list-row', { hasText: 'Assign the result' }).first();
+            await fix.waitFor();
+            await wb.screenshot('lightbulb-menu');
+            await fix.click();
+            const text = await wb.waitForText((t) => t.includes('x = x.to(device)'), 'the fixed line');
+            assert.doesNotMatch(text, /^x\.to\(device\)$/m);
+            // Moving x also cures the TP101 on the next line: no squiggles left in this file.
+            await wb.waitForNoSquiggles('after the quick-fix');
+            await wb.screenshot('quick-fix-applied');
+        }));
+
+    it('fixes every discarded .to() with "Fix All Device Issues"', () =>
+        step('fix-all', async () => {
+            await wb.openFile('fix_all.py');
+            await wb.activeEditor().locator('.squiggly-warning').first().waitFor();
+            await wb.runCommand('torchplace: Fix All Device Issues');
+            const text = await wb.waitForText(
+                (t) => t.includes('inputs = inputs.to(device)') && t.includes('targets = targets.to(device)'),
+                'both .to() calls assigned',
+            );
+            assert.doesNotMatch(text, /^inputs\.to\(device\)$/m);
+            await wb.waitForNoSquiggles('after Fix All');
+            await wb.screenshot('fix-all-applied');
+        }));
+
+    it('probes a # %% cell on a simulated GPU and shows where tensors live', async (t) =>
+        step('probe', async () => {
+            await wb.openFile('probe_cells.py');
+            await wb.activeEditor().locator('.squiggly-error').first().waitFor();
+            await wb.goToLine(11);
+            await wb.page.keyboard.press('Control+Alt+P'); // torchplace: Probe Current Cell
+            const view = wb.page.locator('.pane', { hasText: 'Torchplace Probe' }).first();
+            await wb.page.locator('[id="workbench.view.explorer"] .pane-header', { hasText: /torchplace probe/i }).first().click();
+            const message = view.locator('.message');
+            await message.waitFor({ timeout: 120000 });
+            const status = await message.innerText();
+            await wb.screenshot('probe-result');
+            if (/Not run: (probe-not-installed|probe-entry-missing)/.test(status)) {
+                t.skip(`the server's probe entry point is not available yet (${status})`);
+                return;
+            }
+            assert.match(status, /simulated GPU/);
+            // The probe's inline hints are part of the line's text as the editor shows it.
+            const text = await wb.waitForText((x) => /cuda:0 float32 \[8, 16\]/.test(x), 'an inlay hint with the batch on cuda:0');
+            assert.match(text, /cuda:0/);
+            await view.locator('.monaco-list-row', { hasText: 'batch' }).first().waitFor();
+            await wb.screenshot('probe-hints-and-view');
+        }));
+
+    it('shows a finding in a notebook cell', () =>
+        step('notebook', async () => {
+            await wb.openFile('notebook.ipynb');
+            const before = await wb.problemCounts();
+            const squiggle = wb.page.locator('.notebook-editor .squiggly-error').first();
+            await squiggle.waitFor({ timeout: 60000 });
+            // The error is in the third cell (`c = a + b`), where it belongs.
+            const cell = wb.page.locator('.notebook-editor .code-cell-row', { has: squiggle });
+            assert.match((await cell.innerText()).replace(/\u00a0/g, ' '), /c = a \+ b/);
+            await wb.waitForProblems((c) => c.errors === before.errors + 1, 'the notebook error in Problems');
+            await wb.screenshot('notebook-finding');
+        }));
+
+    it('says which setting to fix when the interpreter does not exist', () =>
+        step('bad-interpreter', async () => {
+            await wb.dismissNotifications();
+            await wb.replaceUserSettings({ ...USER_SETTINGS, 'torchplace.interpreter': ['/nonexistent/bin/python3'] });
+            const shown = await wb.waitForNotification(/was not found/);
+            assert.match(shown, /torchplace\.interpreter/);
+            await wb.screenshot('bad-interpreter-notification');
+        }));
+
+    it('says how to install torchplace when the interpreter lacks it, and recovers when fixed', () =>
+        step('torchplace-missing', async () => {
+            await wb.dismissNotifications();
+            // `-S` hides site-packages: a real Python without torchplace.
+            await wb.replaceUserSettings({ ...USER_SETTINGS, 'torchplace.interpreter': [path.join(PYTHON_BIN, 'python'), '-S'] });
+            const shown = await wb.waitForNotification(/not installed/);
+            assert.match(shown, /pip install torchplace/);
+            assert.match(shown, /useBundled/);
+            await wb.screenshot('torchplace-missing-notification');
+            await wb.dismissNotifications();
+            await wb.replaceUserSettings(USER_SETTINGS);
+            await wb.openFile('mixed_devices.py');
+            await wb.activeEditor().locator('.squiggly-error').first().waitFor({ timeout: 60000 });
+        }));
+});

@@ -1,0 +1,167 @@
+/**
+ * What a person does in VS Code, done with the keyboard and the mouse through
+ * playwright: open a file, go to a line, run a command from the palette, read
+ * the editor's text, the Problems count and notifications, take screenshots.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+
+export class Workbench {
+    private shot = 0;
+
+    constructor(
+        readonly page: Page,
+        private readonly artifacts: string,
+    ) {
+        fs.mkdirSync(artifacts, { recursive: true });
+    }
+
+    /** Saves a numbered screenshot and returns its path. */
+    async screenshot(name: string): Promise<string> {
+        this.shot++;
+        const file = path.join(this.artifacts, `${String(this.shot).padStart(2, '0')}-${name}.png`);
+        await this.page.screenshot({ path: file });
+        return file;
+    }
+
+    async waitForWorkbench(): Promise<void> {
+        await this.page.locator('.monaco-workbench').waitFor({ timeout: 90000 });
+        await this.page.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ timeout: 60000 });
+    }
+
+    /** Quick Open (Ctrl+P), type the name, Enter. */
+    async openFile(name: string): Promise<void> {
+        await this.dismissNotifications();
+        await this.page.keyboard.press('Control+P');
+        const input = this.page.locator('.quick-input-widget input');
+        await input.waitFor({ state: 'visible' });
+        await input.fill(name);
+        await this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+        await this.page.keyboard.press('Enter');
+        await this.page.locator(`.tab.active[data-resource-name="${name}"], .tab.active[aria-label^="${name}"]`).first().waitFor();
+    }
+
+    /** The command palette (F1): type the title, pick the matching entry. */
+    async runCommand(title: string): Promise<void> {
+        await this.page.keyboard.press('F1');
+        const input = this.page.locator('.quick-input-widget input');
+        await input.waitFor({ state: 'visible' });
+        await input.fill(`>${title}`);
+        await this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+        await this.page.keyboard.press('Enter');
+        await input.waitFor({ state: 'hidden' });
+    }
+
+    /** Ctrl+G, line number, Enter: the cursor is at the start of that 1-based line. */
+    async goToLine(line: number): Promise<void> {
+        await this.page.keyboard.press('Control+G');
+        const input = this.page.locator('.quick-input-widget input');
+        await input.waitFor({ state: 'visible' });
+        await input.fill(`:${line}`);
+        await this.page.keyboard.press('Enter');
+        await input.waitFor({ state: 'hidden' });
+    }
+
+    /** The active text editor (in a notebook: the focused cell's editor). */
+    activeEditor(): Locator {
+        return this.page.locator('.editor-group-container.active .monaco-editor').first();
+    }
+
+    /** The text of the visible lines of the active editor. */
+    async editorText(editor: Locator = this.activeEditor()): Promise<string> {
+        const lines = await editor.locator('.view-lines .view-line').evaluateAll((nodes) =>
+            nodes
+                .map((n) => ({ top: parseFloat((n as unknown as { style: { top: string } }).style.top || '0'), text: (n.textContent ?? '').replace(/\u00a0/g, ' ') }))
+                .sort((a, b) => a.top - b.top)
+                .map((l) => l.text),
+        );
+        return lines.join('\n');
+    }
+
+    /** Waits until `predicate` holds for the active editor's text. */
+    async waitForText(predicate: (text: string) => boolean, what: string, timeoutMs = 30000): Promise<string> {
+        const deadline = Date.now() + timeoutMs;
+        let text = '';
+        while (Date.now() < deadline) {
+            text = await this.editorText();
+            if (predicate(text)) {
+                return text;
+            }
+            await this.page.waitForTimeout(250);
+        }
+        throw new Error(`timed out waiting for ${what}; editor text:\n${text}`);
+    }
+
+    /** Errors and warnings as the status bar's Problems item counts them. */
+    async problemCounts(): Promise<{ errors: number; warnings: number }> {
+        const label = (await this.page.locator('[id="status.problems"] a, [id="status.problems"]').first().getAttribute('aria-label')) ?? '';
+        const errors = /(\d+)\s+error/i.exec(label) ?? /Errors?:\s*(\d+)/i.exec(label);
+        const warnings = /(\d+)\s+warning/i.exec(label) ?? /Warnings?:\s*(\d+)/i.exec(label);
+        const none = /no problems/i.test(label);
+        return { errors: none ? 0 : Number(errors?.[1] ?? 0), warnings: none ? 0 : Number(warnings?.[1] ?? 0) };
+    }
+
+    async waitForProblems(check: (c: { errors: number; warnings: number }) => boolean, what: string, timeoutMs = 30000): Promise<{ errors: number; warnings: number }> {
+        const deadline = Date.now() + timeoutMs;
+        let counts = { errors: -1, warnings: -1 };
+        while (Date.now() < deadline) {
+            counts = await this.problemCounts();
+            if (check(counts)) {
+                return counts;
+            }
+            await this.page.waitForTimeout(250);
+        }
+        throw new Error(`timed out waiting for ${what}; Problems: ${JSON.stringify(counts)}`);
+    }
+
+    async waitForNoSquiggles(what: string, timeoutMs = 30000): Promise<void> {
+        const squiggles = this.activeEditor().locator('.squiggly-error, .squiggly-warning');
+        const deadline = Date.now() + timeoutMs;
+        while ((await squiggles.count()) > 0) {
+            if (Date.now() > deadline) {
+                throw new Error(`squiggles remain ${what}`);
+            }
+            await this.page.waitForTimeout(250);
+        }
+    }
+
+    /** Texts of the notification toasts on screen. */
+    async notifications(): Promise<string[]> {
+        return this.page.locator('.notification-toast .notification-list-item-message').allInnerTexts();
+    }
+
+    async waitForNotification(pattern: RegExp, timeoutMs = 30000): Promise<string> {
+        const deadline = Date.now() + timeoutMs;
+        while (Date.now() < deadline) {
+            const found = (await this.notifications()).find((n) => pattern.test(n));
+            if (found) {
+                return found;
+            }
+            await this.page.waitForTimeout(250);
+        }
+        throw new Error(`no notification matching ${pattern}; shown: ${JSON.stringify(await this.notifications())}`);
+    }
+
+    /**
+     * Replaces the user settings the way a person pastes into settings.json:
+     * "Preferences: Open User Settings (JSON)", select all, paste, save, close.
+     */
+    async replaceUserSettings(settings: Record<string, unknown>): Promise<void> {
+        await this.runCommand('Preferences: Open User Settings (JSON)');
+        await this.page.locator('.tab.active[data-resource-name="settings.json"], .tab.active[aria-label^="settings.json"]').first().waitFor();
+        await this.activeEditor().click({ position: { x: 200, y: 10 } });
+        await this.page.keyboard.press('Control+A');
+        await this.page.keyboard.insertText(JSON.stringify(settings, null, 2));
+        await this.page.keyboard.press('Control+S');
+        await this.page.waitForTimeout(500);
+        await this.page.keyboard.press('Control+W');
+    }
+
+    /** Clears toasts so they do not cover what the next step looks at. */
+    async dismissNotifications(): Promise<void> {
+        if ((await this.page.locator('.notification-toast').count()) > 0) {
+            await this.runCommand('Notifications: Clear All Notifications').catch(() => undefined);
+        }
+    }
+}

@@ -1,0 +1,41 @@
+// Packages the .vsix from a staging folder holding only what ships, so vsce
+// does not walk the repository (.venv, node_modules, code-server caches).
+// Usage: node client-vscode/scripts/package.mjs [--target linux-x64] [-o out.vsix]
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const args = process.argv.slice(2);
+const outIndex = args.indexOf('-o');
+const output = path.resolve(outIndex >= 0 ? args.splice(outIndex, 2)[1] : path.join(root, 'client-vscode/out/torchplace.vsix'));
+const stage = path.join(root, 'client-vscode/out/vsix-stage');
+
+fs.rmSync(stage, { recursive: true, force: true });
+const copy = (rel) => {
+    const from = path.join(root, rel);
+    if (fs.existsSync(from)) {
+        fs.cpSync(from, path.join(stage, rel), { recursive: true, filter: (p) => !p.includes('__pycache__') });
+    }
+};
+for (const rel of ['package.json', '.vscodeignore', 'client-vscode/README.md', 'client-vscode/CHANGELOG.md', 'client-vscode/media', 'client-vscode/out/extension.js']) {
+    copy(rel);
+}
+if (args.includes('--target')) {
+    if (!fs.existsSync(path.join(root, 'client-vscode/out/bundled/libs/torchplace_server'))) {
+        throw new Error('a platform package needs the bundled server: run client-vscode/scripts/bundle-server.sh first');
+    }
+    copy('client-vscode/out/bundled');
+}
+// The stage has no scripts to run: the bundle was built by `npm run compile`.
+const manifest = JSON.parse(fs.readFileSync(path.join(stage, 'package.json'), 'utf8'));
+delete manifest.scripts;
+delete manifest.devDependencies;
+fs.writeFileSync(path.join(stage, 'package.json'), JSON.stringify(manifest, null, 2));
+execFileSync(
+    path.join(root, 'node_modules/.bin/vsce'),
+    ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--readme-path', 'client-vscode/README.md', '-o', output, ...args],
+    { cwd: stage, stdio: 'inherit' },
+);
+fs.rmSync(stage, { recursive: true, force: true });
