@@ -152,6 +152,12 @@ def test_simulated_gpu_matches_real_gpu(name, op, expected):
                 assert out.is_cuda == (expected.device.startswith("cuda"))
 
 
+def test_type_string_names_cuda():
+    with sg.simulation():
+        assert g(2).type() == "torch.cuda.FloatTensor"
+        assert c(2).type() == "torch.FloatTensor"
+
+
 def test_values_are_real():
     with sg.simulation():
         x = torch.arange(4.0, device="cuda")

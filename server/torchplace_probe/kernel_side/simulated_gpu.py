@@ -324,6 +324,12 @@ def _conv(func, args, kwargs):
     return _generic(func, args, kwargs, tensors)
 
 
+def _tensor_type(func, args, kwargs):
+    if isinstance(args[0], SimulatedCudaTensor) and len(args) == 1 and not kwargs:
+        return _type_string(args[0])  # x.type() -> 'torch.cuda.FloatTensor'
+    return func(*args, **kwargs)
+
+
 def _pin_memory(func, args, kwargs):
     return args[0]
 
@@ -377,6 +383,7 @@ _SPECIAL = {
     _TensorBase.__setitem__: _index,
     _Tensor.__repr__: _repr,
     _TensorBase.pin_memory: _pin_memory,
+    _TensorBase.type: _tensor_type,
     _TensorBase.is_pinned: _is_pinned,
     _TensorBase.get_device: lambda f, a, k: 0 if isinstance(a[0], SimulatedCudaTensor) else f(*a, **k),
     torch.nn.functional.conv1d: _conv,
