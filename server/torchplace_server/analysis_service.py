@@ -60,6 +60,7 @@ class Analysis:
     cell_findings: dict[str, list[Finding]]  # cells checked on their own (they do not parse)
     crashes: list[RuleCrash] = field(default_factory=list)
     by_uri: dict[str, list[PlacedFinding]] = field(default_factory=dict)
+    deps: dict = field(default_factory=dict)  # other files it read (path -> fingerprint), see cross_file
 
     def __post_init__(self) -> None:
         self.by_uri = _place(self.unit, self.findings, self.cell_findings)
@@ -71,7 +72,7 @@ class Analysis:
         """The same results for a newer snapshot with identical content (new versions)."""
         if all(a.version == b.version and a.uri == b.uri for a, b in zip(self.unit.parts, unit.parts)):
             return self
-        return Analysis(unit, self.config, self.findings, self.cell_findings, self.crashes)
+        return Analysis(unit, self.config, self.findings, self.cell_findings, self.crashes, deps=self.deps)
 
     def placed(self, uri: str) -> list[PlacedFinding]:
         return self.by_uri.get(uri, [])
@@ -85,13 +86,13 @@ class Analysis:
         return digest.hexdigest()[:16]
 
 
-def run_analysis(unit: Unit, config: Optional[Config]) -> Analysis:
+def run_analysis(unit: Unit, config: Optional[Config], project=None) -> Analysis:
     """The worker-thread body: never raises."""
     if config is None:
         return Analysis(unit, None, [], {})
     label = unit.path or unit.key
     crashes: list[RuleCrash] = []
-    findings, found = check_with_isolation(unit.text, unit.path, config, label)
+    findings, found = check_with_isolation(unit.text, unit.path, config, label, project)
     crashes.extend(found)
     cell_findings: dict[str, list[Finding]] = {}
     for part in unit.parts:
@@ -100,7 +101,8 @@ def run_analysis(unit: Unit, config: Optional[Config]) -> Analysis:
             own, found = check_with_isolation(masked, unit.path, config, f"{label} ({part.uri})")
             cell_findings[part.uri] = own
             crashes.extend(found)
-    return Analysis(unit, config, findings, cell_findings, crashes)
+    deps = project.dependencies_of(unit.path) if project is not None else {}
+    return Analysis(unit, config, findings, cell_findings, crashes, deps=deps)
 
 
 def _place(unit: Unit, findings: list[Finding], cell_findings: dict[str, list[Finding]]) -> dict[str, list[PlacedFinding]]:
@@ -164,7 +166,7 @@ class AnalysisService:
                 return None
             config = self.server.settings.config_for(unit)
             latest = self._latest.get(key)
-            if latest is not None and latest.matches(unit, config):
+            if latest is not None and latest.matches(unit, config) and self.server.cross_file.deps_current(latest.deps):
                 return latest.rebased(unit)
             running = self._running.get(key)
             if running is not None:
@@ -172,7 +174,7 @@ class AnalysisService:
                 # either it was for this text, or the next run starts on a free worker.
                 await asyncio.wait([running[2]])
                 continue
-            future = loop.run_in_executor(self.executor, run_analysis, unit, config)
+            future = loop.run_in_executor(self.executor, run_analysis, unit, config, self.server.cross_file.index)
             self._running[key] = (unit, config, future)
             future.add_done_callback(lambda fut, key=key: self._finished(key, fut))
             await asyncio.wait([future])

@@ -96,6 +96,19 @@ class DiagnosticsPublisher:
     def remember_pull(self, uri: str, result_id: str) -> None:
         self._pulled[uri] = result_id
 
+    def dependencies_changed(self, keys: list[str]) -> None:
+        """A module these units import changed: republish them, or ask a pull client to pull again."""
+        delay = self.server.settings.debounce_s
+        if self.server.uses_pull_diagnostics:
+            if self._can_refresh:
+                self._schedule("#refresh", delay, None)
+            return
+        for key in keys:
+            self._schedule(key, delay, self._publish)
+
+    def open_units(self) -> list[str]:
+        return self._open_units()
+
     # -- internals -------------------------------------------------------
     @property
     def _can_refresh(self) -> bool:
@@ -119,6 +132,9 @@ class DiagnosticsPublisher:
         try:
             if delay > 0:
                 await asyncio.sleep(delay)
+            if action is None:  # a debounced workspace/diagnostic/refresh
+                self.server.workspace_diagnostic_refresh(None)
+                return
             analysis = await self.server.analysis.current(key)
             if analysis is not None:
                 action(analysis)
@@ -158,7 +174,7 @@ class DiagnosticsPublisher:
 def register(server: "TorchplaceServer") -> None:
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
-        types.DiagnosticOptions(identifier=SOURCE, inter_file_dependencies=False, workspace_diagnostics=False),
+        types.DiagnosticOptions(identifier=SOURCE, inter_file_dependencies=True, workspace_diagnostics=False),
     )
     async def document_diagnostic(
         ls: "TorchplaceServer", params: types.DocumentDiagnosticParams

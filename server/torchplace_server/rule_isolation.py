@@ -39,22 +39,24 @@ class RuleCrash:
 _REPORTS_ERRORS = "errors" in inspect.signature(check_source).parameters
 
 
-def _check(text: str, path: Optional[str], config: Config, label: str, crashes: list[RuleCrash]) -> list[Finding]:
+def _check(text: str, path: Optional[str], config: Config, label: str, crashes: list[RuleCrash],
+           project=None) -> list[Finding]:
     if not _REPORTS_ERRORS:
         return check_source(text, path, config)
     errors: list = []
-    findings = check_source(text, path, config, errors=errors)
+    findings = check_source(text, path, config, errors=errors, project=project)
     for e in errors:
         crashes.append(RuleCrash(rule=e.rule, path=label, error=e.error, traceback=e.traceback))
     return findings
 
 
-def check_with_isolation(text: str, path: Optional[str], config: Config, label: str) -> tuple[list[Finding], list[RuleCrash]]:
+def check_with_isolation(text: str, path: Optional[str], config: Config, label: str,
+                         project=None) -> tuple[list[Finding], list[RuleCrash]]:
     crashes: list[RuleCrash] = []
     cfg = config
     for _ in range(64):
         try:
-            return _check(text, path, cfg, label, crashes), crashes
+            return _check(text, path, cfg, label, crashes, project), crashes
         except Exception as exc:  # noqa: BLE001 - the point is to survive any bug
             rule = _rule_in_traceback(exc)
             crashes.append(

@@ -41,9 +41,11 @@ class TorchplaceServer(LanguageServer):
         self.rule_docs = RuleDocs()
         self.connected = False
         self.log_handler: Optional[ClientLogHandler] = None
+        from .cross_file import CrossFile
         from .diagnostics import DiagnosticsPublisher
 
         self.diagnostics = DiagnosticsPublisher(self)
+        self.cross_file = CrossFile(self)
 
     # -- client facts ------------------------------------------------------
     @property

@@ -14,13 +14,16 @@ if TYPE_CHECKING:
 def register(server: "TorchplaceServer") -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: "TorchplaceServer", params: types.DidOpenTextDocumentParams) -> None:
+        ls.cross_file.document_changed(params.text_document.uri)
         ls.diagnostics.unit_changed(unit_key_for(ls.workspace, params.text_document.uri), immediate=True)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: "TorchplaceServer", params: types.DidChangeTextDocumentParams) -> None:
+        ls.cross_file.document_changed(params.text_document.uri)
         ls.diagnostics.unit_changed(unit_key_for(ls.workspace, params.text_document.uri))
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: "TorchplaceServer", params: types.DidCloseTextDocumentParams) -> None:
         # pygls has already dropped the document.
         ls.diagnostics.unit_closed(params.text_document.uri, [params.text_document.uri])
+        ls.cross_file.document_closed(params.text_document.uri)

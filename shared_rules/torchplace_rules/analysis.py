@@ -557,6 +557,8 @@ def analyze(tree: ast.Module, src: SourceText, rules: list[Rule], config: Config
             path: Optional[str] = None, errors: Optional[list] = None, project=None) -> list[Finding]:
     """Findings of `rules`; engine bugs go to `errors` (rule crashes) or raise (the core)."""
     if "torch" not in src.text:
+        if project is not None:
+            project.record_dependencies(path, {})
         return []
     analyzer = Analyzer(tree, src, rules, config, path, project)
     findings = analyzer.run()

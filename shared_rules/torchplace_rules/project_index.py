@@ -45,7 +45,7 @@ class ProjectIndex:
         self.lock = threading.RLock()
         self.summaries = SummaryCache(self, max_summaries)
         self.third_party = ThirdPartyClasses(self.root, environment, enabled=use_jedi)
-        self.dependencies: dict[Path, frozenset] = {}  # checked file -> project files it read, transitively
+        self.dependencies: dict[Path, dict] = {}  # checked file -> {project file it read: fingerprint}, transitively
         self._roots: dict[Path, tuple[Path, ...]] = {}
 
     # -- texts -------------------------------------------------------------------
@@ -135,12 +135,19 @@ class ProjectIndex:
         """Folders were created or removed: look up search roots again."""
         self._roots.clear()
 
-    def record_dependencies(self, path: Optional[str], deps: Iterable[Path]) -> None:
+    def record_dependencies(self, path: Optional[str], deps: dict) -> None:
         if path:
             try:
-                self.dependencies[Path(path).resolve()] = frozenset(deps)
+                self.dependencies[Path(path).resolve()] = dict(deps)
             except (OSError, ValueError):
                 pass
+
+    def dependencies_of(self, path: Optional[str]) -> dict:
+        """{file: fingerprint} of what the last check of `path` read from other modules."""
+        try:
+            return dict(self.dependencies.get(Path(path).resolve(), {})) if path else {}
+        except (OSError, ValueError):
+            return {}
 
     def dependents_of(self, changed: os.PathLike | str) -> list[Path]:
         """Checked files whose results may change when `changed` changes."""
