@@ -1,0 +1,59 @@
+"""The device-flow analysis, construct by construct (issue: rule engine, item 2).
+
+Each case is a program and the (line, code) findings at information severity
+and above; an empty set means the analysis must stay quiet (unknown stays unknown).
+"""
+import textwrap
+
+import pytest
+
+from torchplace_rules import Severity, check_source
+
+H = "import torch\nimport torch.nn as nn\nfrom torch.utils.data import DataLoader\n"
+
+CASES = {
+    "tuple-unpacking": ("device = torch.device('cuda')\na, b = torch.ones(2, device=device), torch.ones(2)\nc = a + b\n", {(6, "TP101")}),
+    "attribute-paths": ("class Box: pass\nbox = Box()\nbox.t = torch.ones(2).cuda()\nu = box.t * torch.ones(2)\n", {(6, "TP301"), (7, "TP101")}),
+    "if-else-agree": ("dev = torch.device('cuda')\nif flag:\n    x = torch.ones(2, device=dev)\nelse:\n    x = torch.zeros(2, device=dev)\ny = x + torch.ones(2)\n", {(9, "TP101")}),
+    "if-else-disagree-is-unknown": ("if flag:\n    x = torch.ones(2).cuda()\nelse:\n    x = torch.ones(2)\ny = x + torch.ones(2)\n", {(5, "TP301")}),
+    "cuda-available-branch-taken": ("if torch.cuda.is_available():\n    device = torch.device('cuda')\nelse:\n    device = torch.device('cpu')\nx = torch.ones(2, device=device) + torch.ones(2)\n", {(8, "TP101")}),
+    "not-cuda-available-branch": ("if not torch.cuda.is_available():\n    raise SystemExit('needs a GPU')\nx = torch.ones(2, device='cuda') + torch.ones(2)\n", {(6, "TP101")}),
+    "ifexp-device": ("device = 'cuda' if use_gpu else 'cpu'\nx = torch.ones(2, device=device) + torch.ones(2)\n", {(5, "TP101")}),
+    "cuda-index-device": ("a = torch.ones(2, device='cuda:0')\nb = torch.ones(2, device='cuda:1')\nc = a + b\n", {(6, "TP101")}),
+    "mps-device": ("a = torch.ones(2, device=torch.device('mps'))\nc = a @ torch.ones(2, 2)\n", {(5, "TP101")}),
+    "x-device": ("a = torch.ones(2).cuda()\nb = torch.ones(2, device=a.device)\nc = a + b + torch.ones(2)\n", {(4, "TP301"), (6, "TP101")}),
+    "next-parameters-device": ("m = nn.Linear(2, 2).cuda()\nd = next(m.parameters()).device\nx = torch.ones(2, device=d) - torch.ones(2)\n", {(6, "TP101")}),
+    "args-device": ("x = torch.ones(2).to(args.device)\ny = x * torch.ones(2)\n", {(4, "TP301"), (5, "TP101")}),
+    "loop-fixed-point": ("device = torch.device('cuda')\nh = torch.zeros(3)\nfor x in xs:\n    h = h + torch.ones(3, device=device)\n", {(7, "TP101")}),
+    "for-loader-enumerate": ("device = torch.device('cuda')\nm = nn.Linear(2, 2).to(device)\nfor i, (x, y) in enumerate(DataLoader(ds)):\n    out = m(x)\n", {(7, "TP103")}),
+    "loader-batch-moved-in-loop": ("device = torch.device('cuda')\nm = nn.Linear(2, 2).to(device)\nfor x, y in DataLoader(ds):\n    x = x.to(device)\n    out = m(x)\n", set()),
+    "with-no-grad": ("m = nn.Linear(2, 2).cuda()\nwith torch.no_grad():\n    y = m(torch.ones(1, 2))\n", {(6, "TP102")}),
+    "with-device-context": ("with torch.device('cuda'):\n    a = torch.ones(2)\nb = a + torch.ones(2, device='cuda')\n", set()),
+    "try-except-joins": ("try:\n    x = torch.ones(2).cuda()\nexcept RuntimeError:\n    x = torch.ones(2)\ny = x + torch.ones(2)\n", {(5, "TP301")}),
+    "function-returns-device-value": ("def to_gpu(t):\n    return t.to('cuda')\nx = to_gpu(torch.ones(2))\ny = x + torch.ones(2)\n", {(7, "TP101")}),
+    "helper-forgets-to-return": ("def prepare(t, device):\n    t.to(device)\n    return t\nx = prepare(torch.ones(2), torch.device('cuda'))\ny = x * torch.ones(2, device='cuda')\n", {(5, "TP201"), (8, "TP101")}),
+    "comprehension": ("device = torch.device('cuda')\nxs = [torch.ones(2).to(device) for _ in range(3)]\ny = xs[0] + torch.ones(2)\n", {(5, "TP301"), (6, "TP101")}),
+    "dict-comprehension-batch": ("device = torch.device('cuda')\nm = nn.Linear(2, 2).to(device)\nfor batch in DataLoader(ds):\n    batch = {k: v.to(device) for k, v in batch.items()}\n    out = m(**batch)\n", set()),
+    "module-class-forward": ("class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(2, 2)\n        self.register_buffer('scale', torch.ones(2))\n    def forward(self, x):\n        return self.fc(x) * self.scale\nnet = Net().cuda()\ny = net(torch.ones(1, 2))\n", {(12, "TP102")}),
+    "module-to-in-place": ("m = nn.Linear(2, 2)\nm.to('cuda')\ny = m(torch.ones(1, 2, device='cuda'))\n", set()),
+    "module-passed-to-unknown-function": ("m = nn.Linear(2, 2)\nsetup(m)\ny = m(torch.ones(1, 2, device='cuda'))\n", set()),
+    "non-blocking-transfer": ("device = torch.device('cuda')\nx = torch.ones(2)\nx = x.to(device, non_blocking=True)\ny = x + torch.ones(2)\n", {(7, "TP101")}),
+    "dtype-only-to-keeps-device": ("x = torch.ones(2).cuda()\nx = x.to(torch.float16)\ny = x + torch.ones(2)\n", {(4, "TP301"), (6, "TP101")}),
+    "preserving-ops": ("x = torch.ones(4, 4, device='cuda')\ny = x.view(16).reshape(4, 4).t().clone()\nz = torch.cat([y, x]) + torch.relu(x)\n", set()),
+    "from-numpy-dtype": ("import numpy as np\ndata = np.random.rand(4, 3)\nx = torch.from_numpy(data).cuda()\n", {(6, "TP302")}),
+    "numpy-float32-is-fine": ("import numpy as np\ndata = np.zeros((4, 3), dtype=np.float32)\nx = torch.tensor(data).cuda()\n", {(6, "TP301")}),
+    "set-default-device": ("torch.set_default_device('cuda')\nx = torch.ones(2) + torch.ones(2, device='cuda')\nm = nn.Linear(2, 2)\ny = m(torch.ones(1, 2, device='cuda'))\n", set()),
+    "unknown-stays-unknown": ("x = load_tensor()\ny = x + torch.ones(2, device='cuda')\nz = model(x)\n", set()),
+    "walrus": ("if (x := torch.ones(2).cuda()) is not None:\n    y = x + torch.ones(2)\n", {(4, "TP301"), (5, "TP101")}),
+    "data-parallel-accepts-cpu": ("m = nn.DataParallel(nn.Linear(2, 2).cuda())\ny = m(torch.ones(1, 2))\n", set()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_device_flow(name):
+    body, expected = CASES[name]
+    source = H + body
+    findings = check_source(source, "flow.py")
+    got = {(f.span.start_line + 1, f.code) for f in findings if f.severity <= Severity.INFORMATION}
+    assert got == expected, "\n" + "\n".join(f"{i + 1:3}: {l}" for i, l in enumerate(source.splitlines())) + "\n" + \
+        "\n".join(f"{f.span.start_line + 1}: {f.code} {f.message}" for f in findings)
