@@ -23,17 +23,26 @@ from .session import ProbeOptions, ProbeSession
 
 log = logging.getLogger(__name__)
 SOURCE = "torchplace probe"
-_SESSIONS: dict = {}
+MAX_WARM_KERNELS = 3
+_SESSIONS: dict = {}  # document key -> ProbeSession, least recently probed first
 _SESSIONS_LOCK = threading.Lock()
 
 
 def session_for(key: str, options: ProbeOptions) -> ProbeSession:
-    """One warm kernel per document (a `# %%` file or a whole notebook)."""
+    """One warm kernel per document (a `# %%` file or a whole notebook); only the
+    MAX_WARM_KERNELS most recently probed documents keep theirs (each holds torch)."""
+    evicted = []
     with _SESSIONS_LOCK:
-        session = _SESSIONS.get(key)
+        session = _SESSIONS.pop(key, None)
         if session is None:
-            session = _SESSIONS[key] = ProbeSession(options, name=key.rsplit("/", 1)[-1])
-        return session
+            session = ProbeSession(options, name=key.rsplit("/", 1)[-1])
+        _SESSIONS[key] = session  # most recent last
+        while len(_SESSIONS) > MAX_WARM_KERNELS:
+            oldest = next(iter(_SESSIONS))
+            evicted.append(_SESSIONS.pop(oldest))
+    for old in evicted:
+        threading.Thread(target=old.close, daemon=True).start()
+    return session
 
 
 def close_document(key: str) -> None:
