@@ -163,4 +163,7 @@ def mask_magics(text: str) -> tuple[str, bool]:
 
 
 def _line_count(text: str) -> int:
-    return max(len(text.splitlines()), 1)
+    """Lines as LSP counts them for whole-line work (no list of lines built: this runs per keystroke)."""
+    if "\r" in text:
+        return max(len(text.splitlines()), 1)
+    return max(text.count("\n") + (0 if text.endswith("\n") else 1), 1) if text else 1

@@ -212,3 +212,23 @@ def accept_registrations(client) -> list[types.RegistrationParams]:
         client.registrations.append(params)
 
     return client.registrations
+
+
+def expected_full(text: str, path: Optional[str] = None, config: Optional[Config] = None):
+    """`expected` plus the Unnecessary tag and the related locations and messages."""
+    return sorted(
+        (f.code, f.span.start_line, f.span.start_col, f.span.end_line, f.span.end_col, f.message, int(f.severity),
+         f.unnecessary,
+         tuple(sorted(((r.span.start_line, r.span.start_col, r.span.end_line, r.span.end_col), r.message) for r in f.related)))
+        for f in check_source(text, path, config)
+    )
+
+
+def observed_full(diagnostics) -> list:
+    return sorted(
+        (d.code, d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character, d.message, int(d.severity),
+         bool(d.tags) and types.DiagnosticTag.Unnecessary in d.tags,
+         tuple(sorted(((r.location.range.start.line, r.location.range.start.character, r.location.range.end.line,
+                        r.location.range.end.character), r.message) for r in d.related_information or [])))
+        for d in diagnostics
+    )

@@ -15,7 +15,8 @@ from pygls.exceptions import JsonRpcRequestCancelled
 from torchplace_rules import Config, apply_fixes, check_source
 
 from conftest import (
-    DISCARDED_TO, MIXED_DEVICES, SEED_SCRIPT, Docs, accept_registrations, expected, observed,
+    DISCARDED_TO, MIXED_DEVICES, SEED_SCRIPT, Docs, accept_registrations, expected, expected_full, observed,
+    observed_full,
     record_published, requires_rule, server_command,
 )
 
@@ -85,7 +86,7 @@ async def test_pull_reports_engine_findings_and_never_pushes(client, docs):
     uri = docs.open("seed.py", SEED_SCRIPT)
     report = await pull(client, uri)
     assert report.kind == "full"
-    assert observed(report.items) == expected(SEED_SCRIPT, str(client.folder / "seed.py"))
+    assert observed_full(report.items) == expected_full(SEED_SCRIPT, str(client.folder / "seed.py"))
     again = await pull(client, uri, report.result_id)
     assert again.kind == "unchanged" and again.result_id == report.result_id
     version = docs.replace(uri, (0, 0), (0, 0), "# a comment\n")

@@ -13,7 +13,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from torchplace_rules import apply_fixes, check_source, explain
 
 from conftest import (
-    BROKEN, DISCARDED_TO, accept_registrations, MIXED_DEVICES, SEED_SCRIPT, Docs, expected, observed, record_published,
+    BROKEN, DISCARDED_TO, accept_registrations, expected_full, observed_full, MIXED_DEVICES, SEED_SCRIPT, Docs, expected, observed, record_published,
     requires_rule, server_command, wait_for_published,
 )
 
@@ -42,7 +42,7 @@ def docs(client):
 async def test_open_publishes_engine_findings_for_the_version(client, docs):
     uri = docs.open("seed.py", SEED_SCRIPT)
     params = await wait_for_published(client, uri, 1)
-    assert observed(params.diagnostics) == expected(SEED_SCRIPT, str(client.folder / "seed.py"))
+    assert observed_full(params.diagnostics) == expected_full(SEED_SCRIPT, str(client.folder / "seed.py"))
     for d in params.diagnostics:
         assert d.source == "torchplace"
         assert d.code_description is not None and d.code_description.href.startswith("file://")
