@@ -143,6 +143,12 @@ def test_dead_kernel_is_reported_then_restarted(plain_session):
     assert any("died" in note for note in again.notes)
 
 
+def test_segfault_is_reported_then_restarted(plain_session):
+    result = plain_session.probe("import ctypes\nok = 1\nctypes.string_at(0)\n")
+    assert result.status == "kernel-died" and result.error.line == 3
+    assert plain_session.probe("c = 4\n").status == "ok"
+
+
 def test_missing_ipykernel_names_the_interpreter(tmp_path):
     bare = tmp_path / "bare"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True)

@@ -87,3 +87,27 @@ async def test_probe_cell_command_shows_lines_error_summary_and_progress(client:
     moved = [d for d in probe_diagnostics() if d.range.start.line == 5]
     assert moved and moved[0].message == "→ cuda:0 float32 [8, 4]  host→device 128 B"
     assert moved[0].severity == types.DiagnosticSeverity.Information
+
+
+async def test_cancel_from_the_progress_bar_interrupts_the_cell(client: LanguageClient, tmp_path):
+    text = "import time\n# %%\ntime.sleep(120)\n"
+    path = tmp_path / "slow.py"
+    path.write_text(text)
+    uri = uris.from_fs_path(str(path))
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)))
+    running = asyncio.ensure_future(client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="torchplace.probeCell", arguments=[uri, 1])))
+
+    def probing_token():
+        for token, values in client.progress_reports.items():
+            if any(isinstance(v, types.WorkDoneProgressReport) and "probing" in (v.message or "") for v in values):
+                return token
+        return None
+
+    await _wait_for(probing_token)
+    await asyncio.sleep(0.5)
+    client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=probing_token()))
+    result = await asyncio.wait_for(running, timeout=60)
+    assert result["result"]["status"] == "cancelled"
+    assert result["result"]["error"]["line"] == 3
