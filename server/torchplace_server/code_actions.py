@@ -76,7 +76,9 @@ def _matches_context(pf: PlacedFinding, context: types.CodeActionContext, ls: "T
 
 async def _fix_all_edit(ls: "TorchplaceServer", analysis: Analysis) -> types.WorkspaceEdit:
     loop = asyncio.get_running_loop()
-    edits = await loop.run_in_executor(ls.analysis.executor, fix_all_edits, analysis.unit, analysis.config)
+    edits = await loop.run_in_executor(
+        ls.analysis.executor, fix_all_edits, analysis.unit, analysis.config, ls.cross_file.index
+    )
     return workspace_edit(ls, edits)
 
 

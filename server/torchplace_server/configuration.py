@@ -25,10 +25,12 @@ def _client_supports_configuration(ls: "TorchplaceServer") -> bool:
     return bool(ws and ws.configuration)
 
 
-async def pull_configuration(ls: "TorchplaceServer") -> None:
-    """Ask the client for section `torchplace`; keep what we have if it has none."""
+async def pull_configuration(ls: "TorchplaceServer") -> bool:
+    """Ask the client for section `torchplace`; keep what we have if it has none.
+
+    Returns whether the settings changed."""
     if not _client_supports_configuration(ls):
-        return
+        return False
     try:
         result = await asyncio.wait_for(
             ls.workspace_configuration_async(
@@ -38,11 +40,12 @@ async def pull_configuration(ls: "TorchplaceServer") -> None:
         )
     except Exception as exc:  # noqa: BLE001 - a client that cannot answer keeps the old settings
         log.warning("torchplace: workspace/configuration failed: %r", exc)
-        return
+        return False
     value: Any = result[0] if result else None
-    if value is None:
-        return
+    if value is None or value == ls.settings.raw:
+        return False
     ls.settings.update(value, "workspace/configuration")
+    return True
 
 
 async def _register_pyproject_watcher(ls: "TorchplaceServer") -> None:
@@ -81,8 +84,7 @@ def register(server: "TorchplaceServer") -> None:
     @server.feature(types.INITIALIZED)
     async def initialized(ls: "TorchplaceServer", params: types.InitializedParams) -> None:
         ls.spawn(_register_pyproject_watcher(ls))
-        if _client_supports_configuration(ls):
-            await pull_configuration(ls)
+        if await pull_configuration(ls):
             ls.diagnostics.settings_changed()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)

@@ -17,10 +17,10 @@ from .workspace_edits import line_edits
 MAX_ROUNDS = 10
 
 
-def fixed_program(unit: Unit, config: Config) -> str:
+def fixed_program(unit: Unit, config: Config, project=None) -> str:
     text = unit.text
     for _ in range(MAX_ROUNDS):
-        findings, _ = check_with_isolation(text, unit.path, config, unit.path or unit.key)
+        findings, _ = check_with_isolation(text, unit.path, config, unit.path or unit.key, project)
         new_text, applied = apply_fixes(text, findings)
         if not applied or new_text == text:
             break
@@ -28,10 +28,11 @@ def fixed_program(unit: Unit, config: Config) -> str:
     return text
 
 
-def fix_all_edits(unit: Unit, config: Optional[Config]) -> list[tuple[CellPart, Span, str]]:
+def fix_all_edits(unit: Unit, config: Optional[Config], project=None) -> list[tuple[CellPart, Span, str]]:
+    """Edits per document/cell; `project` is the cross-file index the diagnostics used."""
     if config is None:
         return []
-    new_program = fixed_program(unit, config)
+    new_program = fixed_program(unit, config, project)
     if new_program == unit.text:
         return []
     if not unit.is_notebook:

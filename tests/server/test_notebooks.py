@@ -7,7 +7,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from torchplace_rules import apply_fixes, check_source
+from torchplace_rules import apply_fixes, check_source, explain
 
 from conftest import accept_registrations, observed, record_published, requires_rule, server_command, wait_for_published
 
@@ -171,6 +171,24 @@ async def test_quick_fix_inside_a_cell_then_stale_findings_clear(client):
     want = expected_by_cell(fixed_cells)
     for i in range(len(CELLS)):
         assert observed(client.diagnostics[cell_uri(i)]) == want[cell_uri(i)], f"cell {i}"
+
+
+async def test_code_lens_on_code_cells_and_hover_inside_a_cell(client):
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=cell_uri(0)))
+    )
+    assert [(l.command.command, list(l.command.arguments)) for l in lenses] == [("torchplace.probeCell", [cell_uri(0), 0])]
+    markdown = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=cell_uri(1)))
+    )
+    assert list(markdown) == []
+    diags = client.diagnostics.get(cell_uri(4), ())
+    if not diags:
+        pytest.skip("no finding in cell 4 with this engine")
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=cell_uri(4)), position=diags[0].range.start)
+    )
+    assert explain(diags[0].code) in hover.contents.value
 
 
 async def test_closing_the_notebook_clears_every_cell(client):

@@ -29,6 +29,9 @@ async def client(lsp_client: LanguageClient, tmp_path_factory):
     registrations = accept_registrations(lsp_client)
     folder = tmp_path_factory.mktemp("pull")
     caps = types.ClientCapabilities(
+        notebook_document=types.NotebookDocumentClientCapabilities(
+            synchronization=types.NotebookDocumentSyncClientCapabilities()
+        ),
         text_document=types.TextDocumentClientCapabilities(
             diagnostic=types.DiagnosticClientCapabilities(dynamic_registration=False),
             code_action=types.CodeActionClientCapabilities(
@@ -208,3 +211,62 @@ async def test_pyproject_is_merged_and_reloaded_when_it_changes(client, docs):
     assert observed(report.items) == expected(SEED_SCRIPT, path)
     assert any("selct" in m.message for m in client.messages[before_msgs:])
     docs.close(uri)
+
+
+async def test_notebook_cells_are_pulled_and_refreshed_when_another_cell_changes(client):
+    nb = "file:///tmp/torchplace-pull/refresh.ipynb"
+    cells = ["import torch\ndevice = torch.device(\"cuda\")\nx = torch.zeros(3)", "x.to(device)"]
+    cell_uris = [f"vscode-notebook-cell:/tmp/torchplace-pull/refresh.ipynb#c{i}" for i in range(2)]
+    client.notebook_document_did_open(
+        types.DidOpenNotebookDocumentParams(
+            notebook_document=types.NotebookDocument(
+                uri=nb, notebook_type="jupyter-notebook", version=1,
+                cells=[types.NotebookCell(kind=types.NotebookCellKind.Code, document=u) for u in cell_uris],
+            ),
+            cell_text_documents=[
+                types.TextDocumentItem(uri=u, language_id="python", version=1, text=t) for u, t in zip(cell_uris, cells)
+            ],
+        )
+    )
+    program = "\n".join(cells) + "\n"
+    first = await pull(client, cell_uris[1])
+    want = [(f.code, f.span.start_line - 3, f.message) for f in check_source(program) if f.span.start_line >= 3]
+    assert sorted((d.code, d.range.start.line, d.message) for d in first.items) == sorted(want)
+    await pull(client, cell_uris[0])
+    # Change only cell 0: `x` is no longer a tensor, so cell 1's findings change too.
+    before = client.diagnostic_refresh_count
+    client.notebook_document_did_change(
+        types.DidChangeNotebookDocumentParams(
+            notebook_document=types.VersionedNotebookDocumentIdentifier(uri=nb, version=2),
+            change=types.NotebookDocumentChangeEvent(
+                cells=types.NotebookDocumentCellChanges(
+                    text_content=[
+                        types.NotebookDocumentCellContentChanges(
+                            document=types.VersionedTextDocumentIdentifier(uri=cell_uris[0], version=2),
+                            changes=[types.TextDocumentContentChangePartial(
+                                range=types.Range(start=types.Position(2, 4), end=types.Position(2, 18)), text="[1]")],
+                        )
+                    ]
+                )
+            ),
+        )
+    )
+    new_program = cells[0].replace("torch.zeros(3)", "[1]") + "\n" + cells[1] + "\n"
+    want_after = [(f.code, f.span.start_line - 3, f.message) for f in check_source(new_program) if f.span.start_line >= 3]
+    if want_after != want:
+        for _ in range(200):
+            if client.diagnostic_refresh_count > before:
+                break
+            await asyncio.sleep(0.02)
+        assert client.diagnostic_refresh_count > before, "cell 1 changed without a refresh"
+    after = await pull(client, cell_uris[1], first.result_id)
+    if want_after == want:
+        assert after.kind == "unchanged"
+    else:
+        assert sorted((d.code, d.range.start.line, d.message) for d in after.items) == sorted(want_after)
+    client.notebook_document_did_close(
+        types.DidCloseNotebookDocumentParams(
+            notebook_document=types.NotebookDocumentIdentifier(uri=nb),
+            cell_text_documents=[types.TextDocumentIdentifier(uri=u) for u in cell_uris],
+        )
+    )
