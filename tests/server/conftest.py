@@ -232,3 +232,23 @@ def observed_full(diagnostics) -> list:
                         r.location.range.end.character), r.message) for r in d.related_information or [])))
         for d in diagnostics
     )
+
+
+def change_notebook_cell(client, notebook_uri: str, notebook_version: int, cell: str, cell_version: int,
+                         range_: types.Range, text: str) -> None:
+    """notebookDocument/didChange with one incremental text change in one cell."""
+    client.notebook_document_did_change(
+        types.DidChangeNotebookDocumentParams(
+            notebook_document=types.VersionedNotebookDocumentIdentifier(uri=notebook_uri, version=notebook_version),
+            change=types.NotebookDocumentChangeEvent(
+                cells=types.NotebookDocumentCellChanges(
+                    text_content=[
+                        types.NotebookDocumentCellContentChanges(
+                            document=types.VersionedTextDocumentIdentifier(uri=cell, version=cell_version),
+                            changes=[types.TextDocumentContentChangePartial(range=range_, text=text)],
+                        )
+                    ]
+                )
+            ),
+        )
+    )

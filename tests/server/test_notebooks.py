@@ -9,7 +9,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from torchplace_rules import apply_fixes, check_source, explain
 
-from conftest import accept_registrations, observed, record_published, requires_rule, server_command, wait_for_published
+from conftest import accept_registrations, change_notebook_cell, observed, record_published, requires_rule, server_command, wait_for_published
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -149,21 +149,7 @@ async def test_quick_fix_inside_a_cell_then_stale_findings_clear(client):
     # The edit is the engine's, moved into the cell's own coordinates.
     assert edit.new_text == finding.fix.edits[0].new_text
     assert edit.range.start.line == finding.span.start_line - 3
-    client.notebook_document_did_change(
-        types.DidChangeNotebookDocumentParams(
-            notebook_document=types.VersionedNotebookDocumentIdentifier(uri=NB_URI, version=2),
-            change=types.NotebookDocumentChangeEvent(
-                cells=types.NotebookDocumentCellChanges(
-                    text_content=[
-                        types.NotebookDocumentCellContentChanges(
-                            document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
-                            changes=[types.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text)],
-                        )
-                    ]
-                )
-            ),
-        )
-    )
+    change_notebook_cell(client, NB_URI, 2, uri, 2, edit.range, edit.new_text)
     after = await wait_for_published(client, uri, 2)
     assert not [d for d in after.diagnostics if d.code == fixable[0].code]
     fixed_cells = list(CELLS)

@@ -15,7 +15,7 @@ from pygls.exceptions import JsonRpcRequestCancelled
 from torchplace_rules import Config, apply_fixes, check_source
 
 from conftest import (
-    DISCARDED_TO, MIXED_DEVICES, SEED_SCRIPT, Docs, accept_registrations, expected, expected_full, observed,
+    DISCARDED_TO, MIXED_DEVICES, SEED_SCRIPT, Docs, accept_registrations, change_notebook_cell, expected, expected_full, observed,
     observed_full,
     record_published, requires_rule, server_command,
 )
@@ -235,22 +235,7 @@ async def test_notebook_cells_are_pulled_and_refreshed_when_another_cell_changes
     await pull(client, cell_uris[0])
     # Change only cell 0: `x` is no longer a tensor, so cell 1's findings change too.
     before = client.diagnostic_refresh_count
-    client.notebook_document_did_change(
-        types.DidChangeNotebookDocumentParams(
-            notebook_document=types.VersionedNotebookDocumentIdentifier(uri=nb, version=2),
-            change=types.NotebookDocumentChangeEvent(
-                cells=types.NotebookDocumentCellChanges(
-                    text_content=[
-                        types.NotebookDocumentCellContentChanges(
-                            document=types.VersionedTextDocumentIdentifier(uri=cell_uris[0], version=2),
-                            changes=[types.TextDocumentContentChangePartial(
-                                range=types.Range(start=types.Position(2, 4), end=types.Position(2, 18)), text="[1]")],
-                        )
-                    ]
-                )
-            ),
-        )
-    )
+    change_notebook_cell(client, nb, 2, cell_uris[0], 2, types.Range(start=types.Position(2, 4), end=types.Position(2, 18)), "[1]")
     new_program = cells[0].replace("torch.zeros(3)", "[1]") + "\n" + cells[1] + "\n"
     want_after = [(f.code, f.span.start_line - 3, f.message) for f in check_source(new_program) if f.span.start_line >= 3]
     if want_after != want:
