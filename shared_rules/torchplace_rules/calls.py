@@ -482,6 +482,11 @@ def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         return UNKNOWN
     if name == "numpy":
         return NumpyV(recv.dtype, recv.rank)
+    if name == "type_as":  # converts to the other tensor's type, device included
+        other = args[0] if args else UNKNOWN
+        if isinstance(other, TensorV):
+            return TensorV(other.dev, origin=node, rank=recv.rank, dtype=other.dtype, grad=recv.grad)
+        return TensorV(None, origin=node, rank=recv.rank)
     if name in api.NEW_METHODS:
         has_kw, dev = kw_device(ev, node, kwargs)
         return TensorV(dev if has_kw else recv.dev, origin=node)
@@ -539,9 +544,11 @@ def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
                 if tensor.dev is None or tensor.rank == 0:
                     continue
                 if tensor.dev.is_cpu and not module.dev.is_cpu:
+                    # Every CPU input is an event (each factory is its own TP202);
+                    # rules reporting at the call keep one finding per call.
                     ev.emit("conflict", Conflict(node, "module_input", tensor, arg, module, node.func, module.dev))
                     conflict = conflict or module.dev.kind == ACCEL_KIND
-                    break
+                    continue
                 in_method = ev.frame.cls is not None and ev.frame.cls.is_module
                 if module.dev.is_cpu and module.known_class and (tensor.dev.kind == ACCEL_KIND or (tensor.dev.kind == "self" and in_method)):
                     cpu_side = TensorV(CPU, origin=module.placed_at)

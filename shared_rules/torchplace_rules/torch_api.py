@@ -29,7 +29,7 @@ SEQUENCE_ARG_FUNCTIONS = {"cat", "concat", "concatenate", "stack", "hstack", "vs
                           "block_diag", "cartesian_prod", "chain_matmul"}
 MIXING_METHODS = MIXING_FUNCTIONS - SEQUENCE_ARG_FUNCTIONS | {
     "add_", "sub_", "mul_", "div_", "masked_fill", "masked_fill_", "masked_scatter", "index_add", "index_add_",
-    "scatter", "scatter_", "scatter_add", "scatter_add_", "expand_as", "lerp_", "addmm_", "index_select", "gather",
+    "scatter", "scatter_", "scatter_add", "scatter_add_", "lerp_", "addmm_", "index_select", "gather",
     "matmul", "clamp_", "where",
 }
 # torch.nn.functional functions that combine their tensor arguments.
@@ -46,11 +46,11 @@ MIXING_FUNCTIONAL = {
 
 # Tensor methods that keep the device (and need no other tensor).
 PRESERVING_METHODS = {
-    "view", "view_as", "reshape", "reshape_as", "permute", "transpose", "t", "T", "squeeze", "unsqueeze",
+    "view", "view_as", "reshape", "reshape_as", "expand_as", "permute", "transpose", "t", "T", "squeeze", "unsqueeze",
     "flatten", "unflatten", "expand", "repeat", "repeat_interleave", "contiguous", "clone", "detach",
     "abs", "exp", "log", "log1p", "sqrt", "rsqrt", "sigmoid", "tanh", "relu", "softmax", "log_softmax",
     "neg", "sign", "floor", "ceil", "round", "clamp_min", "clamp_max", "float", "double", "half",
-    "bfloat16", "long", "int", "short", "bool", "byte", "char", "type_as", "narrow", "select",
+    "bfloat16", "long", "int", "short", "bool", "byte", "char", "narrow", "select",
     "flip", "roll", "cumsum", "cumprod", "argmax", "argmin",
     "argsort", "norm", "sum", "mean", "prod", "std", "var", "max", "min",
     "amax", "amin", "all", "any", "logsumexp", "pow", "square", "reciprocal", "sin", "cos", "triu", "tril",

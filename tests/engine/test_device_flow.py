@@ -57,3 +57,23 @@ def test_device_flow(name):
     got = {(f.span.start_line + 1, f.code) for f in findings if f.severity <= Severity.INFORMATION}
     assert got == expected, "\n" + "\n".join(f"{i + 1:3}: {l}" for i, l in enumerate(source.splitlines())) + "\n" + \
         "\n".join(f"{f.span.start_line + 1}: {f.code} {f.message}" for f in findings)
+
+
+def test_type_as_follows_the_other_tensor():
+    source = H + "src = torch.ones(3, 1, device='cuda')\nys = torch.ones(1, 1, device='cuda')\nys = torch.cat([ys, torch.ones(1, 1).type_as(src.data)])\n"
+    assert [f.code for f in check_source(source, "t.py") if f.severity <= Severity.WARNING] == []
+
+
+def test_every_cpu_state_made_in_forward_is_reported():
+    source = H + textwrap.dedent("""\
+        class Seq(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.cell = nn.LSTMCell(1, 8)
+            def forward(self, x):
+                h = torch.zeros(x.size(0), 8)
+                c = torch.zeros(x.size(0), 8)
+                return self.cell(x, (h, c))
+    """)
+    lines = sorted(f.span.start_line + 1 for f in check_source(source, "t.py") if f.code == "TP202")
+    assert lines == [9, 10]
