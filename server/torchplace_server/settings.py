@@ -6,7 +6,8 @@ Sources, later ones replacing earlier ones key by key: `initializationOptions`
 `workspace/didChangeConfiguration`.  The project's `[tool.torchplace]` from the
 nearest pyproject.toml is applied on top of the editor settings
 (`load_config(path, base=editor)`), so the editor and `torchplace check` agree
-on a project; it is re-read when a pyproject.toml changes.
+on a project; it is re-read when a pyproject.toml changes (watched files, and,
+for clients that cannot watch files, its modification time on the next check).
 
 Keys:
 - engine keys (validated by `Config.from_dict`): `select`, `ignore`,
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from lsprotocol import types
 
 from torchplace_rules import Config, ConfigError, load_config
+from torchplace_rules.config import find_pyproject
 
 from .analysis_units import Unit
 
@@ -67,7 +69,7 @@ class Settings:
         self.debounce_s = DEFAULT_DEBOUNCE_MS / 1000
         self.ignore_patterns: tuple[str, ...] = ()
         self.show_notifications = "onError"
-        self._by_folder: dict[Optional[str], Config] = {}
+        self._by_folder: dict[Optional[str], tuple[Config, Optional[str], Optional[float]]] = {}
         self._reported: set[str] = set()
 
     # -- editor settings -------------------------------------------------
@@ -134,17 +136,24 @@ class Settings:
         if path and self.ignore_patterns and _matches_any(path, self.ignore_patterns):
             return None
         folder = os.path.dirname(path) if path else self.server.workspace.root_path
-        config = self._by_folder.get(folder)
-        if config is None:
-            config = self._load(folder)
-            self._by_folder[folder] = config
+        entry = self._by_folder.get(folder)
+        if entry is None or _mtime(entry[1]) != entry[2]:
+            entry = self._load(folder)
+            self._by_folder[folder] = entry
+        config = entry[0]
         if path and config.extend_exclude and config.is_excluded(path):
             return None
         return config
 
-    def _load(self, folder: Optional[str]) -> Config:
+    def _load(self, folder: Optional[str]) -> tuple[Config, Optional[str], Optional[float]]:
+        """(config, the pyproject.toml it came from, that file's mtime)."""
         if not folder:
-            return self.editor_config
+            return self.editor_config, None, None
+        pyproject = find_pyproject(folder)
+        source = str(pyproject) if pyproject else None
+        return self._load_config(folder), source, _mtime(source)
+
+    def _load_config(self, folder: str) -> Config:
         try:
             return load_config(folder, base=self.editor_config)
         except ConfigError as exc:
@@ -157,6 +166,15 @@ class Settings:
                     types.MessageType.Error,
                 )
             return self.editor_config
+
+
+def _mtime(path: Optional[str]) -> Optional[float]:
+    if path is None:
+        return None
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return -1.0
 
 
 def _matches_any(path: str, patterns: tuple[str, ...]) -> bool:

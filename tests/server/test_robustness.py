@@ -8,6 +8,8 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from torchplace_rules import Config
+
 from conftest import SEED_SCRIPT, Docs, accept_registrations, expected, observed, record_published, server_command, wait_for_published
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -52,3 +54,22 @@ async def test_unknown_command_arguments_do_not_kill_the_server(client):
         types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri="file:///not/open.py"))
     )
     assert list(lenses) == []
+
+
+async def test_pyproject_change_is_noticed_without_file_watching(client):
+    """This client cannot watch files: the pyproject's modification time is checked instead."""
+    project = client.folder / "nowatch"
+    project.mkdir()
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text("[tool.torchplace]\nignore = []\n")
+    docs = Docs(client, project)
+    uri = docs.open("train.py", SEED_SCRIPT)
+    path = str(project / "train.py")
+    params = await wait_for_published(client, uri, 1)
+    assert observed(params.diagnostics) == expected(SEED_SCRIPT, path)
+    pyproject.write_text('[tool.torchplace]\nignore = ["TP1", "TP2"]\n')
+    version = docs.set_text(uri, SEED_SCRIPT + "\n")
+    params = await wait_for_published(client, uri, version)
+    assert observed(params.diagnostics) == expected(docs.texts[uri], path, Config.from_dict({"ignore": ["TP1", "TP2"]}))
+    assert not [d for d in params.diagnostics if d.code.startswith(("TP1", "TP2"))]
+    docs.close(uri)
