@@ -73,3 +73,17 @@ async def test_pyproject_change_is_noticed_without_file_watching(client):
     assert observed(params.diagnostics) == expected(docs.texts[uri], path, Config.from_dict({"ignore": ["TP1", "TP2"]}))
     assert not [d for d in params.diagnostics if d.code.startswith(("TP1", "TP2"))]
     docs.close(uri)
+
+
+async def test_a_slow_document_does_not_block_a_small_one(client):
+    docs = Docs(client, client.folder)
+    big = docs.open("slow_big.py", SEED_SCRIPT * 200)  # ~5,000 lines: the slow one
+    small = docs.open("quick_small.py", SEED_SCRIPT)
+    small_params = await wait_for_published(client, small, 1)
+    big_params = await wait_for_published(client, big, 1, timeout=60)
+    order = [p.uri for p in client.published if p.uri in (big, small)]
+    assert order.index(small) < order.index(big), "the small file waited for the big one"
+    assert observed(small_params.diagnostics) == expected(SEED_SCRIPT, str(client.folder / "quick_small.py"))
+    assert len(big_params.diagnostics) == len(expected(docs.texts[big], str(client.folder / "slow_big.py")))
+    docs.close(big)
+    docs.close(small)
