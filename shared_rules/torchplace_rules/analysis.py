@@ -82,6 +82,7 @@ class Analyzer(ExpressionEvaluator):
         self.crashed: set[str] = set()
         self.bare_call = None
         self.current_stmt = None
+        self.guards: list = []  # tests of the enclosing `if` bodies
 
     # -- reporting -------------------------------------------------------
     def emit(self, event: str, *args) -> None:
@@ -325,7 +326,12 @@ class Analyzer(ExpressionEvaluator):
         branches = []
         if assumed is not False:
             self.frame.env = dict(entry)
-            if self.exec_body(stmt.body):
+            self.guards.append(stmt.test)
+            try:
+                body_ok = self.exec_body(stmt.body)
+            finally:
+                self.guards.pop()
+            if body_ok:
                 branches.append(self.frame.env)
         if assumed is not True:
             self.frame.env = dict(entry)
@@ -345,7 +351,7 @@ class Analyzer(ExpressionEvaluator):
     def stmt_For(self, stmt) -> None:
         iterable = self.eval(stmt.iter)
         element, loader = self.iteration_element(iterable, stmt)
-        training = loader is not None or _has_training_step(stmt.body)
+        training = _has_training_step(stmt.body)
         self.run_loop(stmt, training, loader, lambda: self.bind(stmt.target, element, None))
 
     stmt_AsyncFor = stmt_For
@@ -502,6 +508,11 @@ class Analyzer(ExpressionEvaluator):
     @property
     def in_training_loop(self) -> bool:
         return any(loop.training for loop in self.frame.loops)
+
+    @property
+    def in_periodic_branch(self) -> bool:
+        """Inside `if step % N == 0:` (logging every N steps)."""
+        return any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for test in self.guards for n in ast.walk(test))
 
     def device_expression(self, dev: Optional[Dev]) -> Optional[str]:
         """Source text naming `dev` that is in scope here, for a fix."""

@@ -10,7 +10,12 @@ class SyncInLoop(Rule):
     name = "sync-in-loop"
     severity = Severity.HINT
     summary = "`.item()`, `.cpu()`, `.tolist()` or `print()` of an accelerator tensor inside a training loop"
-    what_it_does = "Finds calls that copy an accelerator tensor to the host inside a loop that trains (`.backward()`, `optimizer.step()`, or a loop over a DataLoader)."
+    what_it_does = """
+        Finds calls that copy an accelerator tensor to the host inside a loop that
+        trains (its body calls `.backward()` or `optimizer.step()`).  Syncs under a
+        periodic guard such as `if step % 100 == 0:` are the recommended practice
+        and are not reported.
+    """
     why_bad = """
         Each of these waits until the GPU has finished all queued work, then copies.
         Once per step this may stall the pipeline and slow training; accumulate on
@@ -29,6 +34,15 @@ class SyncInLoop(Rule):
             x = torch.randn(3, device="cuda")
             print(x.sum().item())          # outside any training loop
         """),
+        valid("""
+            import torch
+            w = torch.randn(3, device="cuda", requires_grad=True)
+            for step in range(1000):
+                loss = (w * w).sum()
+                loss.backward()
+                if step % 100 == 0:
+                    print(loss.item())     # logging every N steps is the fix
+        """),
     ]
     INVALID = [
         Invalid(
@@ -45,7 +59,7 @@ class SyncInLoop(Rule):
     ]
 
     def on_call(self, ev, node, qual, method, recv, args, kwargs) -> None:
-        if not ev.in_training_loop:
+        if not ev.in_training_loop or ev.in_periodic_branch:
             return
         if method in ("item", "tolist", "cpu", "numpy") and _on_accel(recv):
             what = f"`.{method}()`"
