@@ -27,6 +27,7 @@ from __future__ import annotations
 import fnmatch
 import logging
 import os
+import re
 from typing import TYPE_CHECKING, Any, Optional
 
 from lsprotocol import types
@@ -109,7 +110,7 @@ class Settings:
                     problems.append(f"'{name}' must be one of {', '.join(NOTIFICATION_LEVELS)}, got {value!r}")
             else:
                 try:
-                    config = Config.from_dict({key: value}, base=config)
+                    config = Config.from_dict({_kebab(key): value}, base=config)
                 except ConfigError as exc:
                     problems.append(f"'{name}': {exc}")
         self.raw = raw
@@ -166,6 +167,11 @@ class Settings:
                     types.MessageType.Error,
                 )
             return self.editor_config
+
+
+def _kebab(key: str) -> str:
+    """VS Code settings are camelCase (`extraDeviceNames`); the engine takes kebab or snake case."""
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "-" + m.group(1).lower(), key)
 
 
 def _mtime(path: Optional[str]) -> Optional[float]:

@@ -149,9 +149,12 @@ async def test_eager_quick_fix_uses_plain_changes_without_document_changes(clien
 async def test_settings_from_workspace_configuration(client, docs):
     uri = docs.open("settings.py", MIXED_DEVICES + DISCARDED_TO.split("\n", 2)[2])
     text = docs.texts[uri]
-    await change_settings(client, {"ignore": ["TP101"], "severity": {"TP201": "hint"}, "interpreter": ["/usr/bin/python3"]})
+    await change_settings(client, {"ignore": ["TP101"], "severity": {"TP201": "hint"}, "interpreter": ["/usr/bin/python3"],
+                                   "extraDeviceNames": ["gpu"], "perFileIgnores": {"other_*.py": ["TP2"]}})
+    assert not [m for m in client.messages if "extraDeviceNames" in m.message or "perFileIgnores" in m.message]
     report = await pull(client, uri)
-    cfg = Config.from_dict({"ignore": ["TP101"], "severity": {"TP201": "hint"}})
+    cfg = Config.from_dict({"ignore": ["TP101"], "severity": {"TP201": "hint"}, "extra-device-names": ["gpu"],
+                            "per-file-ignores": {"other_*.py": ["TP2"]}})
     assert observed(report.items) == expected(text, str(client.folder / "settings.py"), cfg)
     assert "TP101" not in [d.code for d in report.items]
     await change_settings(client, {"enable": False})
