@@ -42,7 +42,7 @@ def split_cells(text: str) -> list[Cell]:
         return [Cell(0, 1, text)]
     cells: list[Cell] = []
     bounds = ([0] if starts[0] > 0 else []) + starts + [len(lines)]
-    for n, (begin, end) in enumerate(zip(bounds, bounds[1:])):
+    for begin, end in zip(bounds, bounds[1:]):
         chunk = "".join(lines[begin:end])
         marker = _MARKER.match(lines[begin]) if begin < len(lines) else None
         is_code = not (marker and _MARKDOWN.search(marker.group("rest")))

@@ -8,8 +8,6 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
-
 from torchplace_probe import ProbeOptions, ProbeSession, run_probe
 
 TRAINING = '''\

@@ -201,7 +201,7 @@ def move(t: torch.Tensor, dst: torch.device, dtype=None, copy=False, memory_form
     return to_simulated(result) if dst.type == "cuda" else result
 
 
-def _parse_to_args(self, args, kwargs):
+def _parse_to_args(args, kwargs):
     """(device, dtype, copy, memory_format) of a Tensor.to(...) call."""
     kwargs = dict(kwargs)
     copy = kwargs.pop("copy", False)
@@ -228,7 +228,7 @@ def _parse_to_args(self, args, kwargs):
 
 def _tensor_to(func, args, kwargs):
     self = args[0]
-    dst, dtype, copy, memory_format = _parse_to_args(self, args[1:], kwargs)
+    dst, dtype, copy, memory_format = _parse_to_args(args[1:], kwargs)
     if dst is None:
         dst = device_of(self)
     return move(self, dst, dtype, copy, memory_format)
@@ -465,7 +465,7 @@ def _module_to(self, *args, **kwargs):
 
 
 def _parse_module_to(args, kwargs):
-    device, dtype, _copy, _memory_format = _parse_to_args(None, args, kwargs)
+    device, dtype, _copy, _memory_format = _parse_to_args(args, kwargs)
     if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
         raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired dtype={dtype}")
     return device, dtype, None, None
