@@ -40,8 +40,10 @@ def _cases():
 
 
 @pytest.fixture(scope="module")
-def session():
-    s = ProbeSession(ProbeOptions(simulate_gpu="on", timeout=30), name="agreement")
+def session(tmp_path_factory):
+    # Examples may write files (torch.save): they run in a scratch folder.
+    cwd = str(tmp_path_factory.mktemp("agreement"))
+    s = ProbeSession(ProbeOptions(simulate_gpu="on", timeout=30, cwd=cwd), name="agreement")
     yield s
     s.close()
 
