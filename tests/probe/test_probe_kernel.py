@@ -236,3 +236,16 @@ def test_torchplace_cli_probes_a_notebook(tmp_path):
     payload = json.loads(done.stdout)
     assert payload["simulated"] is True  # no GPU here and the notebook asks for CUDA
     assert payload["lines"][0]["syncs"] == [{"kind": ".item()", "count": 1}]
+
+
+def test_the_host_never_imports_torch():
+    code = (
+        "import sys\n"
+        "from torchplace_probe import ProbeOptions, run_probe\n"
+        "import torchplace_probe.editor_bridge, torchplace_probe.probe_command\n"
+        "r = run_probe('import torch\\nx = torch.ones(1)\\n', 1, ProbeOptions(simulate_gpu='off'))\n"
+        "assert r.status == 'ok', r.to_text()\n"
+        "assert 'torch' not in sys.modules, 'the host imported torch'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
