@@ -79,6 +79,25 @@ export class Workbench {
         return lines.join('\n');
     }
 
+    /** Text that decorations add after lines (rendered as CSS `::after` content), in line order. */
+    async afterLineTexts(editor: Locator = this.activeEditor()): Promise<string[]> {
+        return editor.locator('.view-lines .view-line').evaluateAll((nodes) => {
+            type El = { style: { top: string }; querySelectorAll(s: string): ArrayLike<unknown> };
+            const view = globalThis as unknown as { getComputedStyle(e: unknown, pseudo: string): { content: string } };
+            return (nodes as unknown as El[])
+                .map((n) => ({
+                    top: parseFloat(n.style.top || '0'),
+                    text: Array.from(n.querySelectorAll('span'))
+                        .map((span) => view.getComputedStyle(span, '::after').content)
+                        .filter((c) => c && c !== 'none' && c !== 'normal' && c !== '""')
+                        .map((c) => c.replace(/^"|"$/g, ''))
+                        .join(' '),
+                }))
+                .sort((a, b) => a.top - b.top)
+                .map((l) => l.text);
+        });
+    }
+
     /** Waits until `predicate` holds for the active editor's text. */
     async waitForText(predicate: (text: string) => boolean, what: string, timeoutMs = 30000): Promise<string> {
         const deadline = Date.now() + timeoutMs;
@@ -149,13 +168,30 @@ export class Workbench {
      */
     async replaceUserSettings(settings: Record<string, unknown>): Promise<void> {
         await this.runCommand('Preferences: Open User Settings (JSON)');
-        await this.page.locator('.tab.active[data-resource-name="settings.json"], .tab.active[aria-label^="settings.json"]').first().waitFor();
-        await this.activeEditor().click({ position: { x: 200, y: 10 } });
+        // VS Code 1.139 may open it in a modal editor rather than a tab.
+        const found = this.page.locator('.monaco-editor', { hasText: 'workbench.startupEditor' }).last();
+        await found.waitFor();
+        // A handle, not a locator: the text it was found by scrolls out of sight below.
+        const editor = (await found.elementHandle())!;
+        await found.locator('.view-lines').click();
         await this.page.keyboard.press('Control+A');
-        await this.page.keyboard.insertText(JSON.stringify(settings, null, 2));
+        await this.page.keyboard.press('Delete');
+        // One line: no auto-indent; then drop whatever auto-closing added after it.
+        await this.page.keyboard.insertText(JSON.stringify(settings));
+        await this.page.keyboard.press('Control+Shift+End');
+        await this.page.keyboard.press('Delete');
         await this.page.keyboard.press('Control+S');
         await this.page.waitForTimeout(500);
-        await this.page.keyboard.press('Control+W');
+        for (const key of ['Control+W', 'Escape', 'Control+W']) {
+            if (!(await editor.isVisible())) {
+                break;
+            }
+            await this.page.keyboard.press(key);
+            await this.page.waitForTimeout(500);
+        }
+        if (await editor.isVisible()) {
+            throw new Error('the settings editor did not close');
+        }
     }
 
     /** Clears toasts so they do not cover what the next step looks at. */

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { fixAll } from './fixAll';
 import { Notifier } from './notifications';
 import { Prober } from './probeCommands';
+import { ProbeHints } from './probeHints';
 import { ProbeView } from './probeView';
 import { onInterpreterChanged } from './pythonExtensions';
 import { ServerClient, settingsFor } from './serverClient';
@@ -19,10 +20,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const notifier = new Notifier(log, () => settingsFor().settings.showNotifications);
     const status = new StatusItems();
     const view = new ProbeView();
-    const prober = new Prober(() => server, view, status, notifier);
+    const hints = new ProbeHints();
+    const prober = new Prober(() => server, view, hints, status, notifier);
     server = new ServerClient(context.extensionPath, log, notifier, prober.middleware());
     const client = server;
-    context.subscriptions.push(log, status, view, client, client.onDidChangeStatus((s) => status.showServer(s)));
+    context.subscriptions.push(log, status, view, hints, client, client.onDidChangeStatus((s) => status.showServer(s)));
 
     context.subscriptions.push(
         vscode.commands.registerCommand('torchplace.probeCurrentCell', (arg?: unknown) => prober.probeCurrentCell(arg)),

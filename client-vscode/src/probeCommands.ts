@@ -9,6 +9,7 @@ import { ExecuteCommandRequest, Middleware } from 'vscode-languageclient/node';
 import { cellsFromTop } from './cells';
 import { Notifier } from './notifications';
 import { parseProbeResult, ProbeSummary } from './probeResult';
+import { ProbeHints } from './probeHints';
 import { ProbeView } from './probeView';
 import { ServerClient } from './serverClient';
 import { StatusItems } from './statusItems';
@@ -27,6 +28,7 @@ export class Prober {
     constructor(
         private readonly server: () => ServerClient | undefined,
         private readonly view: ProbeView,
+        private readonly hints: ProbeHints,
         private readonly status: StatusItems,
         private readonly notifier: Notifier,
     ) {}
@@ -100,14 +102,13 @@ export class Prober {
             );
             const summary = parseProbeResult(raw);
             this.view.show(target.uri, summary);
+            this.hints.show(target.uri, summary.hints);
             this.status.showProbe(summary.device);
             if (!summary.ran) {
                 // The server explains in its own message why it did not run.
                 return summary;
             }
-            if (summary.errors.length > 0) {
-                await this.view.reveal();
-            }
+            await this.view.reveal();
             return summary;
         } catch (error) {
             this.status.showProbe(undefined);

@@ -25,6 +25,13 @@ export interface ProbeError {
     message: string;
 }
 
+/** The text shown after a line: `→ cuda:0 float32 [32, 10]  host→device 4.0 MB  sync .item() ×50`. */
+export interface LineHint {
+    line: number;
+    text: string;
+    isError: boolean;
+}
+
 export interface ProbeSummary {
     ran: boolean;
     /** ok | error | timeout | kernel-died | error-above | cancelled | setup-error, or why it did not run. */
@@ -35,6 +42,7 @@ export interface ProbeSummary {
     transfers: ProbeTransfer[];
     errors: ProbeError[];
     notes: string[];
+    hints: LineHint[];
 }
 
 type Json = Record<string, unknown>;
@@ -124,14 +132,38 @@ export function deviceLabel(raw: Json): string | undefined {
     return device === 'simulated' ? 'simulated GPU' : `cuda:0 — ${device}`;
 }
 
-export function parseProbeResult(raw: unknown): ProbeSummary {
-    const empty = { variables: [], transfers: [], errors: [], notes: [] };
-    if (!isObject(raw)) {
+function lineLabel(rec: Json): string {
+    const parts: string[] = [];
+    const values = isObject(rec.values) ? Object.entries(rec.values) : [];
+    if (values.length === 1) {
+        parts.push(`→ ${describeValue(values[0][1])}`);
+    } else if (values.length > 1) {
+        parts.push(`→ ${values.map(([k, v]) => `${k}: ${describeValue(v)}`).join('; ')}`);
+    }
+    for (const t of Array.isArray(rec.transfers) ? rec.transfers.filter(isObject) : []) {
+        const count = num(t.count) ?? 1;
+        parts.push(`${ARROWS[str(t.kind) ?? ''] ?? str(t.kind) ?? 'copy'} ${formatBytes(num(t.bytes) ?? 0)}${count > 1 ? ` ×${count}` : ''}`);
+    }
+    for (const sync of Array.isArray(rec.syncs) ? rec.syncs.filter(isObject) : []) {
+        const count = num(sync.count) ?? 1;
+        parts.push(`sync ${str(sync.kind) ?? ''}${count > 1 ? ` ×${count}` : ''}`);
+    }
+    return parts.join('  ');
+}
+
+/**
+ * Reads the command's answer: `{ran: true, result: ProbeResult}`, a bare
+ * ProbeResult, or `{ran: false, reason}` when the probe did not run.
+ */
+export function parseProbeResult(answer: unknown): ProbeSummary {
+    const empty = { variables: [], transfers: [], errors: [], notes: [], hints: [] };
+    if (!isObject(answer)) {
         return { ran: false, status: 'the server returned no result', ...empty };
     }
-    if (raw.ran === false) {
-        return { ran: false, status: str(raw.reason) ?? 'not run', ...empty };
+    if (answer.ran === false) {
+        return { ran: false, status: str(answer.reason) ?? 'not run', ...empty };
     }
+    const raw = isObject(answer.result) ? answer.result : answer;
     const lines = (Array.isArray(raw.lines) ? raw.lines : []).filter(isObject);
     const lastSeen = new Map<string, number>();
     const transfers: ProbeTransfer[] = [];
@@ -165,6 +197,27 @@ export function parseProbeResult(raw: unknown): ProbeSummary {
         const message = str(raw.error.message) ?? '';
         errors.push({ line: zeroBased(raw.error.line), message: type ? `${type}: ${message}` : message });
     }
+    const hints: LineHint[] = [];
+    for (const rec of lines) {
+        const line = zeroBased(rec.line);
+        const text = lineLabel(rec);
+        if (line !== undefined && text) {
+            hints.push({ line, text, isError: false });
+        }
+    }
+    for (const error of errors) {
+        if (error.line !== undefined) {
+            const existing = hints.find((h) => h.line === error.line);
+            const text = `✗ ${error.message}`;
+            if (existing) {
+                existing.text = `${existing.text}  ${text}`;
+                existing.isError = true;
+            } else {
+                hints.push({ line: error.line, text, isError: true });
+            }
+        }
+    }
+    hints.sort((a, b) => a.line - b.line);
     return {
         ran: true,
         status: str(raw.status) ?? 'ok',
@@ -173,5 +226,6 @@ export function parseProbeResult(raw: unknown): ProbeSummary {
         transfers,
         errors,
         notes: (Array.isArray(raw.notes) ? raw.notes : []).filter((n): n is string => typeof n === 'string'),
+        hints,
     };
 }

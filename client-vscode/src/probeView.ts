@@ -29,11 +29,11 @@ export class ProbeView implements vscode.TreeDataProvider<Node>, vscode.Disposab
         this.changed.fire(undefined);
     }
 
-    /** Reveals the view when it is already part of the window's layout. */
+    /** Brings the view into sight without taking the focus from the editor. */
     async reveal(): Promise<void> {
         const firstNode = this.getChildren()[0];
         if (firstNode) {
-            await this.view.reveal(firstNode, { focus: false, select: false }).then(undefined, () => undefined);
+            await this.view.reveal(firstNode, { focus: false, select: false, expand: true }).then(undefined, () => undefined);
         }
     }
 
@@ -46,9 +46,6 @@ export class ProbeView implements vscode.TreeDataProvider<Node>, vscode.Disposab
             return [];
         }
         const groups: Node[] = [];
-        if (s.notes.length > 0) {
-            groups.push({ kind: 'group', label: 'Notes', children: s.notes.map((n) => ({ kind: 'leaf', label: n, icon: 'info', tooltip: n })) });
-        }
         if (s.errors.length > 0) {
             groups.push({
                 kind: 'group',
@@ -78,6 +75,9 @@ export class ProbeView implements vscode.TreeDataProvider<Node>, vscode.Disposab
                 icon: 'arrow-swap',
             })),
         });
+        if (s.notes.length > 0) {
+            groups.push({ kind: 'group', label: 'Notes', children: s.notes.map((n) => ({ kind: 'leaf', label: n, icon: 'info', tooltip: n })) });
+        }
         return groups;
     }
 

@@ -116,8 +116,7 @@ export function serverSettings(settings: TorchplaceSettings): Record<string, unk
         select: settings.select,
         ignore: settings.ignore,
         severity: settings.severity,
-        // The engine's config takes kebab-case keys (`Config.from_dict`).
-        'extra-device-names': settings.extraDeviceNames,
+        extraDeviceNames: settings.extraDeviceNames,
         showNotifications: settings.showNotifications,
     };
 }

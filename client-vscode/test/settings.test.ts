@@ -89,7 +89,7 @@ test('interpreter paths expand ${workspaceFolder}, ${userHome}, ${env:X} and ~',
 
 test('server receives only the keys it understands', () => {
     const { settings } = read({ interpreter: ['/p'], importStrategy: 'useBundled', select: ['TP1'] });
-    assert.deepEqual(Object.keys(serverSettings(settings)).sort(), ['enable', 'extra-device-names', 'ignore', 'select', 'severity', 'showNotifications']);
+    assert.deepEqual(Object.keys(serverSettings(settings)).sort(), ['enable', 'extraDeviceNames', 'ignore', 'select', 'severity', 'showNotifications']);
     assert.deepEqual(serverSettings(settings).select, ['TP1']);
 });
 
