@@ -71,6 +71,10 @@ async def test_probe_cell_command_shows_lines_error_summary_and_progress(client:
     assert errors[0].message.startswith(
         "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!")
 
+    # A push-mode client keeps one list per URI: the engine's findings stay next to the probe's.
+    engine = [d for d in client.diagnostics[uri] if d.source != "torchplace probe"]
+    assert [d.range.start.line for d in engine if d.code == "TP102"] == [8]
+
     await _wait_for(lambda: client.messages)
     assert any("torchplace probe" in m.message and "line 9" in m.message for m in client.messages)
     assert any("✗ RuntimeError" in m.message and "xb: cuda:0 float32 [8, 4]" in m.message for m in client.log_messages)
