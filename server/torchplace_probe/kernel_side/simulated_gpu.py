@@ -324,6 +324,22 @@ def _conv(func, args, kwargs):
     return _generic(func, args, kwargs, tensors)
 
 
+RNN_MISMATCH = "Input and {} tensors are not at the same device, found input tensor at {} and {} tensor at {}"
+
+
+def _rnn(func, args, kwargs):
+    """torch.lstm/gru/rnn_*: ATen checks hidden states, then parameters, against the input."""
+    packed = len(args) > 3 and isinstance(args[1], torch.Tensor) and isinstance(args[3], (list, tuple))
+    inp, hx, params = (args[0], args[2], args[3]) if packed else (args[0], args[1], args[2])
+    dev = device_of(inp)
+    hidden = [hx] if isinstance(hx, torch.Tensor) else list(hx or [])
+    for name, group in (("hidden", hidden), ("parameter", list(params or []))):
+        for t in group:
+            if isinstance(t, torch.Tensor) and device_of(t) != dev:
+                raise RuntimeError(RNN_MISMATCH.format(name, dev, name, device_of(t)))
+    return _generic(func, args, kwargs)
+
+
 def _tensor_type(func, args, kwargs):
     if isinstance(args[0], SimulatedCudaTensor) and len(args) == 1 and not kwargs:
         return _type_string(args[0])  # x.type() -> 'torch.cuda.FloatTensor'
@@ -384,6 +400,10 @@ _SPECIAL = {
     _Tensor.__repr__: _repr,
     _TensorBase.pin_memory: _pin_memory,
     _TensorBase.type: _tensor_type,
+    torch.lstm: _rnn,
+    torch.gru: _rnn,
+    torch.rnn_tanh: _rnn,
+    torch.rnn_relu: _rnn,
     _TensorBase.is_pinned: _is_pinned,
     _TensorBase.get_device: lambda f, a, k: 0 if isinstance(a[0], SimulatedCudaTensor) else f(*a, **k),
     torch.nn.functional.conv1d: _conv,
@@ -510,6 +530,7 @@ def _cuda_patches() -> dict:
         # calls torch.cuda.manual_seed_all, so these must not call it back.)
         (tc, "manual_seed"): lambda seed: torch.random.default_generator.manual_seed(int(seed)) and None,
         (tc, "manual_seed_all"): lambda seed: torch.random.default_generator.manual_seed(int(seed)) and None,
+        (torch.backends.cudnn, "is_acceptable"): lambda tensor: False,  # no cuDNN behind the simulation
         (torch.nn.Module, "to"): _module_to,
         (torch.nn.Module, "cuda"): _module_cuda,
         (torch.nn.Module, "cpu"): _module_cpu,
