@@ -50,7 +50,8 @@ def check_interpreter(python: str) -> None:
         " int(u.find_spec('ipykernel') is not None), int(u.find_spec('torch') is not None))"
     )
     try:
-        done = subprocess.run([python, "-c", probe], capture_output=True, text=True, timeout=60)
+        done = subprocess.run([python, "-c", probe], capture_output=True, text=True, timeout=60,
+                              stdin=subprocess.DEVNULL)
     except FileNotFoundError:
         raise ProbeSetupError(f"interpreter not found: {python}") from None
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -183,6 +184,9 @@ class KernelHost:
                 pass
         self.client = None
         self.manager = None
+        if self._log is not None:
+            self._log.close()
+            self._log = None
 
     def log_tail(self, limit: int = 2000) -> str:
         """The end of the kernel's stderr (e.g. "Segmentation fault" context)."""
