@@ -164,7 +164,7 @@ class AnalysisService:
             unit = build_unit(self.server.workspace, key)
             if unit is None:
                 return None
-            config = self.server.settings.config_for(unit)
+            config = self.server.settings.config_for(unit) if unit.checkable else None
             latest = self._latest.get(key)
             if latest is not None and latest.matches(unit, config) and self.server.cross_file.deps_current(latest.deps):
                 return latest.rebased(unit)

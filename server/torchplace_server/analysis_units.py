@@ -25,6 +25,7 @@ from torchplace_rules.fixes import parses as _parses
 from .text_positions import LineTable
 
 CELL_SEPARATOR = "# torchplace: notebook cell boundary"
+PYTHON_LANGUAGES = frozenset({"python", "python3", "py", "pyi", "jupyter"})
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,6 +59,7 @@ class Unit:
     parts: tuple[CellPart, ...]
     is_notebook: bool = False
     all_cell_uris: tuple[str, ...] = ()  # notebooks: every cell, code or not
+    checkable: bool = True  # False for a document the client opened in another language
 
     def same_content(self, other: "Unit") -> bool:
         return (
@@ -106,7 +108,8 @@ def build_unit(workspace: Workspace, key: str) -> Optional[Unit]:
         return None
     text = doc.source
     part = CellPart(uri=doc.uri, version=doc.version, first_line=0, line_count=_line_count(text), text=text)
-    return Unit(key=key, path=uris.to_fs_path(doc.uri), text=text, parts=(part,))
+    checkable = not doc.language_id or doc.language_id.lower() in PYTHON_LANGUAGES
+    return Unit(key=key, path=uris.to_fs_path(doc.uri), text=text, parts=(part,), checkable=checkable)
 
 
 def _notebook_unit(workspace: Workspace, notebook: types.NotebookDocument) -> Unit:

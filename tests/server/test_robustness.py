@@ -87,3 +87,15 @@ async def test_a_slow_document_does_not_block_a_small_one(client):
     assert len(big_params.diagnostics) == len(expected(docs.texts[big], str(client.folder / "slow_big.py")))
     docs.close(big)
     docs.close(small)
+
+
+async def test_a_document_in_another_language_is_not_checked(client):
+    uri = (client.folder / "pyproject.toml").as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="toml", version=1, text="[tool.torchplace]\nselect = [\n")
+        )
+    )
+    params = await wait_for_published(client, uri, 1)
+    assert list(params.diagnostics) == []
+    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
