@@ -14,7 +14,7 @@ from pygls.exceptions import JsonRpcRequestCancelled
 
 from torchplace_rules import Config, apply_fixes, check_source
 
-from conftest import (
+from lsp_helpers import (
     DISCARDED_TO, MIXED_DEVICES, SEED_SCRIPT, Docs, accept_registrations, change_notebook_cell, expected, expected_full, observed,
     observed_full,
     record_published, requires_rule, server_command,

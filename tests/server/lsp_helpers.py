@@ -1,4 +1,7 @@
-"""Shared helpers for the language-server tests (real server over stdio)."""
+"""Shared helpers for the language-server tests (real server over stdio).
+
+A plain module, not conftest.py: several test folders exist and `conftest`
+as a module name would be ambiguous."""
 from __future__ import annotations
 
 import asyncio

@@ -12,7 +12,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from torchplace_rules import apply_fixes, check_source, explain
 
-from conftest import (
+from lsp_helpers import (
     BROKEN, DISCARDED_TO, accept_registrations, expected_full, observed_full, MIXED_DEVICES, SEED_SCRIPT, Docs, expected, observed, record_published,
     requires_rule, server_command, wait_for_published,
 )

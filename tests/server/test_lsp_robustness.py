@@ -10,7 +10,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from torchplace_rules import Config
 
-from conftest import SEED_SCRIPT, Docs, accept_registrations, expected, observed, record_published, server_command, wait_for_published
+from lsp_helpers import SEED_SCRIPT, Docs, accept_registrations, expected, observed, record_published, server_command, wait_for_published
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -13,7 +13,7 @@ import pytest
 
 from torchplace_rules import apply_fixes, check_source
 
-from conftest import SEED_SCRIPT
+from lsp_helpers import SEED_SCRIPT
 
 pytestmark = pytest.mark.editor
 

@@ -9,7 +9,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from torchplace_rules import apply_fixes, check_source, explain
 
-from conftest import accept_registrations, change_notebook_cell, observed, record_published, requires_rule, server_command, wait_for_published
+from lsp_helpers import accept_registrations, change_notebook_cell, observed, record_published, requires_rule, server_command, wait_for_published
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
