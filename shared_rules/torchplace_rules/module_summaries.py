@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from .project_index import ProjectIndex
 
 HOME_ATTR = "_tp_home"
+#: Summaries of the checked file's imports resolve their own imports; those
+#: (depth 2) do not: work per checked file stays bounded whatever the import graph.
+MAX_DEPTH = 2
 
 
 @dataclass(eq=False)
@@ -33,6 +36,7 @@ class ModuleSummary:
     src: SourceText
     env: dict
     deps: dict  # path -> fingerprint, every project file this summary read (transitively)
+    depth: int = 1
 
 
 @dataclass(frozen=True)
@@ -137,7 +141,7 @@ class SummaryCache:
     def __init__(self, index: "ProjectIndex", limit: int) -> None:
         self.index = index
         self.limit = limit
-        self.entries: "OrderedDict[Path, ModuleSummary]" = OrderedDict()
+        self.entries: "OrderedDict[tuple[Path, int], ModuleSummary]" = OrderedDict()
         self.building: list[Path] = []
 
     def valid(self, summary: ModuleSummary) -> bool:
@@ -146,45 +150,47 @@ class SummaryCache:
 
     def get(self, path: Path, ev=None) -> Optional[ModuleSummary]:
         """The summary of `path` (None: unreadable, unparsable or part of an import cycle)."""
+        depth = min(getattr(ev, "summary_depth", 0) + 1, MAX_DEPTH)
         with self.index.lock:
-            summary = self._get(path)
+            summary = self._get(path, depth)
             if ev is not None and summary is not None:
                 deps = ev.__dict__.setdefault("cross_deps", {})
                 deps[summary.path] = summary.fingerprint
                 deps.update(summary.deps)
             return summary
 
-    def _get(self, path: Path) -> Optional[ModuleSummary]:
-        summary = self.entries.get(path)
+    def _get(self, path: Path, depth: int) -> Optional[ModuleSummary]:
+        key = (path, depth)
+        summary = self.entries.get(key)
         if summary is not None and self.valid(summary):
-            self.entries.move_to_end(path)
+            self.entries.move_to_end(key)
             return summary
         if path in self.building or len(self.building) > 40:
             return None  # circular import (or absurdly deep chain): unknown
         fingerprint = self.index.fingerprint(path)
         text = self.index.read(path) if fingerprint is not None else None
         if text is None:
-            self.entries.pop(path, None)
+            self.entries.pop(key, None)
             return None
         self.building.append(path)
         try:
-            summary = summarise(self.index, path, text, fingerprint)
+            summary = summarise(self.index, path, text, fingerprint, depth)
         finally:
             self.building.pop()
-        self.entries[path] = summary
-        self.entries.move_to_end(path)
+        self.entries[key] = summary
+        self.entries.move_to_end(key)
         while len(self.entries) > self.limit:
             self.entries.popitem(last=False)
         return summary
 
 
-def summarise(index: "ProjectIndex", path: Path, text: str, fingerprint: tuple) -> ModuleSummary:
+def summarise(index: "ProjectIndex", path: Path, text: str, fingerprint: tuple, depth: int = 1) -> ModuleSummary:
     """Run the module body of `path` with no rules; anything odd leaves an empty summary."""
     from .analysis import Analyzer
     from .config import Config
 
     src = SourceText(text)
-    summary = ModuleSummary(path, fingerprint, src, {}, {})
+    summary = ModuleSummary(path, fingerprint, src, {}, {}, depth)
     if "\x00" in text:
         return summary
     try:
@@ -193,7 +199,8 @@ def summarise(index: "ProjectIndex", path: Path, text: str, fingerprint: tuple) 
         return summary
     for node in ast.walk(tree):
         setattr(node, HOME_ATTR, summary)
-    analyzer = Analyzer(tree, src, [], Config(), str(path), project=index)
+    analyzer = Analyzer(tree, src, [], Config(), str(path), project=index if depth < MAX_DEPTH else None)
+    analyzer.summary_depth = depth
     try:
         analyzer.exec_body(tree.body)
     except Exception:  # a bug or a pathological module: what it defines stays unknown
