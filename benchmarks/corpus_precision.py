@@ -3,10 +3,13 @@
 
     python benchmarks/corpus_precision.py            # table
     python benchmarks/corpus_precision.py -v         # plus every miss and false alarm
+    python benchmarks/corpus_precision.py --no-cross-file   # each file on its own (imports unknown)
     python benchmarks/corpus_precision.py --wheels   # findings on transformers/diffusers/timm
                                                      # -> benchmarks/review/findings.csv
 
-A finding counts as a true positive when file, 1-based line and code match an
+Cases are checked with cross-file resolution (the case folder is the project
+root: imports between its files get their real classes, helpers and devices)
+unless `--no-cross-file` is given.  A finding counts as a true positive when file, 1-based line and code match an
 `expected` entry of the case (or one of its `also` codes); a finding that
 matches neither `expected` nor `acceptable` is a false positive.  Hints are
 left out.  See tests/corpus/README.md.
@@ -83,13 +86,16 @@ def main(argv=None) -> int:
     parser.add_argument("--wheels", action="store_true",
                         help="instead: check transformers/diffusers/timm wheels and write benchmarks/review/findings.csv")
     parser.add_argument("--jobs", type=int, default=0, help="processes for --wheels (default: CPU count)")
+    parser.add_argument("--no-cross-file", dest="cross_file", action="store_false",
+                        help="check each file on its own, without resolving imports between the case's files")
     args = parser.parse_args(argv)
     if args.wheels:
         sys.path.insert(0, str(ROOT / "benchmarks" / "review"))
         import wheel_findings
         return wheel_findings.main(jobs=args.jobs or None)
-    scores, crashes = corpus_scoring.score_all()
-    print(f"engine: last shared_rules commit {engine_commit()}")
+    scores, crashes = corpus_scoring.score_all(cross_file=args.cross_file)
+    print(f"engine: last shared_rules commit {engine_commit()}; "
+          f"cross-file resolution {'on' if args.cross_file else 'off'}")
     for name, error in crashes.items():
         print(f"ENGINE CRASH on {name}: {error} (case left out of the table)")
     print(table(scores))

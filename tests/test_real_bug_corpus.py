@@ -4,7 +4,9 @@ Each case re-creates a device-placement bug from a public issue thread (or its
 fix, a "negative twin").  Precision is guarded here: a case whose `expected` is
 empty must get no finding above hint level, and no case may get an
 error/warning that the corpus does not list.  Recall is not asserted (rules
-land progressively); `python benchmarks/corpus_precision.py` prints it.
+land progressively); `python benchmarks/corpus_precision.py` prints it.  Cases
+are checked with cross-file resolution (project root = the case folder), as
+the CLI and the server do.
 """
 from __future__ import annotations
 
@@ -66,3 +68,13 @@ def test_no_unlisted_errors_or_warnings(case):
     result = corpus_scoring.score(case, corpus_scoring.run_engine(case))
     loud = [r for r in result.false_positives if r.severity <= 2]
     assert loud == [], "\n".join(f"{r.file}:{r.line} {r.code} {r.message}" for r in loud)
+
+
+def test_cross_file_resolution_only_adds_true_positives():
+    """Resolving imports finds what single-file analysis finds, and more on cross-file cases."""
+    single, _ = corpus_scoring.score_all(CASES, cross_file=False)
+    cross, _ = corpus_scoring.score_all(CASES, cross_file=True)
+    for s, c in zip(single, cross):
+        assert set(s.true_positives) <= set(c.true_positives), c.case.name
+    gained = sum(len(c.true_positives) - len(s.true_positives) for s, c in zip(single, cross) if c.case.kind == "cross-file")
+    assert gained >= 3
