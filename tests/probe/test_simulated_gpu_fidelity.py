@@ -156,6 +156,16 @@ def test_simulated_gpu_matches_real_gpu(name, op, expected):
                 assert out.is_cuda == (expected.device.startswith("cuda"))
 
 
+def test_autograd_graph_looks_like_the_users():
+    with sg.simulation():
+        w = torch.randn(3, device="cuda", requires_grad=True)
+        y = w * 2
+        assert w.is_leaf and type(y.grad_fn).__name__ == "MulBackward0"
+        assert "grad_fn=<MulBackward0>" in repr(y)
+        y.sum().backward()
+        assert w.grad.device == torch.device("cuda", 0) and w.grad.tolist() == [2.0, 2.0, 2.0]
+
+
 def test_type_string_names_cuda():
     with sg.simulation():
         assert g(2).type() == "torch.cuda.FloatTensor"

@@ -68,8 +68,8 @@ def to_simulated(t: torch.Tensor) -> torch.Tensor:
     """View `t` (no copy) as a simulated device tensor; a leaf stays a leaf."""
     if isinstance(t, SimulatedCudaTensor):
         return t
-    if t.grad_fn is None:
-        return torch.Tensor._make_subclass(SimulatedCudaTensor, t.detach(), t.requires_grad)
+    if t.requires_grad and t.grad_fn is None:
+        return torch.Tensor._make_subclass(SimulatedCudaTensor, t.detach(), True)
     return t.as_subclass(SimulatedCudaTensor)
 
 
@@ -146,8 +146,11 @@ def common_device(tensors: list) -> Optional[torch.device]:
     common: Optional[torch.device] = None
     common_is_cpu_scalar = False
     for t in tensors:
-        dev = CUDA0 if isinstance(t, SimulatedCudaTensor) else t.device
-        cpu_scalar = dev.type == "cpu" and t.dim() == 0
+        if isinstance(t, SimulatedCudaTensor):
+            dev, cpu_scalar = CUDA0, False
+        else:
+            dev = t.device
+            cpu_scalar = dev.type == "cpu" and t.dim() == 0
         if common is None:
             common, common_is_cpu_scalar = dev, cpu_scalar
         elif dev == common:
@@ -279,8 +282,7 @@ def _repr(func, args, kwargs):
         plain = self.detach().as_subclass(torch.Tensor)
         grad_fn, requires_grad = self.grad_fn, self.requires_grad
     text = _add_device_suffix(func(plain, *args[1:], **kwargs))
-    while grad_fn is not None and type(grad_fn).__name__ == "AliasBackward0" and grad_fn.next_functions:
-        grad_fn = grad_fn.next_functions[0][0]  # our own view, not the user's op
+    grad_fn = _user_node(grad_fn)
     if grad_fn is not None:
         text = text[:-1] + f", grad_fn=<{type(grad_fn).__name__}>)"
     elif requires_grad:
@@ -365,6 +367,13 @@ def _generic(func, args, kwargs, tensors=None):
     return out
 
 
+def _user_node(node):
+    """Skip the AliasBackward0 nodes our own `as_subclass` views add to the graph."""
+    while node is not None and type(node).__name__ == "AliasBackward0" and node.next_functions:
+        node = node.next_functions[0][0]
+    return node
+
+
 def _getter_table() -> dict:
     def desc(name):
         return _TensorBase.__dict__.get(name) or _Tensor.__dict__.get(name)
@@ -380,8 +389,15 @@ def _getter_table() -> dict:
             return to_simulated(g)
         return g
 
+    def grad_fn(func, args, kwargs):
+        node = func(*args, **kwargs)
+        if isinstance(args[0], SimulatedCudaTensor):
+            node = _user_node(node)
+        return node
+
     table = {
         "device": sim_only(CUDA0), "is_cuda": sim_only(True), "is_cpu": sim_only(False), "grad": grad,
+        "grad_fn": grad_fn,
     }
     return {desc(name): fn for name, fn in table.items() if desc(name) is not None}
 
@@ -418,6 +434,7 @@ _SPECIAL = {
 }
 
 _UNSET = object()
+_MethodWrapper = type(_TensorBase.__dict__["device"].__get__)
 
 
 class SimulatedGpuMode(TorchFunctionMode):
@@ -425,14 +442,14 @@ class SimulatedGpuMode(TorchFunctionMode):
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
-        if getattr(func, "__name__", None) == "__get__":
-            getter = _GETTERS.get(getattr(func, "__self__", None))
-            if getter is not None:
-                return getter(func, args, kwargs)
-            # other getters (.T, .mT, .data, .real, ...) return tensors: the rules below apply
         special = _SPECIAL.get(func)
         if special is not None:
             return special(func, args, kwargs)
+        if type(func) is _MethodWrapper:  # a property getter, e.g. Tensor.device.__get__
+            getter = _GETTERS.get(func.__self__)
+            if getter is not None:
+                return getter(func, args, kwargs)
+            # other getters (.T, .mT, .data, .real, ...) return tensors: the rules below apply
         device_arg = kwargs.get("device", _UNSET)
         if device_arg is not _UNSET and device_arg is not None:
             dst = parse_device(device_arg)
