@@ -75,7 +75,11 @@ class Analysis:
         return Analysis(unit, self.config, self.findings, self.cell_findings, self.crashes, deps=self.deps)
 
     def placed(self, uri: str) -> list[PlacedFinding]:
-        return self.by_uri.get(uri, [])
+        found = self.by_uri.get(uri)
+        if found is None:
+            part = self.unit.part_for_uri(uri)  # tolerate another %-escaping of the same URI
+            found = self.by_uri.get(part.uri, []) if part is not None else []
+        return found
 
     def result_id(self, uri: str) -> str:
         digest = hashlib.sha1(repr(self.config).encode())

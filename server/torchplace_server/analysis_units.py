@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Optional
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls import uris
-from pygls.workspace import Workspace
+from pygls.workspace import TextDocument, Workspace
 
 from torchplace_rules.fixes import parses as _parses
 
@@ -85,6 +86,10 @@ class Unit:
         for part in self.parts:
             if part.uri == uri:
                 return part
+        wanted = unquote(uri)  # the same document, spelled with other %-escapes
+        for part in self.parts:
+            if unquote(part.uri) == wanted:
+                return part
         return None
 
     @property
@@ -92,10 +97,20 @@ class Unit:
         return self.all_cell_uris or tuple(p.uri for p in self.parts)
 
 
+def find_document(workspace: Workspace, uri: str) -> Optional[TextDocument]:
+    """An open document by URI.  pygls files documents under the *unquoted* URI
+    (`my%20file.py` is kept as `my file.py`), so a plain dict lookup misses them."""
+    return workspace.text_documents.get(unquote(uri))
+
+
 def unit_key_for(workspace: Workspace, uri: str) -> str:
-    """The unit a document belongs to: its notebook's URI for a cell, else itself."""
+    """The unit a document belongs to: its notebook's URI for a cell, else the
+    document's own URI as the client sent it (one spelling for every cache)."""
     notebook = workspace.get_notebook_document(cell_uri=uri)
-    return notebook.uri if notebook is not None else uri
+    if notebook is not None:
+        return notebook.uri
+    doc = find_document(workspace, uri)
+    return doc.uri if doc is not None else uri
 
 
 def build_unit(workspace: Workspace, key: str) -> Optional[Unit]:
@@ -103,7 +118,7 @@ def build_unit(workspace: Workspace, key: str) -> Optional[Unit]:
     notebook = workspace.get_notebook_document(notebook_uri=key)
     if notebook is not None:
         return _notebook_unit(workspace, notebook)
-    doc = workspace.text_documents.get(key)
+    doc = find_document(workspace, key)
     if doc is None:
         return None
     text = doc.source
@@ -121,7 +136,7 @@ def _notebook_unit(workspace: Workspace, notebook: types.NotebookDocument) -> Un
         all_uris.append(cell.document)
         if cell.kind != types.NotebookCellKind.Code:
             continue
-        doc = workspace.text_documents.get(cell.document)
+        doc = find_document(workspace, cell.document)
         if doc is None or (doc.language_id and doc.language_id != "python"):
             continue
         text = doc.source

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Optional
 
 from lsprotocol import types
 
+from .analysis_units import find_document
 from .probe_command import PROBE_COMMAND
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ def register(server: "TorchplaceServer") -> None:
             if cell is None or cell.kind != types.NotebookCellKind.Code:
                 return []
             return [_lens(uri, 0)]
-        doc = ls.workspace.text_documents.get(uri)
+        doc = find_document(ls.workspace, uri)
         if doc is None:
             return []
         return [_lens(uri, line) for line in cell_lines(doc.source)]

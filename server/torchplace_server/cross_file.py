@@ -18,6 +18,8 @@ from pygls import uris
 
 from torchplace_rules.project_index import ProjectIndex
 
+from .analysis_units import find_document
+
 if TYPE_CHECKING:
     from .server import TorchplaceServer
 
@@ -49,7 +51,7 @@ class CrossFile:
         path = _path(uri)
         if path is None:
             return
-        doc = self.server.workspace.text_documents.get(uri)
+        doc = find_document(self.server.workspace, uri)
         if doc is not None and path.endswith(".py"):
             self.index.set_overlay(path, doc.source)
         self.recheck_dependents(path)

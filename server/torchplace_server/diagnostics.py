@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Iterable, Optional
 from lsprotocol import types
 
 from .analysis_service import Analysis, PlacedFinding
-from .analysis_units import unit_key_for
+from .analysis_units import find_document, unit_key_for
 
 if TYPE_CHECKING:
     from .server import TorchplaceServer
@@ -118,8 +118,8 @@ class DiagnosticsPublisher:
 
     def _open_units(self) -> list[str]:
         ws = self.server.workspace
-        keys = list(ws.notebook_documents.keys())
-        keys += [uri for uri in ws.text_documents if ws.get_notebook_document(cell_uri=uri) is None]
+        keys = [nb.uri for nb in ws.notebook_documents.values()]
+        keys += [doc.uri for doc in ws.text_documents.values() if ws.get_notebook_document(cell_uri=doc.uri) is None]
         return keys
 
     def _schedule(self, key: str, delay: float, action) -> None:
@@ -151,7 +151,7 @@ class DiagnosticsPublisher:
             if part is not None:
                 version = part.version
             else:  # a markdown cell: nothing to report, at its current version
-                doc = self.server.workspace.text_documents.get(uri)
+                doc = find_document(self.server.workspace, uri)
                 version = doc.version if doc is not None else None
             self.server.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(

@@ -22,6 +22,7 @@ from typing import Any, Optional
 from lsprotocol import types
 from pygls import uris
 
+from .analysis_units import find_document
 from .server import TorchplaceServer  # real import: pygls evaluates command annotations
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ class ProbeRequest:
 def build_request(ls: "TorchplaceServer", uri: str, line: int) -> Optional[ProbeRequest]:
     from .code_lens import cell_lines
 
-    doc = ls.workspace.text_documents.get(uri)
+    doc = find_document(ls.workspace, uri)
     if doc is None:
         return None
     text = doc.source
@@ -58,7 +59,7 @@ def build_request(ls: "TorchplaceServer", uri: str, line: int) -> Optional[Probe
         for cell in notebook.cells:
             if cell.document == uri:
                 break
-            cell_doc = ls.workspace.text_documents.get(cell.document)
+            cell_doc = find_document(ls.workspace, cell.document)
             if cell.kind == types.NotebookCellKind.Code and cell_doc is not None:
                 earlier.append(cell_doc.source)
         return ProbeRequest(uri, line, uris.to_fs_path(notebook.uri), text, 0, len(lines), text, notebook.uri, tuple(earlier))

@@ -241,3 +241,20 @@ async def test_code_lens_above_each_cell_and_probe_not_installed(client, docs):
     shown = client.messages[before:]
     assert shown and "probe is not installed" in shown[-1].message
     docs.close(uri)
+
+
+async def test_a_path_that_needs_escaping_in_its_uri(client, docs):
+    uri = docs.open("with space & 100%.py", DISCARDED_TO)
+    assert "%20" in uri
+    params = await wait_for_published(client, uri, 1)
+    assert observed(params.diagnostics) == expected(DISCARDED_TO, str(client.folder / "with space & 100%.py"))
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    assert list(lenses) == []
+    if params.diagnostics:
+        actions = await _actions(client, uri, params.diagnostics[:1])
+        assert actions
+    docs.close(uri)
+    closed = await wait_for_published(client, uri, None)
+    assert list(closed.diagnostics) == []
