@@ -71,3 +71,16 @@ def test_tcp_mode_listens_on_loopback_and_answers_initialize():
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_the_server_imports_no_torch():
+    code = (
+        "import sys, torchplace_server.server as s, torchplace_server.__main__\n"
+        "s.build_server()\n"
+        "from torchplace_rules import check_source\n"
+        "check_source('import torch\\nx = torch.zeros(2).cuda()\\n')\n"
+        "bad = [m for m in sys.modules if m == 'torch' or m.startswith('torch.')]\n"
+        "print(bad); sys.exit(1 if bad else 0)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
