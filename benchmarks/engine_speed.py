@@ -9,6 +9,9 @@ Prints, for torchplace and TorchFix over the same transformers files: files,
 lines, CPU seconds, lines per CPU second and findings; then the CPU time of one
 whole-file check of the modeling file closest to 1,500 lines for torchplace,
 TorchFix and Fixit 2 (first, cold, check and the median of warm repeats).
+"torchplace" resolves the project's own imports (cross-file, the CLI default, one
+import index per process rooted at the unpacked wheel); "torchplace -1" checks
+each file alone.
 
 Each tool runs in its own subprocess (its own venv: TorchFix and Fixit live in
 /tmp venvs made on first use, never pulling torch); the corpus figure is the
@@ -63,8 +66,16 @@ print(json.dumps({"findings": total_findings, "lines": lines, "first_s": first, 
 DRIVERS = {
     "torchplace": r'''
 from torchplace_rules import Config, check_source
+from torchplace_rules.project_index import ProjectIndex
 CONFIG = Config()
+INDEX = ProjectIndex(job["root"])  # cross-file on, as `torchplace check` does by default
 def count(path, text):
+    return len(check_source(text, path, CONFIG, project=INDEX))
+''',
+    "torchplace -1": r'''
+from torchplace_rules import Config, check_source
+CONFIG = Config()
+def count(path, text):  # single-file: imports of the project's own modules left unresolved
     return len(check_source(text, path, CONFIG))
 ''',
     "TorchFix": r'''
@@ -105,13 +116,15 @@ def interpreters() -> dict[str, Path]:
         ["flake8", "PyYAML", "libcst>=1.5.0,<1.6.0"],
     ])
     fixit = ensure_venv(FIXIT_VENV, [["fixit>=2,<3"]])
-    return {"torchplace": Path(sys.executable), "TorchFix": torchfix, "Fixit 2": fixit}
+    return {"torchplace": Path(sys.executable), "torchplace -1": Path(sys.executable),
+            "TorchFix": torchfix, "Fixit 2": fixit}
 
 
 def run_tool(python: Path, tool: str, files: list[Path], repeat: int = 0) -> dict:
     """Run the tool's driver in a subprocess; add the subprocess's total CPU seconds."""
+    root = str(wheel_sources.unpacked("transformers"))
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
-        json.dump({"files": [str(f) for f in files], "repeat": repeat}, fh)
+        json.dump({"files": [str(f) for f in files], "repeat": repeat, "root": root}, fh)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.run([str(python), "-c", PRELUDE + DRIVERS[tool] + RUNNER, fh.name],
                           capture_output=True, text=True)
@@ -158,7 +171,7 @@ def main(argv=None) -> int:
           f" ({'all .py files' if args.all else 'models/*/modeling_*.py'}, sorted, limit {args.limit or 'none'})")
     print(f"{'tool':<12}{'files':>7}{'lines':>10}{'CPU s':>9}{'lines/CPU s':>13}{'findings':>10}")
     rates = {}
-    for tool in ("torchplace", "TorchFix"):
+    for tool in ("torchplace", "torchplace -1", "TorchFix"):
         r = run_tool(pythons[tool], tool, files)
         rates[tool] = r["lines"] / r["cpu_s"]
         print(f"{tool:<12}{len(files):>7}{r['lines']:>10}{r['cpu_s']:>9.2f}{rates[tool]:>13,.0f}{r['findings']:>10}")
@@ -168,7 +181,7 @@ def main(argv=None) -> int:
     print(f"\none whole-file check of {one.relative_to(one.parents[3])} ({n_lines} lines), CPU ms:")
     print(f"{'tool':<12}{'first':>9}{'warm median':>13}{'findings':>10}")
     first_ms = {}
-    for tool in ("torchplace", "TorchFix", "Fixit 2"):
+    for tool in ("torchplace", "torchplace -1", "TorchFix", "Fixit 2"):
         r = run_tool(pythons[tool], tool, [one], repeat=args.repeat)
         first_ms[tool] = r["first_s"] * 1000
         warm = statistics.median(r["warm_s"]) * 1000 if r["warm_s"] else float("nan")

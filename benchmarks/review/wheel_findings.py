@@ -4,7 +4,8 @@ One row per error/warning finding: wheel, path inside the wheel, 1-based line,
 code, message, the source line, and a `verdict` column.  Verdicts are kept in
 verdicts.csv (keyed by wheel+path+line+code) and merged back on every run, so a
 re-run after an engine change keeps the review already done.  Engine crashes are
-written as rows with code CRASH.
+written as rows with code CRASH.  Imports between a wheel's modules are resolved
+(one ProjectIndex per wheel per worker process), as `torchplace check` does.
 """
 from __future__ import annotations
 
@@ -23,15 +24,28 @@ FIELDS = ["wheel", "path", "line", "code", "severity", "message", "source_line",
 VERDICT_FIELDS = ["wheel", "path", "line", "code", "verdict", "reason"]
 
 
+_indexes: dict = {}
+
+
+def _project(root: str):
+    """One import index per wheel per worker, as the CLI keeps one per worker (cross-file on)."""
+    if root not in _indexes:
+        from torchplace_rules.project_index import ProjectIndex
+
+        _indexes[root] = ProjectIndex(root)
+    return _indexes[root]
+
+
 def _check_file(job: tuple[str, str, str]) -> tuple[list[dict], float]:
     wheel, root, rel = job
     from torchplace_rules import Config, Severity, check_source
 
-    text = (Path(root) / rel).read_text(encoding="utf-8", errors="replace")
+    path = Path(root) / rel
+    text = path.read_text(encoding="utf-8", errors="replace")
     lines = text.splitlines()
     start = time.process_time()
     try:
-        findings = check_source(text, rel, Config())
+        findings = check_source(text, str(path), Config(), project=_project(root))
     except Exception as exc:  # the engine must never raise: report it as a row
         return [dict(wheel=wheel, path=rel, line=0, code="CRASH", severity="error",
                      message=f"{type(exc).__name__}: {exc}", source_line="")], 0.0
