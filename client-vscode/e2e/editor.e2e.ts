@@ -42,6 +42,7 @@ const USER_SETTINGS = {
     'files.autoSave': 'off',
     'window.restoreWindows': 'none',
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    'remote.autoForwardPorts': false, // probe kernels open ports; no toasts about them
     'torchplace.interpreter': [path.join(PYTHON_BIN, 'python')],
     'torchplace.probe.simulateGpu': 'auto',
 };
@@ -167,20 +168,16 @@ describe('torchplace in VS Code (code-server)', { timeout: 10 * 60 * 1000 }, () 
             await wb.page.keyboard.press('Escape');
         }));
 
-    // Runs and reports, but does not fail the suite until the server bug below is fixed.
-    const NOTEBOOK_TODO =
-        'server bug: VS Code cell URIs carry a percent-encoded fragment (#W1s...%3D%3D); pygls stores documents under unquote(uri) ' +
-        'but torchplace_server looks them up raw (workspace.text_documents.get(cell.document) in analysis_units.py), so notebook cells get no findings';
-
-    it('shows a finding in a notebook cell', { todo: NOTEBOOK_TODO }, () =>
+    it('shows a finding in a notebook cell', () =>
         step('notebook', async () => {
             await wb.openFile('notebook.ipynb');
             const before = await wb.problemCounts();
             const squiggle = wb.page.locator('.notebook-editor .squiggly-error').first();
             await squiggle.waitFor({ timeout: 60000 });
             // The error is in the third cell (`c = a + b`), where it belongs.
-            const cell = wb.page.locator('.notebook-editor .code-cell-row', { has: squiggle });
-            assert.match((await cell.innerText()).replace(/\u00a0/g, ' '), /c = a \+ b/);
+            const cell = wb.page.locator('.notebook-editor .cell-editor-container', { has: wb.page.locator('.squiggly-error') });
+            assert.equal(await cell.count(), 1, 'exactly one cell has the error');
+            assert.match(await wb.editorText(cell.locator('.monaco-editor')), /c = a \+ b/);
             await wb.waitForProblems((c) => c.errors === before.errors + 1, 'the notebook error in Problems');
             await wb.screenshot('notebook-finding');
         }));
@@ -207,5 +204,27 @@ describe('torchplace in VS Code (code-server)', { timeout: 10 * 60 * 1000 }, () 
             await wb.replaceUserSettings(USER_SETTINGS);
             await wb.openFile('mixed_devices.py');
             await wb.activeEditor().locator('.squiggly-error').first().waitFor({ timeout: 60000 });
+        }));
+
+    it('stops restarting a server that exits on start, and says so', () =>
+        step('server-exits', async () => {
+            // A Python that passes the start-up check, but whose server dies at once.
+            const fake = path.join(path.dirname(server.workspace), 'python-whose-server-exits');
+            fs.writeFileSync(
+                fake,
+                `#!/bin/sh\nfor a in "$@"; do [ "$a" = torchplace_server ] && { echo "simulated crash on start" >&2; exit 3; }; done\nexec ${path.join(PYTHON_BIN, 'python')} "$@"\n`,
+                { mode: 0o755 },
+            );
+            await wb.dismissNotifications();
+            await wb.replaceUserSettings({ ...USER_SETTINGS, 'torchplace.interpreter': [fake] });
+            const shown = await wb.waitForNotification(/exited while starting|stopped unexpectedly/, 60000);
+            assert.match(shown, /Show Logs|log/i);
+            await wb.page.waitForTimeout(3000); // let any restart attempts play out
+            await wb.screenshot('server-exits-notification');
+            const all = await wb.notifications();
+            assert.equal(all.filter((n) => /exited while starting|stopped unexpectedly/.test(n)).length, 1, JSON.stringify(all));
+            assert.ok(!all.some((n) => /EPIPE|couldn't create connection/.test(n)), `no raw client errors: ${JSON.stringify(all)}`);
+            await wb.dismissNotifications();
+            await wb.replaceUserSettings(USER_SETTINGS);
         }));
 });

@@ -181,13 +181,19 @@ export class Workbench {
         await this.page.keyboard.press('Control+Shift+End');
         await this.page.keyboard.press('Delete');
         await this.page.keyboard.press('Control+S');
-        await this.page.waitForTimeout(500);
+        await this.page.waitForTimeout(1000);
         for (const key of ['Control+W', 'Escape', 'Control+W']) {
             if (!(await editor.isVisible())) {
                 break;
             }
             await this.page.keyboard.press(key);
             await this.page.waitForTimeout(500);
+            // If the save had not landed yet, VS Code asks; the answer is Save.
+            const save = this.page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Save$/ });
+            if (await save.isVisible()) {
+                await save.click();
+                await this.page.waitForTimeout(500);
+            }
         }
         if (await editor.isVisible()) {
             throw new Error('the settings editor did not close');

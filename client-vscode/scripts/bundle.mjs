@@ -14,5 +14,6 @@ await build({
     target: 'node20',
     external: ['vscode'],
     sourcemap: true,
+    minify: true,
     logLevel: 'warning',
 });

@@ -1,6 +1,10 @@
 // Packages the .vsix from a staging folder holding only what ships, so vsce
 // does not walk the repository (.venv, node_modules, code-server caches).
 // Usage: node client-vscode/scripts/package.mjs [--target linux-x64] [-o out.vsix]
+// For the Marketplace, set VSCE_BASE_URL to where the repository's files are
+// served (e.g. https://raw.githubusercontent.com/OWNER/REPO/main/) so that the
+// README's images become absolute; without it they point into the .vsix,
+// which is what VS Code's extension page shows.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,6 +32,11 @@ if (args.includes('--target')) {
     }
     copy('client-vscode/out/bundled');
 }
+// vsce ships the README as extension/readme.md: make its links relative to the root.
+const readme = path.join(stage, 'client-vscode/README.md');
+fs.writeFileSync(readme, fs.readFileSync(readme, 'utf8').replace(/\]\(media\//g, '](client-vscode/media/'));
+const base = process.env.VSCE_BASE_URL;
+const links = base ? ['--baseImagesUrl', base, '--baseContentUrl', base] : ['--no-rewrite-relative-links'];
 // The stage has no scripts to run: the bundle was built by `npm run compile`.
 const manifest = JSON.parse(fs.readFileSync(path.join(stage, 'package.json'), 'utf8'));
 delete manifest.scripts;
@@ -35,7 +44,7 @@ delete manifest.devDependencies;
 fs.writeFileSync(path.join(stage, 'package.json'), JSON.stringify(manifest, null, 2));
 execFileSync(
     path.join(root, 'node_modules/.bin/vsce'),
-    ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--readme-path', 'client-vscode/README.md', '-o', output, ...args],
+    ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--readme-path', 'client-vscode/README.md', '-o', output, ...links, ...args],
     { cwd: stage, stdio: 'inherit' },
 );
 fs.rmSync(stage, { recursive: true, force: true });

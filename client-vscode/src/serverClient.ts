@@ -60,6 +60,12 @@ export function traceFor(level: vscode.LogLevel): Trace {
 
 export class ServerClient implements vscode.Disposable {
     private client: LanguageClient | undefined;
+    /** Whether the current client reached Running (crashes after that are restarted). */
+    private everRan = false;
+    /** Whether its final stop was already reported. */
+    private reportedStop = false;
+    /** Listeners of the current client, dropped with it. */
+    private clientListeners: vscode.Disposable[] = [];
     private readonly budget = new RestartBudget();
     private readonly statusEmitter = new vscode.EventEmitter<ServerStatus>();
     private current: ServerStatus = { state: 'stopped', detail: 'not started' };
@@ -131,6 +137,8 @@ export class ServerClient implements vscode.Disposable {
     private async stopClient(): Promise<void> {
         const client = this.client;
         this.client = undefined;
+        this.clientListeners.forEach((d) => d.dispose());
+        this.clientListeners = [];
         if (client) {
             try {
                 await client.stop(5000);
@@ -178,34 +186,46 @@ export class ServerClient implements vscode.Disposable {
         }
 
         this.log.info(`starting: ${launch.command} ${launch.args.join(' ')} (importStrategy ${settings.importStrategy})`);
-        const client = new LanguageClient(
+        this.everRan = false;
+        this.reportedStop = false;
+        const client = new QuietLanguageClient(
             'torchplace',
             'torchplace',
             { command: launch.command, args: launch.args, options: { env: launch.env, cwd: resource?.fsPath } },
             this.clientOptions(settings),
         );
         this.client = client;
-        this.disposables.push(
+        this.clientListeners.push(
             client.onDidChangeState((event) => {
-                if (event.newState === State.Running && this.client === client) {
+                if (this.client !== client) {
+                    return; // an old client, or one we are stopping on purpose
+                }
+                if (event.newState === State.Running) {
                     this.running(client, interpreter);
-                } else if (event.newState === State.Starting && this.client === client) {
+                } else if (event.newState === State.Starting) {
                     this.setStatus({ state: 'starting', detail: 'starting the server', interpreter });
+                } else if (event.newState === State.Stopped && this.everRan) {
+                    void this.stoppedForGood(interpreter);
                 }
             }),
         );
         try {
             await client.start();
+            if (client.state !== State.Running) {
+                throw new Error('it stopped during initialization');
+            }
             await client.setTrace(traceFor(this.log.logLevel));
             this.running(client, interpreter);
         } catch (error) {
             if (this.client === client) {
                 this.client = undefined;
+                this.clientListeners.forEach((d) => d.dispose());
+                this.clientListeners = [];
                 await client.dispose().catch(() => undefined);
                 await this.failed(
                     {
                         kind: 'torchplace-broken',
-                        message: `The server "${launch.command} ${launch.args.join(' ')}" exited while starting: ${errorText(error)}. See the log for its output.`,
+                        message: `The server "${launch.command} ${launch.args.join(' ')}" exited while starting (${errorText(error)}). Its output is in the log.`,
                     },
                     interpreter,
                 );
@@ -213,7 +233,24 @@ export class ServerClient implements vscode.Disposable {
         }
     }
 
+    /** The running server went away and will not come back: say so once. */
+    private async stoppedForGood(interpreter: ResolvedInterpreter): Promise<void> {
+        if (this.reportedStop) {
+            return;
+        }
+        this.reportedStop = true;
+        const crashes = this.budget.recentCrashes;
+        const message =
+            crashes > this.budget.maxRestarts
+                ? `The server stopped unexpectedly ${crashes} times in ${Math.round(this.budget.windowMs / 60000)} minutes, so it was not restarted again. See "torchplace: Show Logs", then run "torchplace: Restart Server".`
+                : 'The server stopped. See "torchplace: Show Logs", then run "torchplace: Restart Server".';
+        this.setStatus({ state: 'failed', detail: message, interpreter });
+        const choice = await this.notifier.notify('error', message, ['Show Logs', 'Restart Server'], true);
+        await this.followUp(choice);
+    }
+
     private running(client: LanguageClient, interpreter: ResolvedInterpreter): void {
+        this.everRan = true;
         const info = client.initializeResult?.serverInfo;
         const version = info?.version;
         this.setStatus({
@@ -251,25 +288,24 @@ export class ServerClient implements vscode.Disposable {
                     },
                 },
             },
+            // A failed initialize is reported by startClient; no retry.
+            initializationFailedHandler: (error) => {
+                this.log.error(`initialization failed: ${errorText(error)}`);
+                return false;
+            },
             errorHandler: {
                 error: () => ({ action: ErrorAction.Continue }),
                 closed: () => {
-                    if (this.budget.crashed()) {
+                    // A server that never got going is a start failure (startClient says so);
+                    // one that ran and crashed is restarted a few times.
+                    if (this.everRan && this.budget.crashed()) {
                         this.log.warn(`the server stopped unexpectedly; restarting it (${this.budget.recentCrashes} of ${this.budget.maxRestarts})`);
                         return { action: CloseAction.Restart, handled: true };
                     }
-                    void this.gaveUp();
                     return { action: CloseAction.DoNotRestart, handled: true };
                 },
             },
         };
-    }
-
-    private async gaveUp(): Promise<void> {
-        const message = `The server stopped unexpectedly ${this.budget.recentCrashes} times in ${Math.round(this.budget.windowMs / 60000)} minutes, so it will not be restarted again. See "torchplace: Show Logs", then run "torchplace: Restart Server".`;
-        this.setStatus({ state: 'failed', detail: 'crashed repeatedly', interpreter: this.current.interpreter });
-        const choice = await this.notifier.notify('error', message, ['Show Logs', 'Restart Server'], true);
-        await this.followUp(choice);
     }
 
     private async failed(problem: LaunchProblem, interpreter: ResolvedInterpreter | undefined): Promise<void> {
@@ -313,6 +349,19 @@ export class ServerClient implements vscode.Disposable {
         void this.stopClient();
         this.disposables.forEach((d) => d.dispose());
         this.statusEmitter.dispose();
+    }
+}
+
+/**
+ * The language client shows its own error toasts for start-up and restart
+ * failures ("couldn't create connection to server", "write EPIPE"). This
+ * extension reports those itself with the fix, so they go to the log only.
+ */
+class QuietLanguageClient extends LanguageClient {
+    private static readonly LIFECYCLE = /couldn't create connection|Restarting server failed|Connection to server got closed|Server initialization failed/;
+
+    override error(message: string, data?: unknown, showNotification?: boolean | 'force'): void {
+        super.error(message, data, QuietLanguageClient.LIFECYCLE.test(message) ? false : showNotification);
     }
 }
 
