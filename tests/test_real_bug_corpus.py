@@ -77,4 +77,6 @@ def test_cross_file_resolution_only_adds_true_positives():
     for s, c in zip(single, cross):
         assert set(s.true_positives) <= set(c.true_positives), c.case.name
     gained = sum(len(c.true_positives) - len(s.true_positives) for s, c in zip(single, cross) if c.case.kind == "cross-file")
-    assert gained >= 3
+    # crossentropy_weight_on_cpu needs `torch.tensor(<parameter>)` to be a CPU tensor, but the
+    # parameter may hold a tensor on any device (false positives in transformers' d_fine): unknown.
+    assert gained >= 2

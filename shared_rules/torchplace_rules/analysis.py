@@ -272,13 +272,11 @@ class Analyzer(ExpressionEvaluator):
         for alias in stmt.names:
             if alias.name == "*":
                 continue
-            value = self.project_import(import_from, stmt.module, stmt.level, alias.name)
-            if value is not None:
-                value = self.name_binding(alias.asname or alias.name, value) if isinstance(value, DeviceV) else value
-            elif stmt.level or not stmt.module:
+            if stmt.level or not stmt.module:
                 value = UNKNOWN
             else:
                 value = QualV(f"{stmt.module}.{alias.name}")
+            value = self.project_import(import_from, stmt.module, stmt.level, alias.name, value) or value
             self.frame.env[alias.asname or alias.name] = value
 
     def project_import(self, how, *args) -> Optional[Value]:

@@ -74,6 +74,9 @@ def dispatch_call(ev, node: ast.Call, recv: Optional[Value]) -> Value:
         return module_call(ev, node, callee.as_module())
     if isinstance(callee, SelfV) and callee.info.is_module:
         return module_call(ev, node, ModuleV(SELF_DEV, True, None, callee.info))
+    if isinstance(callee, SelfV):
+        eval_args(ev, node)
+        return UNKNOWN
     if callee is UNKNOWN and isinstance(func, ast.Name):
         return call_builtin(ev, node, func.id)
     args, kwargs = eval_args(ev, node)
@@ -222,14 +225,16 @@ def factory(ev, node: ast.Call, name: str) -> Value:
         dtype = dtype_of(node, "dtype")
     rank = factory_rank(node, name)
     if name in ("tensor", "as_tensor") and args:
-        data = args[0]
+        data, data_node = args[0], node.args[0]
         if isinstance(data, NumpyV):
             dtype = dtype or data.dtype
             rank = data.rank
         elif isinstance(data, TensorV):
             rank = data.rank
-            if name == "as_tensor" and not has_kw:
+            if not has_kw:  # torch.tensor(t) / as_tensor(t) stay on t's device
                 dev = data.dev
+        elif not has_kw and not _literal_data(data_node) and not _host_sequence(data):
+            dev = None  # maybe a tensor on any device: unknown
     return TensorV(dev, origin=node, rank=rank, dtype=dtype, factory=node, random=name in api.RANDOM_FACTORIES,
                    grad=_kw_true(node, "requires_grad"))
 
@@ -269,6 +274,27 @@ def factory_rank(node: ast.Call, name: str) -> Optional[int]:
     return None
 
 
+def _literal_data(node: ast.AST) -> bool:
+    """Numbers, strings and (nested) lists/tuples of them: data that lives on the host."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.UnaryOp):
+        return _literal_data(node.operand)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return all(_literal_data(e) for e in node.elts)
+    if isinstance(node, ast.ListComp):
+        return True
+    return False
+
+
+def _host_sequence(value: Value) -> bool:
+    """A list/tuple value holding no tensor that is off the CPU."""
+    if not isinstance(value, SeqV):
+        return False
+    items = value.items if value.items is not None else (value.elem,)
+    return all(not isinstance(v, TensorV) or (v.dev is not None and v.dev.is_cpu) for v in items)
+
+
 def dtype_of(node: ast.Call, key: str) -> Optional[str]:
     for k in node.keywords:
         if k.arg == key and isinstance(k.value, ast.Attribute):
@@ -306,9 +332,15 @@ def layer(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
         elif children and len(child_devs) > 1:
             dev = None
         return ModuleV(dev, has_params, node)
-    if name == "Parameter":
+    if name in ("Parameter", "Buffer"):
         return UNKNOWN
-    return ModuleV(dev, api.layer_has_params(name, node), node)
+    tensors = [v for v in list(args) + list(kwargs.values()) if isinstance(v, TensorV)]
+    if tensors and not has_kw:  # e.g. CrossEntropyLoss(weight=t): its buffer is t
+        devs = {t.dev for t in tensors}
+        dev = devs.pop() if len(devs) == 1 else None
+    elif not has_kw and any(v is UNKNOWN for v in list(args) + list(kwargs.values())) and name.endswith("Loss"):
+        dev = None  # a loss weight of unknown device
+    return ModuleV(dev, api.layer_has_params(name, node), node, torch_layer=True)
 
 
 def mixing_call(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
@@ -543,14 +575,14 @@ def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
             for tensor in _tensors_in(value, arg):
                 if tensor.dev is None or tensor.rank == 0:
                     continue
-                if tensor.dev.is_cpu and not module.dev.is_cpu:
+                if tensor.dev.is_cpu and not module.dev.is_cpu and (module.dev.kind == ACCEL_KIND or module.torch_layer):
                     # Every CPU input is an event (each factory is its own TP202);
                     # rules reporting at the call keep one finding per call.
                     ev.emit("conflict", Conflict(node, "module_input", tensor, arg, module, node.func, module.dev))
                     conflict = conflict or module.dev.kind == ACCEL_KIND
                     continue
                 in_method = ev.frame.cls is not None and ev.frame.cls.is_module
-                if module.dev.is_cpu and module.known_class and (tensor.dev.kind == ACCEL_KIND or (tensor.dev.kind == "self" and in_method)):
+                if module.dev.is_cpu and module.known_class and (tensor.dev.kind == ACCEL_KIND or (tensor.dev.kind == "self" and in_method and module.torch_layer)):
                     cpu_side = TensorV(CPU, origin=module.placed_at)
                     ev.emit("conflict", Conflict(node, "module_reverse", cpu_side, node.func, tensor, arg, tensor.dev))
                     conflict = True
@@ -558,7 +590,32 @@ def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
     ev.emit("module_call", node, module, args, kwargs)
     if conflict:
         return UNKNOWN
+    if module.dev is not None and module.dev.kind == "self" and not module.torch_layer:
+        inlined = inline_forward(ev, node, module, args, kwargs)
+        if inlined is not None:
+            return inlined
     return TensorV(module.dev, origin=node, grad=ev.frame.no_grad == 0, module_output=True)
+
+
+def inline_forward(ev, node: ast.Call, module: ModuleV, args: list, kwargs: dict) -> Optional[Value]:
+    """Follow `self(...)` / `self.block(...)` of a class defined here into its
+    `forward`, so a CPU tensor is reported where forward really combines it."""
+    info = module.cls
+    forward = getattr(info, "methods", {}).get("forward") if info is not None else None
+    if forward is None or ev.frame.inline_depth >= 2 or id(forward) in ev.inline_stack:
+        return None
+    params = [a.arg for a in forward.args.posonlyargs + forward.args.args][1:]
+    if forward.args.vararg is not None or len(args) > len(params) or any(k.startswith("**") for k in kwargs):
+        return None
+    bound = dict(zip(params, args))
+    bound.update(kwargs)
+    ev.inline_stack.add(id(forward))
+    try:
+        frame = ev.analyze_function(forward, None, info, args=bound, depth=ev.frame.inline_depth + 1)
+    finally:
+        ev.inline_stack.discard(id(forward))
+    result = frame.returns
+    return result if result is not None else UNKNOWN
 
 
 def _tensors_in(value: Value, node) -> list:

@@ -25,6 +25,9 @@ class ClassInfo:
     plain_module_lists: dict = field(default_factory=dict)  # name -> ast.Assign
     overrides_apply: bool = False
     registers_modules: bool = False  # __init__ calls self.add_module/register_module
+    unresolved_base: bool = False  # a base class we cannot see into (maybe an nn.Module)
+    torch_layers: set = field(default_factory=set)  # submodules that are torch.nn layers
+    submodule_classes: dict = field(default_factory=dict)  # name -> ClassInfo of classes defined here
     moves_self: bool = False  # __init__ calls self.to()/self.cuda()
     init_values: dict = field(default_factory=dict)
 
@@ -39,13 +42,16 @@ class ClassInfo:
         if name in self.buffers:
             return TensorV(SELF_DEV, origin=at)
         if name in self.submodules:
-            return ModuleV(SELF_DEV, self.submodules[name], None, None)
+            return ModuleV(SELF_DEV, self.submodules[name], None, self.submodule_classes.get(name),
+                           torch_layer=name in self.torch_layers)
         if name in self.plain_tensors and self.is_module:
             assign = self.plain_tensors[name]
             return TensorV(CPU, origin=assign, plain_attr=name, rank=_rank_hint(assign.value))
         if self.is_module and name == "device":
             return DeviceV(SELF_DEV)
         value = self.init_values.get("self." + name, UNKNOWN)
+        if self.unresolved_base and isinstance(value, (ModuleV, TensorV)) and value.dev is not None and value.dev.is_cpu:
+            return UNKNOWN  # this object may itself be a module: what it holds moves with it
         if self.is_module:
             # Whatever else the module holds was registered with it or is unknown:
             # submodules follow the module's device; other tensors are not known.
@@ -89,6 +95,10 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
         elif isinstance(value, ClassV) and value.info.is_module:
             is_module = True
     info = ClassInfo(stmt, stmt.name, is_module)
+    # A base we cannot resolve may be an nn.Module (PreTrainedModel, ModelMixin, ...).
+    info.unresolved_base = not is_module and any(
+        not (isinstance(v, ClassV) or (isinstance(v, QualV) and v.name in ("object", "builtins.object")))
+        for v in (analyzer.eval(b) for b in stmt.bases))
     for item in stmt.body:
         if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
             info.methods[item.name] = item
@@ -117,7 +127,8 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
                 and not node.value.elts and isinstance(node.targets[0], ast.Attribute) \
                 and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id == "self":
             empty_lists[node.targets[0].attr] = node
-    for node in ast.walk(init):
+    in_source_order = sorted((n for n in ast.walk(init) if hasattr(n, "lineno")), key=lambda n: (n.lineno, n.col_offset))
+    for node in in_source_order:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             recv = node.func.value
             if isinstance(recv, ast.Name) and recv.id == "self":
@@ -147,10 +158,22 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
             continue
         name, value = target.attr, node.value
         kind = _classify(value, analyzer)
+        if kind in ("param", "buffer", "module"):
+            # `self.layers = nn.ModuleList(self.layers)`: the later registration wins.
+            info.plain_module_lists.pop(name, None)
+            info.plain_tensors.pop(name, None)
         if kind == "param":
             info.params.add(name)
+        elif kind == "buffer":
+            info.buffers.add(name)
         elif kind == "module":
             info.submodules[name] = _module_has_params(value, analyzer)
+            qual = _qual(value.func, analyzer) if isinstance(value, ast.Call) else None
+            if qual and _is_torch_layer(qual) and qual.split(".")[-1] not in ("Sequential", "ModuleList", "ModuleDict"):
+                info.torch_layers.add(name)
+            callee = analyzer.eval(value.func) if isinstance(value, ast.Call) else None
+            if isinstance(callee, ClassV):
+                info.submodule_classes[name] = callee.info
         elif kind == "cpu_tensor" and isinstance(node, ast.Assign) and name not in info.buffers:
             info.plain_tensors.setdefault(name, node)
         elif kind == "module_list" and isinstance(node, ast.Assign):
@@ -172,6 +195,8 @@ def _classify(value: ast.AST, analyzer) -> Optional[str]:
         qual = _qual(value.func, analyzer)
         if qual in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
             return "param"
+        if qual in ("torch.nn.Buffer", "torch.nn.parameter.Buffer"):
+            return "buffer"
         if qual and _is_torch_layer(qual):
             return "module"
         if qual and qual.startswith("torch.") and qual.split(".")[-1] in TORCH_FACTORIES and qual.count(".") == 1:

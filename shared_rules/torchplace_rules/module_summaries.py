@@ -41,27 +41,57 @@ class ModuleSummary:
 
 @dataclass(frozen=True)
 class ProjectModuleV(QualV):
-    """A module of the project (`import config`): attributes are its real values."""
+    """A module of the project (`import config`): attributes are its real values, summarised on first use."""
 
-    summary: Optional[ModuleSummary] = field(default=None, compare=False, hash=False)
     file: Optional[Path] = field(default=None, compare=False, hash=False)
+    depth: int = field(default=1, compare=False, hash=False)
 
     def member(self, ev, attr: str, node: Optional[ast.AST] = None) -> Optional[Value]:
-        value = self.summary.env.get(attr) if self.summary is not None else None
-        if value is not None and value is not UNKNOWN:
+        summary = ev.project.summaries.get(self.file, ev, self.depth) if self.file is not None else None
+        value = resolved(ev, summary.env.get(attr)) if summary is not None else None
+        if value is not None and value is not UNKNOWN and not (isinstance(value, QualV) and not isinstance(value, ProjectModuleV)):
             if isinstance(value, DeviceV) and node is not None:
                 return DeviceV(replace(value.dev, expr=ev.src.segment(node)))
             return value
         if self.file is not None and self.file.name == "__init__.py":
             sub = ev.project.resolve(self.file, attr, 1)
             if sub is not None:
-                return module_value(ev, f"{self.name}.{attr}", sub)
+                return ProjectModuleV(f"{self.name}.{attr}", sub, self.depth)
         return None
 
 
-def module_value(ev, name: str, path: Path) -> Value:
-    summary = ev.project.summaries.get(path, ev)
-    return ProjectModuleV(name, summary, path)
+class LazyImportV(Value):
+    """`from module import name` of a project module, looked up when the name is first used
+    (most imported names never matter, and summarising a module costs a parse)."""
+
+    __slots__ = ("path", "module", "name", "depth", "fallback")
+
+    def __init__(self, path: Path, module: Optional[str], name: str, depth: int, fallback: Value) -> None:
+        self.path, self.module, self.name, self.depth, self.fallback = path, module, name, depth, fallback
+
+    def resolve(self, ev) -> Value:
+        summary = ev.project.summaries.get(self.path, ev, self.depth) if ev.project is not None else None
+        value = resolved(ev, summary.env.get(self.name)) if summary is not None else None
+        if value is not None and value is not UNKNOWN and not isinstance(value, QualV):
+            return value
+        if isinstance(value, ProjectModuleV):
+            return value
+        if self.path.name == "__init__.py" and ev.project is not None:
+            sub = ev.project.resolve(self.path, self.name, 1)
+            if sub is not None:
+                return ProjectModuleV(f"{self.module or ''}.{self.name}".lstrip("."), sub, self.depth)
+        return value if isinstance(value, QualV) else self.fallback
+
+
+def resolved(ev, value):
+    """`value`, with a lazy import looked up (unknown when that fails)."""
+    if type(value) is LazyImportV:
+        return value.resolve(ev)
+    return value
+
+
+def _depth(ev) -> int:
+    return min(getattr(ev, "summary_depth", 0) + 1, MAX_DEPTH)
 
 
 def import_module(ev, module: str, asname: Optional[str]) -> Optional[Value]:
@@ -70,25 +100,15 @@ def import_module(ev, module: str, asname: Optional[str]) -> Optional[Value]:
     path = ev.project.resolve(ev.path, bound, 0)
     if path is None:
         return None
-    return module_value(ev, bound, path)
+    return ProjectModuleV(bound, path, _depth(ev))
 
 
-def import_from(ev, module: Optional[str], level: int, name: str) -> Optional[Value]:
-    """The value `from module import name` binds, or None when it is not a project name."""
+def import_from(ev, module: Optional[str], level: int, name: str, fallback: Value = UNKNOWN) -> Optional[Value]:
+    """What `from module import name` binds: a lazy project import, or None when it is not one."""
     path = ev.project.resolve(ev.path, module, level)
     if path is None:
         return None
-    summary = ev.project.summaries.get(path, ev)
-    value = summary.env.get(name) if summary is not None else None
-    if value is not None and value is not UNKNOWN and not isinstance(value, QualV):
-        return value
-    if isinstance(value, ProjectModuleV):
-        return value
-    if path.name == "__init__.py":
-        sub = ev.project.resolve(path, name, 1)
-        if sub is not None:
-            return module_value(ev, f"{module or ''}.{name}".lstrip("."), sub)
-    return value if isinstance(value, QualV) else None
+    return LazyImportV(path, module, name, _depth(ev), fallback)
 
 
 def foreign_result(value: Value) -> Value:
@@ -148,9 +168,9 @@ class SummaryCache:
         fp = self.index.fingerprint
         return fp(summary.path) == summary.fingerprint and all(fp(p) == f for p, f in summary.deps.items())
 
-    def get(self, path: Path, ev=None) -> Optional[ModuleSummary]:
+    def get(self, path: Path, ev=None, depth: Optional[int] = None) -> Optional[ModuleSummary]:
         """The summary of `path` (None: unreadable, unparsable or part of an import cycle)."""
-        depth = min(getattr(ev, "summary_depth", 0) + 1, MAX_DEPTH)
+        depth = depth or _depth(ev)
         with self.index.lock:
             summary = self._get(path, depth)
             if ev is not None and summary is not None:

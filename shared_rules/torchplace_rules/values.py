@@ -154,6 +154,7 @@ class ModuleV(Value):
     placed_at: Optional[ast.AST] = field(default=None, compare=False, hash=False)
     cls: Optional[object] = field(default=None, compare=False, hash=False)
     known_class: bool = True  # False: an unknown object that was `.to()`-ed and then called
+    torch_layer: bool = False  # a torch.nn layer: it never moves its inputs itself
 
     def join(self, other):
         if isinstance(other, ModuleV):
@@ -161,7 +162,8 @@ class ModuleV(Value):
                 return self
             return ModuleV(join_dev(self.dev, other.dev), self.has_params or other.has_params,
                            self.placed_at if self.placed_at is other.placed_at else None,
-                           self.cls if self.cls is other.cls else None, self.known_class and other.known_class)
+                           self.cls if self.cls is other.cls else None, self.known_class and other.known_class,
+                           self.torch_layer and other.torch_layer)
         return UNKNOWN
 
 
