@@ -16,8 +16,8 @@ from .config import Config
 from .engine import check_source
 from .files import read_source
 
-TASKS_PER_WORKER = 400
-SUMMARIES_PER_WORKER = 400
+TASKS_PER_WORKER = 2000  # files a worker checks before it is replaced
+SUMMARIES_PER_WORKER = 300
 
 _index = None  # the worker's ProjectIndex (None: cross-file resolution is off)
 
