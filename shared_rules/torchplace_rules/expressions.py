@@ -102,20 +102,22 @@ class ExpressionEvaluator:
             return
         env = self.frame.env
         if isinstance(target, ast.Name):
-            value = self.name_binding(target.id, value)
+            value = self.name_binding(target.id, value, value_node)
         prefix_dot, prefix_sub = path + ".", path + "["
         stale = [k for k in env if k.startswith(prefix_dot) or k.startswith(prefix_sub)] if len(env) < 400 or "." in path else ()
         for key in stale:
             del env[key]
         env[path] = value
 
-    def name_binding(self, name: str, value: Value) -> Value:
-        """Device variables take their name, so fixes can say `device`."""
+    def name_binding(self, name: str, value: Value, value_node=None) -> Value:
+        """Device variables take their name, so fixes can say `device`.  A name
+        like `device` bound to an unknown configuration value is the target
+        accelerator; bound to some tensor's `.device` it is that tensor's device."""
         if isinstance(value, DeviceV):
             if value.dev.kind == ACCEL_KIND:
                 self.targets_accelerator = True
             return DeviceV(replace(value.dev, expr=name))
-        if value is UNKNOWN and name in self.device_names:
+        if value is UNKNOWN and name in self.device_names and not _reads_tensor_device(value_node):
             self.targets_accelerator = True
             return DeviceV(Dev(ACCEL_KIND, "target", name))
         return value
@@ -204,7 +206,11 @@ class ExpressionEvaluator:
             if isinstance(index, TensorV) and base.dev is not None and index.dev is not None \
                     and base.dev.is_cpu and index.dev.kind == ACCEL_KIND and base.rank != 0:
                 self.emit("conflict", Conflict(node, "index", base, node.value, index, node.slice, index.dev))
-            return TensorV(base.dev, origin=node, batch=base.batch, grad=base.grad, module_output=base.module_output)
+            rank = None
+            if base.rank is not None and not isinstance(node.slice, (ast.Slice, ast.Tuple)) \
+                    and not isinstance(index, (TensorV, SeqV, BatchV, PlacedV)) and _int_like(node.slice):
+                rank = base.rank - 1  # x[i] drops one dimension
+            return TensorV(base.dev, origin=node, rank=rank, batch=base.batch, grad=base.grad, module_output=base.module_output)
         if isinstance(base, BatchV):
             return base.element(node)
         if isinstance(base, SeqV):
@@ -393,6 +399,24 @@ class ExpressionEvaluator:
         from .calls import dispatch_call
 
         return dispatch_call(self, node, recv_value)
+
+
+def _int_like(node) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, int) and not isinstance(node.value, bool)
+    if isinstance(node, ast.UnaryOp):
+        return _int_like(node.operand)
+    if isinstance(node, ast.BinOp):
+        return _int_like(node.left) or _int_like(node.right)
+    return isinstance(node, (ast.Name, ast.Attribute)) and not isinstance(node, ast.Starred)
+
+
+def _reads_tensor_device(node) -> bool:
+    """`x.device`, `a.device if c else b.device`, `x.get_device()`: a tensor's own device."""
+    if node is None:
+        return False
+    return any(isinstance(n, ast.Attribute) and n.attr in ("device", "get_device") and not (
+        isinstance(n.value, ast.Name) and n.value.id in CONFIG_OBJECT_NAMES) for n in ast.walk(node))
 
 
 def _as_tensor(value: Value, node) -> TensorV:
