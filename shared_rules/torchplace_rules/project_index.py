@@ -44,7 +44,7 @@ class ProjectIndex:
         self.overlays: dict[Path, str] = {}
         self.lock = threading.RLock()
         self.summaries = SummaryCache(self, max_summaries)
-        self.third_party = ThirdPartyClasses(self.root, environment, enabled=use_jedi)
+        self.third_party = ThirdPartyClasses(self.root, environment, enabled=use_jedi, extra_paths=self.extra_roots)
         self.dependencies: dict[Path, dict] = {}  # checked file -> {project file it read: fingerprint}, transitively
         self._roots: dict[Path, tuple[Path, ...]] = {}
 

@@ -20,8 +20,10 @@ SKIPPED_TOPS = {"torch", "numpy", "builtins", "typing", "collections", "abc", "e
 
 
 class ThirdPartyClasses:
-    def __init__(self, root: Optional[Path], environment: Optional[str], enabled: bool = True) -> None:
+    def __init__(self, root: Optional[Path], environment: Optional[str], enabled: bool = True,
+                 extra_paths: tuple = ()) -> None:
         self.root = root
+        self.extra_paths = tuple(str(p) for p in extra_paths)
         self.environment_path = environment
         self.enabled = enabled
         self.cache: dict[str, bool] = {}
@@ -55,7 +57,7 @@ class ThirdPartyClasses:
                 self._environment = jedi.create_environment(self.environment_path, safe=False)
             else:
                 self._environment = jedi.InterpreterEnvironment()
-            self._project = jedi.Project(str(self.root or Path.cwd()), environment_path=None)
+            self._project = jedi.Project(str(self.root or Path.cwd()), added_sys_path=self.extra_paths)
         return jedi
 
     def _lookup(self, qualname: str) -> bool:
