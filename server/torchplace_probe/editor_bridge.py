@@ -160,7 +160,8 @@ async def probe_cell(ls: Any, request: Any) -> dict:
     session = session_for(key, _options(ls))
     try:
         result = await loop.run_in_executor(
-            None, lambda: session.probe(document, cancel=cancel, on_progress=progress, **kwargs))
+            None, lambda: session.probe(document, cancel=cancel, on_progress=progress,
+                                        from_top=getattr(request, "from_top", False), **kwargs))
     except asyncio.CancelledError:
         cancel.set()
         raise

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from .probe_kernels import release_kernel
+
 if TYPE_CHECKING:
     from .server import TorchplaceServer
 
@@ -29,3 +31,4 @@ def register(server: "TorchplaceServer") -> None:
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
     def did_close(ls: "TorchplaceServer", params: types.DidCloseNotebookDocumentParams) -> None:
         ls.diagnostics.unit_closed(params.notebook_document.uri, [c.uri for c in params.cell_text_documents])
+        release_kernel(params.notebook_document.uri)

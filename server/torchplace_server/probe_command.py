@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import logging
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Optional
 
 from lsprotocol import types
@@ -43,9 +43,15 @@ class ProbeRequest:
     cell_source: str  # just the cell's code
     notebook_uri: Optional[str] = None  # set for notebook cells
     earlier_cells: tuple[str, ...] = ()  # notebook: the code cells before this one, in order
+    from_top: bool = False  # restart the kernel and run every cell up to this one
 
 
-def build_request(ls: "TorchplaceServer", uri: str, line: int) -> Optional[ProbeRequest]:
+def build_request(ls: "TorchplaceServer", uri: str, line: int, from_top: bool = False) -> Optional[ProbeRequest]:
+    request = _build_request(ls, uri, line)
+    return replace(request, from_top=from_top) if request is not None and from_top else request
+
+
+def _build_request(ls: "TorchplaceServer", uri: str, line: int) -> Optional[ProbeRequest]:
     from .code_lens import cell_lines
 
     doc = find_document(ls.workspace, uri)
@@ -69,7 +75,7 @@ def build_request(ls: "TorchplaceServer", uri: str, line: int) -> Optional[Probe
     return ProbeRequest(uri, line, uris.to_fs_path(uri), text, start, end, "\n".join(lines[start:end]))
 
 
-async def probe_cell(ls: "TorchplaceServer", uri: Any, line: Any) -> dict:
+async def probe_cell(ls: "TorchplaceServer", uri: Any, line: Any, options: Any = None) -> dict:
     if not isinstance(uri, str) or not isinstance(line, int) or isinstance(line, bool) or line < 0:
         raise ValueError(f"{PROBE_COMMAND} expects (document URI, 0-based line), got ({uri!r}, {line!r})")
     try:
@@ -84,7 +90,8 @@ async def probe_cell(ls: "TorchplaceServer", uri: Any, line: Any) -> dict:
         message = f"torchplace: the installed probe offers no `{PROBE_ENTRY}` entry point yet, so the cell was not run."
         ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
         return {"ran": False, "reason": "probe-entry-missing"}
-    request = build_request(ls, uri, line)
+    from_top = isinstance(options, dict) and options.get("fromTop") is True
+    request = build_request(ls, uri, line, from_top)
     if request is None:
         message = f"torchplace: {uri} is not open in the editor, so the cell was not run."
         ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
@@ -99,6 +106,7 @@ async def probe_cell(ls: "TorchplaceServer", uri: Any, line: Any) -> dict:
 def register(server: "TorchplaceServer") -> None:
     @server.command(PROBE_COMMAND)
     async def probe_cell_command(ls: "TorchplaceServer", *args: Any) -> dict:
-        if len(args) != 2:
-            raise ValueError(f"{PROBE_COMMAND} expects 2 arguments (document URI, line), got {len(args)}")
-        return await probe_cell(ls, args[0], args[1])
+        if len(args) not in (2, 3):
+            raise ValueError(f"{PROBE_COMMAND} expects (document URI, line[, {{\"fromTop\": true}}]), got {len(args)} arguments")
+        return await probe_cell(ls, *args)
+

@@ -5,6 +5,8 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from .probe_kernels import release_kernel
+
 from .analysis_units import unit_key_for
 
 if TYPE_CHECKING:
@@ -27,3 +29,4 @@ def register(server: "TorchplaceServer") -> None:
         # pygls has already dropped the document.
         ls.diagnostics.unit_closed(params.text_document.uri, [params.text_document.uri])
         ls.cross_file.document_closed(params.text_document.uri)
+        release_kernel(params.text_document.uri)

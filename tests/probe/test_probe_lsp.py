@@ -115,3 +115,28 @@ async def test_cancel_from_the_progress_bar_interrupts_the_cell(client: Language
     result = await asyncio.wait_for(running, timeout=60)
     assert result["result"]["status"] == "cancelled"
     assert result["result"]["error"]["line"] == 3
+
+
+async def test_probe_from_top_restarts_and_closing_releases_the_kernel(client: LanguageClient, tmp_path):
+    text = "import torch\nstate = torch.zeros(2)\n# %%\nstate += 1\n"
+    path = tmp_path / "state.py"
+    path.write_text(text)
+    uri = uris.from_fs_path(str(path))
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)))
+
+    async def probe(*options):
+        result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+            command="torchplace.probeCell", arguments=[uri, 3, *options]))
+        assert result["result"]["status"] == "ok"
+        return result["result"]["ran_cells"]
+
+    assert await probe() == [0]  # a new kernel runs the cell above first
+    assert await probe() == []  # warm: nothing above runs again
+    assert await probe({"fromTop": True}) == [0]  # restarted: the cell above runs again
+    assert await probe() == []
+
+    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=uri, language_id="python", version=2, text=text)))
+    assert await probe() == [0]  # closing shut the kernel down: a fresh one starts
