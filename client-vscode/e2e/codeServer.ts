@@ -19,6 +19,8 @@ export interface CodeServerOptions {
     pythonBinDir: string;
     userSettings: Record<string, unknown>;
     logFile: string;
+    /** Where to copy VS Code's logs (the extension's included) before the profile is removed. */
+    keepLogsIn?: string;
     /** More code-server arguments, e.g. `['--log', 'trace']` to see the LSP traffic. */
     extraArgs?: string[];
 }
@@ -160,6 +162,9 @@ export async function startCodeServer(options: CodeServerOptions): Promise<Runni
         }
         killAll(markedPids(marker), 'SIGKILL');
         fs.closeSync(log);
+        if (options.keepLogsIn && fs.existsSync(path.join(userData, 'logs'))) {
+            fs.cpSync(path.join(userData, 'logs'), options.keepLogsIn, { recursive: true });
+        }
         fs.rmSync(root, { recursive: true, force: true });
     };
     try {

@@ -65,6 +65,7 @@ describe('torchplace in VS Code (code-server)', { timeout: 10 * 60 * 1000 }, () 
             pythonBinDir: PYTHON_BIN,
             userSettings: USER_SETTINGS,
             logFile: path.join(ARTIFACTS, 'code-server.log'),
+            keepLogsIn: path.join(ARTIFACTS, 'logs'),
         });
         browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
         const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -168,6 +169,22 @@ describe('torchplace in VS Code (code-server)', { timeout: 10 * 60 * 1000 }, () 
             await wb.page.keyboard.press('Escape');
         }));
 
+    it('probes the file from the top, cell after cell', () =>
+        step('probe-from-top', async () => {
+            await wb.openFile('probe_cells.py');
+            await wb.runCommand('torchplace: Probe File From Top');
+            // The first cell's hints join the second's: weights was created on the device.
+            const deadline = Date.now() + 120000;
+            let hints: string[] = [];
+            while (Date.now() < deadline && !hints.some((h) => /cuda:0 float32 \[16, 4\]/.test(h))) {
+                await wb.page.waitForTimeout(500);
+                hints = await wb.afterLineTexts();
+            }
+            assert.ok(hints.some((h) => /cuda:0 float32 \[16, 4\]/.test(h)), `hints: ${JSON.stringify(hints)}`);
+            await wb.page.locator('.message', { hasText: /^error · simulated GPU/ }).first().waitFor({ timeout: 60000 });
+            await wb.screenshot('probe-from-top');
+        }));
+
     it('shows a finding in a notebook cell', () =>
         step('notebook', async () => {
             await wb.openFile('notebook.ipynb');
@@ -218,7 +235,7 @@ describe('torchplace in VS Code (code-server)', { timeout: 10 * 60 * 1000 }, () 
             await wb.dismissNotifications();
             await wb.replaceUserSettings({ ...USER_SETTINGS, 'torchplace.interpreter': [fake] });
             const shown = await wb.waitForNotification(/exited while starting|stopped unexpectedly/, 60000);
-            assert.match(shown, /Show Logs|log/i);
+            assert.match(shown, /simulated crash on start/, 'the server\'s last words are quoted');
             await wb.page.waitForTimeout(3000); // let any restart attempts play out
             await wb.screenshot('server-exits-notification');
             const all = await wb.notifications();

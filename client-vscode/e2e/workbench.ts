@@ -30,16 +30,28 @@ export class Workbench {
         await this.page.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ timeout: 60000 });
     }
 
-    /** Quick Open (Ctrl+P), type the name, Enter. */
+    /** Quick Open (Ctrl+P), type the name, pick it; once more if the editor did not come up. */
     async openFile(name: string): Promise<void> {
         await this.dismissNotifications();
-        await this.page.keyboard.press('Control+P');
-        const input = this.page.locator('.quick-input-widget input');
-        await input.waitFor({ state: 'visible' });
-        await input.fill(name);
-        await this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
-        await this.page.keyboard.press('Enter');
-        await this.page.locator(`.tab.active[data-resource-name="${name}"], .tab.active[aria-label^="${name}"]`).first().waitFor();
+        const tab = this.page.locator(`.tab.active[data-resource-name="${name}"], .tab.active[aria-label^="${name}"]`).first();
+        for (let attempt = 1; ; attempt++) {
+            await this.page.keyboard.press('Control+P');
+            const input = this.page.locator('.quick-input-widget input');
+            await input.waitFor({ state: 'visible' });
+            await input.fill(name);
+            const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+            await row.waitFor();
+            await row.click();
+            try {
+                await tab.waitFor({ timeout: 10000 });
+                return;
+            } catch (error) {
+                if (attempt >= 2) {
+                    throw error;
+                }
+                await this.page.keyboard.press('Escape');
+            }
+        }
     }
 
     /** The command palette (F1): type the title, pick the matching entry. */

@@ -102,7 +102,7 @@ export class Prober {
             );
             const summary = parseProbeResult(raw);
             this.view.show(target.uri, summary);
-            this.hints.show(target.uri, summary.hints);
+            this.hints.show(target.uri, summary.hints, summary.cellLines);
             this.status.showProbe(summary.device);
             if (!summary.ran) {
                 // The server explains in its own message why it did not run.

@@ -30,8 +30,13 @@ export class ProbeHints implements vscode.Disposable {
         ];
     }
 
-    show(uri: vscode.Uri, hints: LineHint[]): void {
-        this.byDocument.set(uri.toString(), hints);
+    /**
+     * Shows a probe's hints. With `cellLines`, only that cell's old hints are
+     * replaced, so probing cell after cell builds up the whole file.
+     */
+    show(uri: vscode.Uri, hints: LineHint[], cellLines?: { first: number; last: number }): void {
+        const kept = cellLines ? (this.byDocument.get(uri.toString()) ?? []).filter((h) => h.line < cellLines.first || h.line > cellLines.last) : [];
+        this.byDocument.set(uri.toString(), [...kept, ...hints]);
         vscode.window.visibleTextEditors.filter((e) => e.document.uri.toString() === uri.toString()).forEach((e) => this.apply(e));
     }
 

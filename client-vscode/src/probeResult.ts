@@ -43,6 +43,8 @@ export interface ProbeSummary {
     errors: ProbeError[];
     notes: string[];
     hints: LineHint[];
+    /** 0-based first and last line of the probed cell, when the probe says. */
+    cellLines?: { first: number; last: number };
 }
 
 type Json = Record<string, unknown>;
@@ -218,6 +220,8 @@ export function parseProbeResult(answer: unknown): ProbeSummary {
         }
     }
     hints.sort((a, b) => a.line - b.line);
+    const first = zeroBased(raw.first_line);
+    const last = zeroBased(raw.last_line);
     return {
         ran: true,
         status: str(raw.status) ?? 'ok',
@@ -227,5 +231,6 @@ export function parseProbeResult(answer: unknown): ProbeSummary {
         errors,
         notes: (Array.isArray(raw.notes) ? raw.notes : []).filter((n): n is string => typeof n === 'string'),
         hints,
+        cellLines: first !== undefined && last !== undefined ? { first, last } : undefined,
     };
 }

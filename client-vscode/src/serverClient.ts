@@ -4,6 +4,7 @@
  * restart it when settings or the interpreter change, restart it a few times
  * when it crashes, then stop and say so.
  */
+import * as readline from 'node:readline';
 import * as vscode from 'vscode';
 import {
     CloseAction,
@@ -64,6 +65,8 @@ export class ServerClient implements vscode.Disposable {
     private everRan = false;
     /** Whether its final stop was already reported. */
     private reportedStop = false;
+    /** The server's last stderr lines: the reason it died is usually there. */
+    private stderrTail: string[] = [];
     /** Listeners of the current client, dropped with it. */
     private clientListeners: vscode.Disposable[] = [];
     private readonly budget = new RestartBudget();
@@ -188,6 +191,7 @@ export class ServerClient implements vscode.Disposable {
         this.log.info(`starting: ${launch.command} ${launch.args.join(' ')} (importStrategy ${settings.importStrategy})`);
         this.everRan = false;
         this.reportedStop = false;
+        this.stderrTail = [];
         const client = new QuietLanguageClient(
             'torchplace',
             'torchplace',
@@ -222,10 +226,11 @@ export class ServerClient implements vscode.Disposable {
                 this.clientListeners.forEach((d) => d.dispose());
                 this.clientListeners = [];
                 await client.dispose().catch(() => undefined);
+                await new Promise((r) => setTimeout(r, 300)); // let its last stderr lines arrive
                 await this.failed(
                     {
                         kind: 'torchplace-broken',
-                        message: `The server "${launch.command} ${launch.args.join(' ')}" exited while starting (${errorText(error)}). Its output is in the log.`,
+                        message: `The server "${launch.command} ${launch.args.join(' ')}" exited while starting (${errorText(error)}).${this.lastOutput()} Its full output is in the log.`,
                     },
                     interpreter,
                 );
@@ -244,9 +249,15 @@ export class ServerClient implements vscode.Disposable {
             crashes > this.budget.maxRestarts
                 ? `The server stopped unexpectedly ${crashes} times in ${Math.round(this.budget.windowMs / 60000)} minutes, so it was not restarted again. See "torchplace: Show Logs", then run "torchplace: Restart Server".`
                 : 'The server stopped. See "torchplace: Show Logs", then run "torchplace: Restart Server".';
+        const detail = this.lastOutput();
         this.setStatus({ state: 'failed', detail: message, interpreter });
-        const choice = await this.notifier.notify('error', message, ['Show Logs', 'Restart Server'], true);
+        const choice = await this.notifier.notify('error', `${message}${detail}`, ['Show Logs', 'Restart Server'], true);
         await this.followUp(choice);
+    }
+
+    private lastOutput(): string {
+        const last = this.stderrTail[this.stderrTail.length - 1];
+        return last ? ` Its last words: "${last.length > 200 ? `${last.slice(0, 200)}…` : last}".` : '';
     }
 
     private running(client: LanguageClient, interpreter: ResolvedInterpreter): void {
@@ -267,6 +278,14 @@ export class ServerClient implements vscode.Disposable {
             outputChannel: this.log,
             traceOutputChannel: this.log,
             revealOutputChannelOn: RevealOutputChannelOn.Never,
+            stdioOptions: {
+                stdout: (input, channel) => lines(input, (line) => channel.info(line)),
+                stderr: (input, channel) =>
+                    lines(input, (line) => {
+                        channel.error(line);
+                        this.stderrTail = [...this.stderrTail.slice(-19), line];
+                    }),
+            },
             initializationOptions: serverSettings(settings),
             middleware: {
                 ...this.middleware,
@@ -294,7 +313,7 @@ export class ServerClient implements vscode.Disposable {
                 return false;
             },
             errorHandler: {
-                error: () => ({ action: ErrorAction.Continue }),
+                error: () => ({ action: ErrorAction.Continue, handled: true }),
                 closed: () => {
                     // A server that never got going is a start failure (startClient says so);
                     // one that ran and crashed is restarted a few times.
@@ -358,11 +377,19 @@ export class ServerClient implements vscode.Disposable {
  * extension reports those itself with the fix, so they go to the log only.
  */
 class QuietLanguageClient extends LanguageClient {
-    private static readonly LIFECYCLE = /couldn't create connection|Restarting server failed|Connection to server got closed|Server initialization failed/;
+    private static readonly LIFECYCLE = /couldn't create connection|Restarting server failed|Connection to server got closed|Server initialization failed|connection to server is erroring/;
 
     override error(message: string, data?: unknown, showNotification?: boolean | 'force'): void {
         super.error(message, data, QuietLanguageClient.LIFECYCLE.test(message) ? false : showNotification);
     }
+}
+
+function lines(input: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+    readline.createInterface({ input, crlfDelay: Infinity, terminal: false }).on('line', (line) => {
+        if (line.trim()) {
+            onLine(line);
+        }
+    });
 }
 
 function errorText(error: unknown): string {

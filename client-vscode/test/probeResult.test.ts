@@ -45,6 +45,7 @@ test('reads the probe schema into 0-based lines', () => {
     assert.deepEqual(s.transfers, [{ line: 6, text: 'host→device cpu → cuda:0 4.0 KB ×2' }]);
     assert.deepEqual(s.errors, [{ line: 7, message: 'RuntimeError: Expected all tensors to be on the same device' }]);
     assert.deepEqual(s.notes, ['ran cell 0 first']);
+    assert.deepEqual(s.cellLines, { first: 4, last: 8 });
     assert.deepEqual(s.hints, [
         { line: 5, text: '→ cuda:0 float32 [2]', isError: false },
         { line: 6, text: '→ cpu float32 [2]  host→device 4.0 KB ×2', isError: false },
