@@ -10,7 +10,7 @@ def test(net, testloader):
     with torch.no_grad():
         for images, labels in testloader:
             outputs = net(to_device(images))
-            loss += criterion(outputs, labels).item()
+            loss += criterion(outputs, to_device(labels)).item()
             total += labels.size(0)
             correct += (torch.max(outputs.data, 1)[1] == labels).sum().item()
     return loss / len(testloader.dataset), correct / total
