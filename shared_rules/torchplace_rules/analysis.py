@@ -18,7 +18,7 @@ from .class_model import ClassInfo, scan_class
 from .config import Config
 from .expressions import ExpressionEvaluator
 from .model import EngineError, Finding, Related
-from .module_summaries import GuardedSource, import_from, import_module, is_foreign
+from .module_summaries import GuardedSource, decorator_from_project, import_from, import_module, is_foreign
 from .rule_base import Rule
 from .source_text import SourceText
 from .torch_api import TRAINING_STEP_METHODS
@@ -294,7 +294,8 @@ class Analyzer(ExpressionEvaluator):
 
     def stmt_FunctionDef(self, stmt) -> None:
         for deco in stmt.decorator_list:
-            self.eval(deco)
+            if self.project is None or not decorator_from_project(self, deco):
+                self.eval(deco)
         func = FuncV(stmt, id(stmt), self.frame.cls)
         self.frame.env[stmt.name] = func
         if self.frame.kind == "module":

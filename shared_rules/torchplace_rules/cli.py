@@ -108,7 +108,7 @@ def run_check(args) -> int:
             return 2
         items.append((str(path), config))
     config_of = dict(items)
-    project = new_index(args.cross_file)
+    project = new_index(args.cross_file, static=not args.fix)
     checked = (check_one(item, project) for item in items) if args.fix or args.diff \
         else check_files(items, args.jobs, args.cross_file)
     for shown, text, error, findings, errors in checked:

@@ -90,6 +90,17 @@ def resolved(ev, value):
     return value
 
 
+def decorator_from_project(ev, node) -> bool:
+    """`@auto_docstring`, `@utils.wraps(...)`: a decorator imported from the project, whose
+    value never matters to device flow (evaluating it would summarise its module for nothing)."""
+    while isinstance(node, (ast.Call, ast.Attribute)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    if not isinstance(node, ast.Name):
+        return False
+    value = ev.frame.env.get(node.id) or ev.module_env.get(node.id)
+    return type(value) is LazyImportV or isinstance(value, ProjectModuleV)
+
+
 def _depth(ev) -> int:
     return min(getattr(ev, "summary_depth", 0) + 1, MAX_DEPTH)
 
@@ -182,6 +193,8 @@ class SummaryCache:
         self.building: list[Path] = []
 
     def valid(self, summary: ModuleSummary) -> bool:
+        if self.index.static:
+            return True
         fp = self.index.fingerprint
         return fp(summary.path) == summary.fingerprint and all(fp(p) == f for p, f in summary.deps.items())
 
@@ -199,6 +212,9 @@ class SummaryCache:
     def _get(self, path: Path, depth: int) -> Optional[ModuleSummary]:
         key = (path, depth)
         summary = self.entries.get(key)
+        if summary is None and depth == MAX_DEPTH:  # a fuller summary serves as well
+            summary = self.entries.get((path, 1))
+            key = (path, 1) if summary is not None else key
         if summary is not None and self.valid(summary):
             self.entries.move_to_end(key)
             return summary

@@ -22,12 +22,13 @@ SUMMARIES_PER_WORKER = 300
 _index = None  # the worker's ProjectIndex (None: cross-file resolution is off)
 
 
-def new_index(cross_file: bool):
+def new_index(cross_file: bool, static: bool = True):
+    """A worker's index; `static`: no file changes during the run (not so with --fix)."""
     if not cross_file:
         return None
     from .project_index import ProjectIndex
 
-    return ProjectIndex(max_summaries=SUMMARIES_PER_WORKER)
+    return ProjectIndex(max_summaries=SUMMARIES_PER_WORKER, static=static)
 
 
 def _init_worker(cross_file: bool) -> None:

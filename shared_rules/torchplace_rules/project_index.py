@@ -35,13 +35,15 @@ class ProjectIndex:
     """Module resolution, file texts and the summary cache of one workspace."""
 
     def __init__(self, root: Optional[os.PathLike | str] = None, extra_roots: Iterable[os.PathLike | str] = (),
-                 environment: Optional[str] = None, use_jedi: bool = True, max_summaries: int = 3000) -> None:
+                 environment: Optional[str] = None, use_jedi: bool = True, max_summaries: int = 3000,
+                 static: bool = False) -> None:
         from .module_summaries import SummaryCache
         from .third_party_classes import ThirdPartyClasses
 
         self.root = Path(root).resolve() if root else None
         self.extra_roots = tuple(Path(r).resolve() for r in extra_roots)
         self.overlays: dict[Path, str] = {}
+        self.static = static  # files do not change while this index lives (a CLI run): skip re-validation
         self.lock = threading.RLock()
         self.summaries = SummaryCache(self, max_summaries)
         self.third_party = ThirdPartyClasses(self.root, environment, enabled=use_jedi, extra_paths=self.extra_roots)

@@ -10,6 +10,7 @@ class it cannot find) answers False: unknown, never a finding.
 from __future__ import annotations
 
 import ast
+import sys
 import threading
 from pathlib import Path
 from typing import Optional
@@ -36,7 +37,8 @@ class ThirdPartyClasses:
         """True only when jedi shows `qualname` derives from torch.nn.Module."""
         if not self.enabled or self._broken or "." not in qualname:
             return False
-        if qualname.split(".")[0] in SKIPPED_TOPS:
+        top = qualname.split(".")[0]
+        if top in SKIPPED_TOPS or top in sys.stdlib_module_names:  # the standard library has no nn.Module
             return False
         with self.lock:
             if qualname in self.cache:
