@@ -230,7 +230,7 @@ export class ServerClient implements vscode.Disposable {
                 await this.failed(
                     {
                         kind: 'torchplace-broken',
-                        message: `The server "${launch.command} ${launch.args.join(' ')}" exited while starting (${errorText(error)}).${this.lastOutput()} Its full output is in the log.`,
+                        message: `The server "${launch.command} ${launch.args.join(' ')}" exited while starting.${this.lastOutput() || ` (${errorText(error)})`} Its full output is in the log.`,
                     },
                     interpreter,
                 );
