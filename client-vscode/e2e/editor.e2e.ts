@@ -173,6 +173,11 @@ describe('torchplace in VS Code (code-server)', { timeout: 10 * 60 * 1000 }, () 
         step('probe-from-top', async () => {
             await wb.openFile('probe_cells.py');
             await wb.runCommand('torchplace: Probe File From Top');
+            // One progress toast per cell; done when none is left.
+            const probing = wb.page.locator('.notification-toast', { hasText: 'torchplace: probing' });
+            await probing.first().waitFor({ timeout: 30000 });
+            const idle = async () => (await probing.count()) === 0 && (await wb.page.waitForTimeout(2000), (await probing.count()) === 0);
+            await wb.waitUntil(idle, 'the probes to finish', 120000);
             // The first cell's hints join the second's: weights was created on the device.
             const deadline = Date.now() + 120000;
             let hints: string[] = [];

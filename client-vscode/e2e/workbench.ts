@@ -21,6 +21,8 @@ export class Workbench {
     async screenshot(name: string): Promise<string> {
         this.shot++;
         const file = path.join(this.artifacts, `${String(this.shot).padStart(2, '0')}-${name}.png`);
+        await this.page.mouse.move(1000, 5); // an empty spot of the title bar: no stray hover
+        await this.page.waitForTimeout(200);
         await this.page.screenshot({ path: file });
         return file;
     }
@@ -144,6 +146,16 @@ export class Workbench {
             await this.page.waitForTimeout(250);
         }
         throw new Error(`timed out waiting for ${what}; Problems: ${JSON.stringify(counts)}`);
+    }
+
+    async waitUntil(condition: () => Promise<boolean>, what: string, timeoutMs = 30000): Promise<void> {
+        const deadline = Date.now() + timeoutMs;
+        while (!(await condition())) {
+            if (Date.now() > deadline) {
+                throw new Error(`timed out waiting for ${what}`);
+            }
+            await this.page.waitForTimeout(250);
+        }
     }
 
     async waitForNoSquiggles(what: string, timeoutMs = 30000): Promise<void> {

@@ -97,7 +97,7 @@ export class Prober {
         this.status.showProbe(undefined, true);
         try {
             const raw = await vscode.window.withProgress(
-                { location: vscode.ProgressLocation.Notification, title: `torchplace: probing line ${target.line + 1}…`, cancellable: true },
+                { location: vscode.ProgressLocation.Notification, title: `torchplace: probing ${describeTarget(target)}…`, cancellable: true },
                 (_progress, token) => run(token),
             );
             const summary = parseProbeResult(raw);
@@ -119,6 +119,17 @@ export class Prober {
             this.running = false;
         }
     }
+}
+
+/** `train.py:12`, or `notebook.ipynb, cell 3` for a notebook cell. */
+function describeTarget(target: ProbeTarget): string {
+    const name = target.uri.path.split('/').pop() ?? target.uri.toString();
+    if (target.uri.scheme === 'vscode-notebook-cell') {
+        const notebook = vscode.workspace.notebookDocuments.find((nb) => nb.getCells().some((c) => c.document.uri.toString() === target.uri.toString()));
+        const index = notebook?.getCells().findIndex((c) => c.document.uri.toString() === target.uri.toString());
+        return index !== undefined && index >= 0 ? `${name}, cell ${index + 1}` : name;
+    }
+    return `${name}:${target.line + 1}`;
 }
 
 function isNotebookCell(value: unknown): value is vscode.NotebookCell {

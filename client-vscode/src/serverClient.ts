@@ -329,17 +329,16 @@ export class ServerClient implements vscode.Disposable {
 
     private async failed(problem: LaunchProblem, interpreter: ResolvedInterpreter | undefined): Promise<void> {
         this.setStatus({ state: 'failed', detail: problem.message, interpreter });
-        const fixes: string[] = [];
-        if (problem.fixCommand) {
-            fixes.push(`Run: ${problem.fixCommand}`);
-        }
-        if (problem.setting === 'torchplace.importStrategy' && problem.kind === 'torchplace-missing') {
-            fixes.push('or set torchplace.importStrategy to "useBundled"');
+        let fix = '';
+        if (problem.fixCommand && problem.kind === 'torchplace-missing') {
+            fix = ` Run "${problem.fixCommand}", or set torchplace.importStrategy to "useBundled".`;
+        } else if (problem.fixCommand) {
+            fix = ` Run "${problem.fixCommand}".`;
         } else if (problem.setting) {
-            fixes.push(`Check the ${problem.setting} setting`);
+            fix = ` Check the ${problem.setting} setting.`;
         }
         const actions = [...(problem.fixCommand ? ['Copy Install Command'] : []), ...(problem.setting ? ['Open Settings'] : []), 'Show Logs'];
-        const choice = await this.notifier.notify('error', `${problem.message} ${fixes.join(' ')}`.trim(), actions, true);
+        const choice = await this.notifier.notify('error', `${problem.message}${fix}`, actions, true);
         if (choice === 'Copy Install Command' && problem.fixCommand) {
             await vscode.env.clipboard.writeText(problem.fixCommand);
         } else if (choice === 'Open Settings') {
