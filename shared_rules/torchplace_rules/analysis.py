@@ -546,6 +546,17 @@ def _annotated_tensor(annotation) -> bool:
 
 
 def _has_training_step(body) -> bool:
+    """Does the loop body call `.backward()` or `optimizer.step()`?  Memoised on the body."""
+    owner = body[0] if body else None
+    known = getattr(owner, "_tp_trains", None)
+    if known is None:
+        known = _scan_training_step(body)
+        if owner is not None:
+            owner._tp_trains = known
+    return known
+
+
+def _scan_training_step(body) -> bool:
     for node in ast.walk(ast.Module(body=body, type_ignores=[])):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in TRAINING_STEP_METHODS:
             if node.func.attr == "backward" or "optim" in ast.unparse(node.func.value).lower():

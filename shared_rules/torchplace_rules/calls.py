@@ -733,10 +733,12 @@ def bind_call(fnode, node: ast.Call, args: list, kwargs: dict) -> Optional[dict]
 
 
 def _is_generator(fnode) -> bool:
-    for n in ast.walk(fnode):
-        if isinstance(n, (ast.Yield, ast.YieldFrom)):
-            return True
-    return False
+    """Memoised on the node: functions are called (and inlined) many times."""
+    known = getattr(fnode, "_tp_is_generator", None)
+    if known is None:
+        known = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(fnode))
+        fnode._tp_is_generator = known
+    return known
 
 
 def instantiate(ev, node: ast.Call, cls: ClassV) -> Value:

@@ -49,6 +49,9 @@ class HardCodedCuda(Rule):
     def on_call(self, ev, node, qual, method, recv, args, kwargs) -> None:
         if qual == "torch.device":
             return
+        if method != "cuda" and not any(isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.startswith("cuda")
+                                        for n in list(node.args) + [k.value for k in node.keywords]):
+            return  # cheap test first: this runs on every call
         name = device_variable_in_scope(ev)
         if name is None:
             return
