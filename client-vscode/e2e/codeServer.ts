@@ -122,6 +122,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<Runni
     });
 
     const port = await freePort();
+    fs.mkdirSync(path.dirname(options.logFile), { recursive: true });
     const log = fs.openSync(options.logFile, 'w');
     const child = spawn(
         options.nodeBin,

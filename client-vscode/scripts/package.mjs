@@ -31,6 +31,9 @@ if (args.includes('--target')) {
         throw new Error('a platform package needs the bundled server: run client-vscode/scripts/bundle-server.sh first');
     }
     copy('client-vscode/out/bundled');
+    // vsce's secret scan takes many minutes on thousands of third-party files
+    // (wheels from PyPI); the extension's own files are scanned in the universal build.
+    args.push('--allow-package-all-secrets');
 }
 // vsce ships the README as extension/readme.md: make its links relative to the root.
 const readme = path.join(stage, 'client-vscode/README.md');

@@ -24,3 +24,16 @@ e2e_start=$(date +%s)
 CODE_SERVER_ENTRY="$cs_entry" NODE24="$node24" VSIX="$PWD/client-vscode/out/torchplace.vsix" \
   node --test --test-reporter=spec client-vscode/out/e2e/editor.e2e.js
 echo "vscode: end-to-end suite in $(( $(date +%s) - e2e_start )) s; screenshots in test-artifacts/vscode/"
+
+# The platform build (useBundled): torchplace bundled for the bare system
+# Python's version only, to keep CI quick; run in a Python without torchplace.
+bundled_start=$(date +%s)
+bare=/usr/bin/python3
+if [ -x "$bare" ]; then
+  bare_version=$("$bare" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+  client-vscode/scripts/bundle-server.sh manylinux2014_x86_64 "$bare_version" >/dev/null
+  node client-vscode/scripts/package.mjs --target linux-x64 -o client-vscode/out/torchplace-linux-x64.vsix >/dev/null
+fi
+CODE_SERVER_ENTRY="$cs_entry" NODE24="$node24" VSIX_BUNDLED="$PWD/client-vscode/out/torchplace-linux-x64.vsix" BARE_PYTHON="$bare" \
+  node --test --test-reporter=spec client-vscode/out/e2e/bundled.e2e.js
+echo "vscode: platform build (useBundled) suite in $(( $(date +%s) - bundled_start )) s"
