@@ -111,7 +111,7 @@ export function readSettings(
  * the server understands.
  */
 export function serverSettings(settings: TorchplaceSettings): Record<string, unknown> {
-    return {
+    const out: Record<string, unknown> = {
         enable: settings.enable,
         select: settings.select,
         ignore: settings.ignore,
@@ -119,6 +119,13 @@ export function serverSettings(settings: TorchplaceSettings): Record<string, unk
         extraDeviceNames: settings.extraDeviceNames,
         showNotifications: settings.showNotifications,
     };
+    // The probe runs inside the server. Its settings are sent once changed from
+    // the defaults (which the probe shares), so a server that does not know
+    // them yet says so instead of silently ignoring them.
+    if (!sameJson(settings.probe, DEFAULT_SETTINGS.probe)) {
+        out.probe = { ...settings.probe };
+    }
+    return out;
 }
 
 /** What a settings change requires of the running server. */

@@ -3,12 +3,28 @@
  * interpreter) and the device the probe last ran on ("no kernel" before).
  */
 import * as vscode from 'vscode';
-import { ServerStatus } from './serverClient';
+import { ServerState, ServerStatus } from './serverClient';
 
 const SELECTOR: vscode.DocumentSelector = [
     { language: 'python' },
     { notebookType: 'jupyter-notebook', language: 'python' },
 ];
+
+const LOGS = { command: 'torchplace.showLogs', title: 'Logs' };
+const RESTART = { command: 'torchplace.restartServer', title: 'Restart' };
+
+/** How the server item looks in each state: text, severity and its link. */
+const SERVER_LOOKS: Record<ServerState, { text: string; severity: vscode.LanguageStatusSeverity; command: vscode.Command }> = {
+    running: { text: '$(check) torchplace', severity: vscode.LanguageStatusSeverity.Information, command: LOGS },
+    starting: { text: 'torchplace: starting', severity: vscode.LanguageStatusSeverity.Information, command: LOGS },
+    failed: { text: '$(error) torchplace: not running', severity: vscode.LanguageStatusSeverity.Error, command: RESTART },
+    disabled: {
+        text: 'torchplace: disabled',
+        severity: vscode.LanguageStatusSeverity.Information,
+        command: { command: 'workbench.action.openSettings', title: 'Settings', arguments: ['torchplace.enable'] },
+    },
+    stopped: { text: 'torchplace: stopped', severity: vscode.LanguageStatusSeverity.Warning, command: { ...RESTART, title: 'Start' } },
+};
 
 export class StatusItems implements vscode.Disposable {
     private readonly server = vscode.languages.createLanguageStatusItem('torchplace.server', SELECTOR);
@@ -22,40 +38,13 @@ export class StatusItems implements vscode.Disposable {
     }
 
     showServer(status: ServerStatus): void {
-        const item = this.server;
+        const look = SERVER_LOOKS[status.state];
         const interpreter = status.interpreter ? `Python: ${status.interpreter.command.join(' ')}` : '';
-        item.busy = status.state === 'starting';
-        switch (status.state) {
-            case 'running':
-                item.text = '$(check) torchplace';
-                item.severity = vscode.LanguageStatusSeverity.Information;
-                item.detail = [status.detail, interpreter].filter(Boolean).join(' · ');
-                item.command = { command: 'torchplace.showLogs', title: 'Logs' };
-                break;
-            case 'starting':
-                item.text = 'torchplace: starting';
-                item.severity = vscode.LanguageStatusSeverity.Information;
-                item.detail = status.detail;
-                item.command = { command: 'torchplace.showLogs', title: 'Logs' };
-                break;
-            case 'failed':
-                item.text = '$(error) torchplace: not running';
-                item.severity = vscode.LanguageStatusSeverity.Error;
-                item.detail = status.detail;
-                item.command = { command: 'torchplace.restartServer', title: 'Restart' };
-                break;
-            case 'disabled':
-                item.text = 'torchplace: disabled';
-                item.severity = vscode.LanguageStatusSeverity.Information;
-                item.detail = status.detail;
-                item.command = { command: 'workbench.action.openSettings', title: 'Settings', arguments: ['torchplace.enable'] };
-                break;
-            default:
-                item.text = 'torchplace: stopped';
-                item.severity = vscode.LanguageStatusSeverity.Warning;
-                item.detail = status.detail;
-                item.command = { command: 'torchplace.restartServer', title: 'Start' };
-        }
+        this.server.busy = status.state === 'starting';
+        this.server.text = look.text;
+        this.server.severity = look.severity;
+        this.server.command = look.command;
+        this.server.detail = status.state === 'running' ? [status.detail, interpreter].filter(Boolean).join(' · ') : status.detail;
     }
 
     /** `device` as the probe reported it; undefined before any probe ran. */

@@ -87,6 +87,12 @@ test('interpreter paths expand ${workspaceFolder}, ${userHome}, ${env:X} and ~',
     assert.equal(substitute('${workspaceFolder}/p', {}), '${workspaceFolder}/p', 'unknown folder stays visible, not silently empty');
 });
 
+test('probe settings reach the server once they differ from the defaults', () => {
+    const { settings } = read({ 'probe.timeout': 5, 'probe.simulateGpu': 'off' });
+    assert.deepEqual(serverSettings(settings).probe, { timeout: 5, simulateGpu: 'off', existingKernel: '' });
+    assert.equal(serverSettings(read({}).settings).probe, undefined);
+});
+
 test('server receives only the keys it understands', () => {
     const { settings } = read({ interpreter: ['/p'], importStrategy: 'useBundled', select: ['TP1'] });
     assert.deepEqual(Object.keys(serverSettings(settings)).sort(), ['enable', 'extraDeviceNames', 'ignore', 'select', 'severity', 'showNotifications']);
@@ -104,5 +110,5 @@ test('which changes restart, reconfigure, start or stop the server', () => {
     assert.equal(changeEffect(base, withChange({ enable: false })), 'stop');
     assert.equal(changeEffect(withChange({ enable: false }), base), 'start');
     assert.equal(changeEffect(withChange({ enable: false }), withChange({ enable: false, select: ['TP1'] })), 'none');
-    assert.equal(changeEffect(base, withChange({ probe: { ...base.probe, timeout: 5 } })), 'none', 'probe settings are read when a probe runs');
+    assert.equal(changeEffect(base, withChange({ probe: { ...base.probe, timeout: 5 } })), 'reconfigure');
 });
