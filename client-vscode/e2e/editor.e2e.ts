@@ -249,4 +249,24 @@ describe('torchplace in VS Code (code-server)', { timeout: 10 * 60 * 1000 }, () 
             await wb.dismissNotifications();
             await wb.replaceUserSettings(USER_SETTINGS);
         }));
+
+    it('restarts a crashing server a few times, then stops and says so', () =>
+        step('server-crashes', async () => {
+            // A Python whose server runs for 4 seconds, then is killed.
+            const fake = path.join(path.dirname(server.workspace), 'python-whose-server-crashes');
+            fs.writeFileSync(
+                fake,
+                `#!/bin/sh\nfor a in "$@"; do [ "$a" = torchplace_server ] && exec timeout -s KILL 4 ${path.join(PYTHON_BIN, 'python')} "$@"; done\nexec ${path.join(PYTHON_BIN, 'python')} "$@"\n`,
+                { mode: 0o755 },
+            );
+            await wb.dismissNotifications();
+            await wb.replaceUserSettings({ ...USER_SETTINGS, 'torchplace.interpreter': [fake] });
+            const shown = await wb.waitForNotification(/stopped unexpectedly 4 times/, 90000);
+            assert.match(shown, /Restart Server/);
+            await wb.screenshot('server-crash-loop-notification');
+            await wb.page.waitForTimeout(6000); // no restart after giving up: no new notification
+            assert.equal((await wb.notifications()).filter((n) => /stopped/.test(n)).length, 1);
+            await wb.dismissNotifications();
+            await wb.replaceUserSettings(USER_SETTINGS);
+        }));
 });

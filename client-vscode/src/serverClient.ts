@@ -209,7 +209,13 @@ export class ServerClient implements vscode.Disposable {
                 } else if (event.newState === State.Starting) {
                     this.setStatus({ state: 'starting', detail: 'starting the server', interpreter });
                 } else if (event.newState === State.Stopped && this.everRan) {
-                    void this.stoppedForGood(interpreter);
+                    // Also Stopped for a moment while the client restarts it: report
+                    // only a stop that lasts (given up, or a restart that failed).
+                    setTimeout(() => {
+                        if (this.client === client && client.state === State.Stopped) {
+                            void this.stoppedForGood(interpreter);
+                        }
+                    }, 3000);
                 }
             }),
         );
