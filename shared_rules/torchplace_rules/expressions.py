@@ -153,12 +153,15 @@ class ExpressionEvaluator:
     def expr_Name(self, node: ast.Name) -> Value:
         return self.lookup(node.id)
 
-    def expr_Attribute(self, node: ast.Attribute) -> Value:
+    def bound_path_value(self, node) -> Optional[Value]:
+        """The value bound to `a.b` / `a["k"]` in this scope, if the code assigned one."""
         path = self.path_of(node)
-        if path is not None:
-            value = self.frame.env.get(path)
-            if value is not None:
-                return value
+        return self.frame.env.get(path) if path is not None else None
+
+    def expr_Attribute(self, node: ast.Attribute) -> Value:
+        value = self.bound_path_value(node)
+        if value is not None:
+            return value
         base = self.eval(node.value)
         attr = node.attr
         if isinstance(base, QualV):
@@ -194,11 +197,9 @@ class ExpressionEvaluator:
         return UNKNOWN
 
     def expr_Subscript(self, node: ast.Subscript) -> Value:
-        path = self.path_of(node)
-        if path is not None:
-            value = self.frame.env.get(path)
-            if value is not None:
-                return value
+        value = self.bound_path_value(node)
+        if value is not None:
+            return value
         base = self.eval(node.value)
         index = self.eval(node.slice)
         if isinstance(base, TensorV):
