@@ -168,7 +168,7 @@ export class ServerClient implements vscode.Disposable {
             (source, error) => this.log.warn(`${source}: ${String(error)}`),
         );
         if (!interpreter) {
-            await this.failed(
+            this.failed(
                 {
                     kind: 'interpreter-missing',
                     message: 'No Python interpreter found: torchplace.interpreter is empty, no Python extension chose one, and there is no python3 on PATH.',
@@ -184,7 +184,7 @@ export class ServerClient implements vscode.Disposable {
         this.setStatus({ state: 'starting', detail: `checking ${interpreter.command[0]}`, interpreter });
         const problem = bundleProblem(this.extensionRoot, settings.importStrategy) ?? (await checkLaunch(launch));
         if (problem) {
-            await this.failed(problem, interpreter);
+            this.failed(problem, interpreter);
             return;
         }
 
@@ -213,7 +213,7 @@ export class ServerClient implements vscode.Disposable {
                     // only a stop that lasts (given up, or a restart that failed).
                     setTimeout(() => {
                         if (this.client === client && client.state === State.Stopped) {
-                            void this.stoppedForGood(interpreter);
+                            this.stoppedForGood(interpreter);
                         }
                     }, 3000);
                 }
@@ -233,7 +233,7 @@ export class ServerClient implements vscode.Disposable {
                 this.clientListeners = [];
                 await client.dispose().catch(() => undefined);
                 await new Promise((r) => setTimeout(r, 300)); // let its last stderr lines arrive
-                await this.failed(
+                this.failed(
                     {
                         kind: 'torchplace-broken',
                         message: `The server "${launch.command} ${launch.args.join(' ')}" exited while starting.${this.lastOutput() || ` (${errorText(error)})`} Its full output is in the log.`,
@@ -245,7 +245,7 @@ export class ServerClient implements vscode.Disposable {
     }
 
     /** The running server went away and will not come back: say so once. */
-    private async stoppedForGood(interpreter: ResolvedInterpreter): Promise<void> {
+    private stoppedForGood(interpreter: ResolvedInterpreter): void {
         if (this.reportedStop) {
             return;
         }
@@ -257,8 +257,7 @@ export class ServerClient implements vscode.Disposable {
                 : 'The server stopped. See "torchplace: Show Logs", then run "torchplace: Restart Server".';
         const detail = this.lastOutput();
         this.setStatus({ state: 'failed', detail: message, interpreter });
-        const choice = await this.notifier.notify('error', `${message}${detail}`, ['Show Logs', 'Restart Server'], true);
-        await this.followUp(choice);
+        this.tell(`${message}${detail}`, ['Show Logs', 'Restart Server']);
     }
 
     private lastOutput(): string {
@@ -333,7 +332,7 @@ export class ServerClient implements vscode.Disposable {
         };
     }
 
-    private async failed(problem: LaunchProblem, interpreter: ResolvedInterpreter | undefined): Promise<void> {
+    private failed(problem: LaunchProblem, interpreter: ResolvedInterpreter | undefined): void {
         this.setStatus({ state: 'failed', detail: problem.message, interpreter });
         let fix = '';
         if (problem.fixCommand && problem.kind === 'torchplace-missing') {
@@ -344,21 +343,26 @@ export class ServerClient implements vscode.Disposable {
             fix = ` Check the ${problem.setting} setting.`;
         }
         const actions = [...(problem.fixCommand ? ['Copy Install Command'] : []), ...(problem.setting ? ['Open Settings'] : []), 'Show Logs'];
-        const choice = await this.notifier.notify('error', `${problem.message}${fix}`, actions, true);
-        if (choice === 'Copy Install Command' && problem.fixCommand) {
-            await vscode.env.clipboard.writeText(problem.fixCommand);
-        } else if (choice === 'Open Settings') {
-            await vscode.commands.executeCommand('workbench.action.openSettings', problem.setting);
-        }
-        await this.followUp(choice);
+        this.tell(`${problem.message}${fix}`, actions, problem);
     }
 
-    private async followUp(choice: string | undefined): Promise<void> {
-        if (choice === 'Show Logs') {
-            this.log.show();
-        } else if (choice === 'Restart Server') {
-            await vscode.commands.executeCommand('torchplace.restartServer');
-        }
+    /**
+     * Shows an error with its actions and carries out the one picked. Not
+     * awaited: a toast the user leaves open must not hold up the restart
+     * that their fix (a settings change) triggers.
+     */
+    private tell(message: string, actions: string[], fix: { fixCommand?: string; setting?: string } = {}): void {
+        void this.notifier.notify('error', message, actions, true).then(async (choice) => {
+            if (choice === 'Copy Install Command' && fix.fixCommand) {
+                await vscode.env.clipboard.writeText(fix.fixCommand);
+            } else if (choice === 'Open Settings') {
+                await vscode.commands.executeCommand('workbench.action.openSettings', fix.setting);
+            } else if (choice === 'Show Logs') {
+                this.log.show();
+            } else if (choice === 'Restart Server') {
+                await vscode.commands.executeCommand('torchplace.restartServer');
+            }
+        });
     }
 
     private async reportSettingProblems(problems: SettingProblem[]): Promise<void> {
