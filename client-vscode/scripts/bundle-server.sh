@@ -18,7 +18,7 @@ libs="client-vscode/out/bundled/libs"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-"$python" -m pip wheel --quiet --no-deps --no-build-isolation -w "$work/wheel" .
+"$python" -m pip wheel --quiet --no-deps -w "$work/wheel" .
 wheel="$(ls "$work"/wheel/torchplace-*.whl)"
 rm -rf "$libs"
 mkdir -p "$libs"
