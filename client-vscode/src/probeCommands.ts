@@ -61,15 +61,18 @@ export class Prober {
             await this.notifier.notify('warning', 'Open a Python file or notebook to probe it from the top.', [], true);
             return;
         }
+        let first = true;
         for (const target of targets) {
-            const summary = await this.probe(target);
+            // The first probe restarts the kernel: "from top" means a clean state.
+            const summary = await this.probe(target, first);
+            first = false;
             if (!summary || !summary.ran || summary.errors.length > 0) {
                 break; // like "Run All": stop at the first cell that fails
             }
         }
     }
 
-    private async probe(target: ProbeTarget): Promise<ProbeSummary | undefined> {
+    private async probe(target: ProbeTarget, fromTop = false): Promise<ProbeSummary | undefined> {
         const client = this.server()?.languageClient;
         if (!client) {
             const choice = await this.notifier.notify(
@@ -83,8 +86,12 @@ export class Prober {
             }
             return undefined;
         }
+        const args: unknown[] = [target.uri.toString(), target.line];
+        if (fromTop) {
+            args.push({ fromTop: true });
+        }
         return this.withUi(target, (token) =>
-            client.sendRequest(ExecuteCommandRequest.type, { command: PROBE_CELL_COMMAND, arguments: [target.uri.toString(), target.line] }, token),
+            client.sendRequest(ExecuteCommandRequest.type, { command: PROBE_CELL_COMMAND, arguments: args }, token),
         );
     }
 

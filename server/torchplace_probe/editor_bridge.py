@@ -34,6 +34,9 @@ def session_for(key: str, options: ProbeOptions) -> ProbeSession:
     evicted = []
     with _SESSIONS_LOCK:
         session = _SESSIONS.pop(key, None)
+        if session is not None and getattr(session, "options", options) != options:
+            evicted.append(session)  # the probe settings changed: start over with the new ones
+            session = None
         if session is None:
             session = ProbeSession(options, name=key.rsplit("/", 1)[-1])
         _SESSIONS[key] = session  # most recent last
@@ -62,11 +65,14 @@ def _options(ls: Any) -> ProbeOptions:
     settings = getattr(ls, "settings", None)
     timeout = getattr(settings, "probe_timeout", None)
     simulate = getattr(settings, "probe_simulate_gpu", None)
+    existing = getattr(settings, "probe_existing_kernel", None)
     opts = ProbeOptions()
     if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and timeout > 0:
         opts.timeout = float(timeout)
     if simulate in ("auto", "on", "off"):
         opts.simulate_gpu = simulate
+    if isinstance(existing, str) and existing:
+        opts.existing = existing
     return opts
 
 

@@ -16,6 +16,8 @@ Keys:
 - server keys: `enable` (bool), `debounce` (milliseconds before a pushed
   re-check, default 150), `ignorePatterns` (globs of files not to check),
   `showNotifications` (off | onError | onWarning | always);
+- probe keys: `probe` = {`timeout` (seconds > 0), `simulateGpu` (auto | on |
+  off), `existingKernel` (a kernel connection file, or "" to start one)};
 - keys the VS Code client reads itself (`interpreter`, `importStrategy`,
   `args`, `path`, `trace`, `logLevel`) are accepted and ignored here.
 
@@ -45,6 +47,7 @@ log = logging.getLogger(__name__)
 SECTION = "torchplace"
 CLIENT_ONLY_KEYS = frozenset({"interpreter", "importStrategy", "args", "path", "trace", "logLevel", "serverPath"})
 NOTIFICATION_LEVELS = ("off", "onError", "onWarning", "always")
+SIMULATE_GPU_MODES = ("auto", "on", "off")
 DEFAULT_DEBOUNCE_MS = 150
 
 
@@ -70,6 +73,9 @@ class Settings:
         self.debounce_s = DEFAULT_DEBOUNCE_MS / 1000
         self.ignore_patterns: tuple[str, ...] = ()
         self.show_notifications = "onError"
+        self.probe_timeout: Optional[float] = None  # None: the probe's default
+        self.probe_simulate_gpu = "auto"
+        self.probe_existing_kernel: Optional[str] = None
         self._by_folder: dict[Optional[str], tuple[Config, Optional[str], Optional[float]]] = {}
         self._reported: set[str] = set()
 
@@ -83,6 +89,7 @@ class Settings:
             problems.append(f"'{SECTION}' must be an object, got {type(raw).__name__}")
             raw = {}
         enabled, debounce, patterns, notify = True, DEFAULT_DEBOUNCE_MS / 1000, (), "onError"
+        probe_timeout, probe_simulate, probe_existing = None, "auto", None
         config = Config()
         for key, value in raw.items():
             if value is None or key in CLIENT_ONLY_KEYS:
@@ -108,6 +115,29 @@ class Settings:
                     notify = value
                 else:
                     problems.append(f"'{name}' must be one of {', '.join(NOTIFICATION_LEVELS)}, got {value!r}")
+            elif key == "probe":
+                if not isinstance(value, dict):
+                    problems.append(f"'{name}' must be an object with timeout, simulateGpu, existingKernel; got {value!r}")
+                    continue
+                for sub, sub_value in value.items():
+                    sub_name = f"{name}.{sub}"
+                    if sub == "timeout":
+                        if isinstance(sub_value, (int, float)) and not isinstance(sub_value, bool) and sub_value > 0:
+                            probe_timeout = float(sub_value)
+                        else:
+                            problems.append(f"'{sub_name}' must be a number of seconds > 0, got {sub_value!r}")
+                    elif sub == "simulateGpu":
+                        if sub_value in SIMULATE_GPU_MODES:
+                            probe_simulate = sub_value
+                        else:
+                            problems.append(f"'{sub_name}' must be one of auto, on, off; got {sub_value!r}")
+                    elif sub == "existingKernel":
+                        if isinstance(sub_value, str):
+                            probe_existing = sub_value.strip() or None
+                        else:
+                            problems.append(f"'{sub_name}' must be a path to a kernel connection file, got {sub_value!r}")
+                    else:
+                        problems.append(f"unknown setting '{sub_name}' (known: timeout, simulateGpu, existingKernel)")
             else:
                 try:
                     config = Config.from_dict({_kebab(key): value}, base=config)
@@ -115,6 +145,7 @@ class Settings:
                     problems.append(f"'{name}': {exc}")
         self.raw = raw
         self.enabled, self.debounce_s, self.ignore_patterns, self.show_notifications = enabled, debounce, patterns, notify
+        self.probe_timeout, self.probe_simulate_gpu, self.probe_existing_kernel = probe_timeout, probe_simulate, probe_existing
         self.editor_config = config
         self._by_folder.clear()
         for problem in problems:

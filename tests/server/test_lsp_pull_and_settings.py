@@ -258,3 +258,19 @@ async def test_notebook_cells_are_pulled_and_refreshed_when_another_cell_changes
             cell_text_documents=[types.TextDocumentIdentifier(uri=u) for u in cell_uris],
         )
     )
+
+
+async def test_probe_settings_are_accepted_and_wrong_ones_named(client, docs):
+    uri = docs.open("probe_settings.py", SEED_SCRIPT)
+    before = len(client.messages)
+    await change_settings(client, {"probe": {"timeout": 30, "simulateGpu": "on", "existingKernel": ""}})
+    report = await pull(client, uri)  # the pull is answered after the settings were applied
+    assert observed(report.items) == expected(SEED_SCRIPT, str(client.folder / "probe_settings.py"))
+    assert [m.message for m in client.messages[before:]] == []
+    await change_settings(client, {"probe": {"timeout": -1, "simulateGpu": "maybe", "kernel": "x"}})
+    await pull(client, uri)
+    shown = " ".join(m.message for m in client.messages[before:])
+    for name in ("torchplace.probe.timeout", "torchplace.probe.simulateGpu", "torchplace.probe.kernel"):
+        assert name in shown
+    await change_settings(client, {})
+    docs.close(uri)
