@@ -17,10 +17,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
 
-from torchplace_rules import Config, Finding, Span
+from torchplace_rules import Config, EngineError, Finding, Span
 
 from .analysis_units import CellPart, Unit, build_unit, mask_magics
-from .rule_isolation import RuleCrash, check_with_isolation
+from .rule_isolation import check_with_isolation
 
 if TYPE_CHECKING:
     from .server import TorchplaceServer
@@ -58,7 +58,7 @@ class Analysis:
     config: Optional[Config]  # None: checking is off for this unit (disabled or excluded)
     findings: list[Finding]  # program coordinates
     cell_findings: dict[str, list[Finding]]  # cells checked on their own (they do not parse)
-    crashes: list[RuleCrash] = field(default_factory=list)
+    crashes: list[EngineError] = field(default_factory=list)
     by_uri: dict[str, list[PlacedFinding]] = field(default_factory=dict)
     deps: dict = field(default_factory=dict)  # other files it read (path -> fingerprint), see cross_file
 
@@ -95,7 +95,7 @@ def run_analysis(unit: Unit, config: Optional[Config], project=None) -> Analysis
     if config is None:
         return Analysis(unit, None, [], {})
     label = unit.path or unit.key
-    crashes: list[RuleCrash] = []
+    crashes: list[EngineError] = []
     findings, found = check_with_isolation(unit.text, unit.path, config, label, project)
     crashes.extend(found)
     cell_findings: dict[str, list[Finding]] = {}

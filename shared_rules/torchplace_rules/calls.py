@@ -93,12 +93,7 @@ def attribute_callee(ev, recv: Value, func: ast.Attribute) -> Optional[Value]:
             return held
     if isinstance(recv, SelfV):
         value = recv.info.attr_value(func.attr, func)
-        if isinstance(value, (ModuleV, PlacedV)):
-            return value
-        method = recv.info.methods.get(func.attr)
-        if method is not None and not recv.info.is_module:
-            return None
-        return None
+        return value if isinstance(value, (ModuleV, PlacedV)) else None
     if isinstance(recv, ModuleV) and recv.cls is not None and func.attr in recv.cls.submodules:
         return ModuleV(recv.dev, recv.cls.submodules[func.attr], recv.placed_at)
     return None

@@ -433,7 +433,3 @@ _DISPATCH = {
     for name in dir(ExpressionEvaluator)
     if name.startswith("expr_") and hasattr(ast, name[5:])
 }
-_DISPATCH[ast.ListComp] = ExpressionEvaluator.expr_comprehension
-_DISPATCH[ast.SetComp] = ExpressionEvaluator.expr_comprehension
-_DISPATCH[ast.GeneratorExp] = ExpressionEvaluator.expr_comprehension
-_DISPATCH[ast.DictComp] = ExpressionEvaluator.expr_comprehension

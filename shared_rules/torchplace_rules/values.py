@@ -32,15 +32,6 @@ class Dev:
     def is_accel(self) -> bool:
         return self.kind == ACCEL_KIND
 
-    def describe(self) -> str:
-        if self.kind == CPU_KIND:
-            return "the CPU"
-        if self.kind == SELF_KIND:
-            return "the module's device"
-        if self.label in ("target", "cuda"):
-            return f"the accelerator (`{self.expr}`)" if self.expr and self.expr not in ('"cuda"', "'cuda'") else "cuda"
-        return self.label
-
 
 CPU = Dev(CPU_KIND, "cpu", '"cpu"')
 SELF_DEV = Dev(SELF_KIND, "self")
