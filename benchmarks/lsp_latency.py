@@ -98,20 +98,35 @@ class Session:
         return await self.wait_published(uri, version, since)
 
 
-async def latency(command: list[str], pull: bool, text: str, path: Path, edits: int, options) -> list[float]:
+def middle_body_line(text: str) -> tuple[int, str]:
+    """A line in the middle of the file inside a function body (after a simple assignment),
+    and its indentation: typing there moves every line below."""
+    lines = text.splitlines()
+    for offset in range(len(lines) // 2):
+        for i in (len(lines) // 2 + offset, len(lines) // 2 - offset):
+            line = lines[i]
+            indent = line[: len(line) - len(line.lstrip())]
+            if len(indent) >= 8 and " = " in line and line.rstrip().endswith(")") and line.count("(") == line.count(")") \
+                    and i + 1 < len(lines) and lines[i + 1].startswith(indent) and not lines[i + 1].strip().startswith(")"):
+                return i + 1, indent
+    return len(lines), ""
+
+
+async def latency(command: list[str], pull: bool, text: str, path: Path, edits: int, options,
+                  where: str = "end") -> list[float]:
     session = Session(command, pull, options)
     await session.start(path.parent)
     uri = path.as_uri()
     try:
         session.open(uri, text)
         await session.diagnostics_ready(uri, 1, 0.0)
-        end_line = len(text.splitlines())
+        end_line, indent = (len(text.splitlines()), "") if where == "end" else middle_body_line(text)
         samples = []
         for i in range(edits):
             version = i + 2
-            if i % 2 == 0:  # type a statement at the end of the module ...
+            if i % 2 == 0:  # type a statement (at the end of the module, or inside a function mid-file) ...
                 change = {"range": {"start": {"line": end_line, "character": 0}, "end": {"line": end_line, "character": 0}},
-                          "text": f"bench_value = {i}\n"}
+                          "text": f"{indent}bench_value = {i}\n"}
             else:  # ... and take it out again, so the file keeps its size
                 change = {"range": {"start": {"line": end_line, "character": 0}, "end": {"line": end_line + 1, "character": 0}},
                           "text": ""}
@@ -183,28 +198,34 @@ async def main_async(args) -> dict:
     fixit = None if args.no_fixit else ensure_fixit()
     report: dict = {"engine": engine_version(), "python": sys.version.split()[0], "edits": args.edits, "latency": [], "rss": []}
     print(f"engine commit: {report['engine']}")
-    print(f"{'server':<10} {'mode':<6} {'file':<72} {'p50 ms':>8} {'p95 ms':>8} {'target':>7}")
+    print("edits: 'end' types a statement after the last line; 'middle' types one inside a function body")
+    print("mid-file (every line below moves).  Each edit is undone by the next, so the size stays.")
+    print(f"{'server':<10} {'mode':<11} {'file':<72} {'p50 ms':>8} {'p95 ms':>8} {'target':>7}")
     for size in SIZES:
         label, text = pick_by_size(files, size)
         path = docs_dir / f"bench_{size}.py"
         path.write_text(text)
         engine_ms = engine_only_ms(text, str(path))
-        print(f"{'engine':<10} {'direct':<6} {label:<72} {engine_ms:8.1f}          (check_source in-process, median of 5)")
+        print(f"{'engine':<10} {'direct':<11} {label:<72} {engine_ms:8.1f}          (check_source in-process, median of 5)")
         report["latency"].append({"server": "engine", "mode": "direct", "size": size, "file": label, "p50_ms": engine_ms})
-        runs = [("torchplace", "push", ours, False, {"debounce": 0}), ("torchplace", "pull", ours, True, {"debounce": 0})]
+        runs = [("torchplace", "push", ours, False, {"debounce": 0}, "end"),
+                ("torchplace", "pull", ours, True, {"debounce": 0}, "end"),
+                ("torchplace", "push", ours, False, {"debounce": 0}, "middle"),
+                ("torchplace", "pull", ours, True, {"debounce": 0}, "middle")]
         if fixit:
-            runs.append(("fixit", "push", fixit, False, None))
-        for name, mode, command, pull, options in runs:
+            runs.append(("fixit", "push", fixit, False, None, "end"))
+        for name, mode, command, pull, options, where in runs:
+            mode = f"{mode}/{where}"
             try:
                 edits = args.fixit_edits if name == "fixit" and args.fixit_edits else args.edits
-                samples = await latency(command, pull, text, path, edits, options)
+                samples = await latency(command, pull, text, path, edits, options, where)
             except Exception as exc:  # noqa: BLE001 - report and go on with the other servers
-                print(f"{name:<10} {mode:<6} {label:<72} failed: {exc!r}")
+                print(f"{name:<10} {mode:<11} {label:<72} failed: {exc!r}")
                 continue
             p50, p95 = percentile(samples, 50), percentile(samples, 95)
             target = TARGET_P95_MS.get(size)
             mark = "" if name != "torchplace" or target is None else ("ok" if p95 <= target else "MISS") + f" {target}"
-            print(f"{name:<10} {mode:<6} {label:<72} {p50:8.1f} {p95:8.1f} {mark:>7}  ({len(samples)} edits)")
+            print(f"{name:<10} {mode:<11} {label:<72} {p50:8.1f} {p95:8.1f} {mark:>7}  ({len(samples)} edits)")
             report["latency"].append({"server": name, "mode": mode, "size": size, "file": label, "p50_ms": p50, "p95_ms": p95,
                                       "mean_ms": statistics.fmean(samples), "edits": len(samples), "target_p95_ms": target})
     chosen = files[: args.docs]

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
 
 from torchplace_rules import Config, EngineError, Finding, Span
+from torchplace_rules.analysis_memo import AnalysisMemo
 
 from .analysis_units import CellPart, Unit, build_unit, mask_magics
 from .rule_isolation import check_with_isolation
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from .server import TorchplaceServer
 
 log = logging.getLogger(__name__)
+MAX_MEMOS = 8  # documents kept ready for incremental re-analysis
 
 
 @dataclass(frozen=True, eq=False)
@@ -90,13 +92,14 @@ class Analysis:
         return digest.hexdigest()[:16]
 
 
-def run_analysis(unit: Unit, config: Optional[Config], project=None) -> Analysis:
-    """The worker-thread body: never raises."""
+def run_analysis(unit: Unit, config: Optional[Config], project=None, memo: Optional[AnalysisMemo] = None) -> Analysis:
+    """The worker-thread body: never raises.  `memo` carries what the last run of this
+    unit can lend the next (only the functions and classes an edit touched run again)."""
     if config is None:
         return Analysis(unit, None, [], {})
     label = unit.path or unit.key
     crashes: list[EngineError] = []
-    findings, found = check_with_isolation(unit.text, unit.path, config, label, project)
+    findings, found = check_with_isolation(unit.text, unit.path, config, label, project, memo)
     crashes.extend(found)
     cell_findings: dict[str, list[Finding]] = {}
     for part in unit.parts:
@@ -160,6 +163,7 @@ class AnalysisService:
         self._latest: dict[str, Analysis] = {}
         self._running: dict[str, tuple[Unit, Optional[Config], asyncio.Future]] = {}
         self._reported: set[tuple] = set()
+        self._memos: dict[str, AnalysisMemo] = {}  # per unit; only its own (serialised) runs touch it
 
     async def current(self, key: str) -> Optional[Analysis]:
         """The analysis of unit `key` exactly as it is now, or None once it is closed."""
@@ -178,21 +182,37 @@ class AnalysisService:
                 # either it was for this text, or the next run starts on a free worker.
                 await asyncio.wait([running[2]])
                 continue
-            future = loop.run_in_executor(self.executor, run_analysis, unit, config, self.server.cross_file.index)
+            memo = self._memo_for(key)
+            future = loop.run_in_executor(self.executor, run_analysis, unit, config, self.server.cross_file.index, memo)
             self._running[key] = (unit, config, future)
             future.add_done_callback(lambda fut, key=key: self._finished(key, fut))
             await asyncio.wait([future])
             if future.cancelled() or future.exception() is not None:
                 return None  # only at shutdown, or a server bug (already logged)
 
+    def _memo_for(self, key: str) -> Optional[AnalysisMemo]:
+        """The unit's memo, for units being edited (a second run), the most recent few only:
+        a memo holds the document's syntax tree (about 1.6 kB a line)."""
+        memo = self._memos.pop(key, None)
+        if memo is None:
+            if key not in self._latest:
+                return None  # just opened: nothing to reuse yet, and most open files are only read
+            memo = AnalysisMemo()
+        self._memos[key] = memo
+        while len(self._memos) > MAX_MEMOS:
+            self._memos.pop(next(iter(self._memos)))
+        return memo
+
     def cached(self, key: str) -> Optional[Analysis]:
         return self._latest.get(key)
 
     def forget(self, key: str) -> None:
         self._latest.pop(key, None)
+        self._memos.pop(key, None)
 
     def forget_all(self) -> None:
         self._latest.clear()
+        self._memos.clear()
 
     def _finished(self, key: str, future: asyncio.Future) -> None:
         running = self._running.get(key)

@@ -14,7 +14,7 @@ from torchplace_rules import Config, EngineError, Finding, check_source
 
 
 def check_with_isolation(text: str, path: Optional[str], config: Config, label: str,
-                         project=None) -> tuple[list[Finding], list[EngineError]]:
+                         project=None, memo=None) -> tuple[list[Finding], list[EngineError]]:
     errors: list[EngineError] = []
-    findings = check_source(text, path, config, errors=errors, project=project)
+    findings = check_source(text, path, config, errors=errors, project=project, memo=memo)
     return findings, [replace(e, path=label) for e in errors]

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import ast
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
+from .analysis_memo import GroupRecord, Recorder, ScanRecord
 from .class_model import ClassInfo, scan_class
 from .config import Config
 from .expressions import ExpressionEvaluator
 from .model import EngineError, Finding, Related
-from .module_summaries import GuardedSource, decorator_from_project, import_from, import_module, is_foreign
+from .module_summaries import GuardedSource, LazyImportV, decorator_from_project, import_from, import_module, is_foreign
 from .rule_base import Rule
 from .source_text import SourceText
 from .torch_api import TRAINING_STEP_METHODS
@@ -59,8 +60,15 @@ class _Terminated(Exception):
 
 class Analyzer(ExpressionEvaluator):
     def __init__(self, tree: ast.Module, src: SourceText, rules: list[Rule], config: Config, path: Optional[str] = None,
-                 project=None) -> None:
+                 project=None, memo=None) -> None:
         self.tree = tree
+        self.memo = memo  # AnalysisMemo: reuse the results of groups an edit did not touch
+        self.recorder: Optional[Recorder] = None  # reads of the running group / class scan
+        self.owned_classes: set = set()  # classes of the running group (their init_values are its own)
+        self.deferred: list = []  # (rule code, payload) a rule reports at `finish`
+        self.own_env: dict = {}  # this file's module environment, once the module body has run
+        self.used_groups: set = set()
+        self.used_scans: set = set()
         self.project = project  # ProjectIndex: imports of the project's own modules get their real values
         self.foreign_depth = 0  # > 0 while inlining another file's function: it reports nothing
         if project is not None and rules and not isinstance(src, GuardedSource):
@@ -109,25 +117,182 @@ class Analyzer(ExpressionEvaluator):
                 fix = None
         span = node if not isinstance(node, ast.AST) else self.src.span(node)
         key = (rule.code, span)
-        if key in self.findings:
+        recorder = self.recorder
+        if recorder is not None and recorder.scan:
+            recorder.uncacheable = True
+            recorder = None
+        if key in self.findings and recorder is None:
             return
         rel = [Related(r if not isinstance(r, ast.AST) else self.src.span(r), m) for r, m in related if r is not None]
-        self.findings[key] = Finding(rule.code, rule.name, rule.severity, message, span, rel, fix, unnecessary)
+        finding = Finding(rule.code, rule.name, rule.severity, message, span, rel, fix, unnecessary)
+        if recorder is not None:  # kept even when another group reported it first: a replay must not depend on order
+            recorder.reported.append(finding)
+        self.findings.setdefault(key, finding)
 
     # -- driver ------------------------------------------------------------
     def run(self) -> list[Finding]:
         self.module_env = self.frame.env
         self.exec_body(self.tree.body)
-        self.module_env = self.frame.env
+        self.module_env = self.own_env = self.frame.env
+        groups: list[tuple] = []  # (owner node, ClassInfo | None, pending items): one per top-level function/class
+        for item in self.pending:
+            func, _enclosing, cls = item
+            owner = cls.node if cls is not None else func.node
+            if groups and groups[-1][0] is owner:
+                groups[-1][2].append(item)
+            else:
+                groups.append((owner, cls, [item]))
+        self.pending = []
         done: set[int] = set()
-        while self.pending:
-            func, enclosing, cls = self.pending.pop(0)
-            if id(func.node) in done:
-                continue
-            done.add(id(func.node))
-            self.analyze_function(func.node, enclosing, cls)
+        for owner, cls, items in groups:
+            if id(owner) not in self.used_groups:
+                self.used_groups.add(id(owner))
+                self.run_group(owner, cls, items, done)
         self.emit("finish")
+        if self.memo is not None:
+            self.memo.forget_unused(self.used_groups, self.used_scans)
         return [f for f in self.findings.values() if f.code not in self.crashed]
+
+    # -- groups: the unit of reuse between versions (see analysis_memo) ---------
+    def run_group(self, owner, cls: Optional[ClassInfo], items: list, done: set) -> None:
+        memo = self.memo
+        if memo is not None:
+            record = memo.groups.get(id(owner))
+            if record is not None and record.owner is owner and record.cls is cls and self.reads_hold(record.reads):
+                self.replay(record)
+                memo.stats["groups_reused"] += 1
+                return
+            memo.stats["groups_run"] += 1
+        recorder = Recorder(scan=False) if memo is not None and not self.crashed else None
+        saved_flag, self.targets_accelerator = self.targets_accelerator, False
+        n_errors, n_deferred = len(self.errors), len(self.deferred)
+        cross_before = dict(self.__dict__.get("cross_deps", {}))
+        self.inline_cache = {}  # an entry's reads belong to the group that made it
+        self.owned_classes = {cls} if cls is not None else set()
+        self.recorder = recorder
+        try:
+            self.pending = list(items)
+            while self.pending:
+                func, enclosing, c = self.pending.pop(0)
+                if id(func.node) in done:
+                    continue
+                done.add(id(func.node))
+                self.analyze_function(func.node, enclosing, c)
+        finally:
+            self.recorder = None
+            sets_flag = self.targets_accelerator
+            self.targets_accelerator = saved_flag or sets_flag
+        if memo is None:
+            return
+        if recorder is None or recorder.uncacheable or len(self.errors) != n_errors or self.crashed:
+            memo.groups.pop(id(owner), None)
+            return
+        cross = {k: v for k, v in self.__dict__.get("cross_deps", {}).items() if cross_before.get(k) != v}
+        memo.groups[id(owner)] = GroupRecord(
+            owner, cls, recorder.reads, [replace(f) for f in recorder.reported], sets_flag,
+            self.deferred[n_deferred:], cross, dict(cls.init_values) if cls is not None else None)
+
+    def replay(self, record: GroupRecord) -> None:
+        for f in record.findings:
+            self.findings.setdefault((f.code, f.span), replace(f))
+        self.targets_accelerator = self.targets_accelerator or record.sets_accelerator
+        self.deferred.extend(record.deferred)
+        if record.cross_deps:
+            self.__dict__.setdefault("cross_deps", {}).update(record.cross_deps)
+        if record.cls is not None:
+            record.cls.init_values = dict(record.init_values)
+
+    def reads_hold(self, reads: dict) -> bool:
+        try:
+            return all(self.current_value(key) == seen for key, seen in reads.items())
+        except Exception:  # noqa: BLE001 - a read that cannot be repeated: run again
+            return False
+
+    def current_value(self, key: tuple):
+        kind = key[0]
+        if kind == "env":
+            value = self.own_env.get(key[1])
+            return value.resolve(self) if type(value) is LazyImportV else value
+        if kind == "init":
+            return dict(key[1].init_values)
+        if kind == "devvar":
+            return self._module_device_variable()
+        if kind == "name":
+            return self._lookup(key[1])
+        if kind == "path":
+            return self.frame.env.get(key[1])
+        if kind == "kind":
+            return type(self.own_env.get(key[1])).__name__
+        raise KeyError(key)
+
+    def note_read(self, key: tuple) -> None:
+        recorder = self.recorder
+        if recorder is not None and key not in recorder.reads:
+            recorder.reads[key] = self.current_value(key)
+
+    def module_value(self, path: str):
+        """This file's module-level binding of `path` (None: unbound), as a function sees it."""
+        if self.recorder is not None and not self.recorder.scan and self.module_env is self.own_env:
+            self.note_read(("env", path))
+        return self.module_env.get(path)
+
+    def module_raw(self, name: str):
+        """The module-level binding of `name` as bound (a lazy import unresolved): only its kind may matter."""
+        if self.recorder is not None and not self.recorder.scan and self.module_env is self.own_env:
+            self.note_read(("kind", name))
+        return self.module_env.get(name)
+
+    def module_items(self):
+        """All of this file's module-level bindings: a group that needs them is not kept."""
+        if self.recorder is not None and not self.recorder.scan:
+            self.recorder.uncacheable = True
+        return self.module_env.items()
+
+    def module_device_variable(self) -> Optional[str]:
+        if self.recorder is not None and not self.recorder.scan and self.module_env is self.own_env:
+            self.note_read(("devvar",))
+        return self._module_device_variable()
+
+    def _module_device_variable(self) -> Optional[str]:
+        from .values import ACCEL_KIND
+
+        for name, value in self.module_env.items():
+            if isinstance(value, DeviceV) and value.dev.kind == ACCEL_KIND and value.dev.expr == name:
+                return name
+        return None
+
+    def class_attr(self, info: ClassInfo, name: str, at) -> Value:
+        """`self.<name>` of `info`; another group's class is read through what its `__init__` left."""
+        if self.recorder is not None and not self.recorder.scan and info not in self.owned_classes:
+            self.note_read(("init", info))
+        return info.attr_value(name, at)
+
+    def class_scan(self, stmt: ast.ClassDef) -> ClassInfo:
+        """`scan_class`, kept between versions for module-level classes."""
+        memo = self.memo
+        if memo is None or self.frame.kind != "module" or self.recorder is not None:
+            info = scan_class(stmt, self)
+            if self.recorder is not None:
+                self.owned_classes.add(info)
+            return info
+        self.used_scans.add(id(stmt))
+        record = memo.scans.get(id(stmt))
+        if record is not None and record.node is stmt and self.reads_hold(record.reads):
+            memo.stats["scans_reused"] += 1
+            record.info.init_values = {}
+            return record.info
+        recorder = Recorder(scan=True)
+        n_errors = len(self.errors)
+        self.recorder = recorder
+        try:
+            info = scan_class(stmt, self)
+        finally:
+            self.recorder = None
+        if recorder.uncacheable or len(self.errors) != n_errors:
+            memo.scans.pop(id(stmt), None)
+        else:
+            memo.scans[id(stmt)] = ScanRecord(stmt, info, recorder.reads)
+        return info
 
     def analyze_function(self, node, enclosing: dict, cls: Optional[ClassInfo], args: Optional[dict] = None, depth: int = 0):
         saved = self.frame
@@ -306,7 +471,7 @@ class Analyzer(ExpressionEvaluator):
     stmt_AsyncFunctionDef = stmt_FunctionDef
 
     def stmt_ClassDef(self, stmt: ast.ClassDef) -> None:
-        info = scan_class(stmt, self)
+        info = self.class_scan(stmt)
         self.classes[id(stmt)] = info
         self.frame.env[stmt.name] = ClassV(info, id(stmt))
         if self.frame.inline_depth:
@@ -521,7 +686,7 @@ class Analyzer(ExpressionEvaluator):
         if expr[0] in "\"'":
             return expr
         root = expr.split(".")[0].split("(")[0]
-        if root in self.frame.env or root in self.module_env or (self.frame.kind == "module" and root in self.frame.env):
+        if root in self.frame.env or self.module_value(root) is not None:
             return expr
         return None
 
@@ -575,14 +740,16 @@ def _pattern_names(pattern) -> list[str]:
 
 
 def analyze(tree: ast.Module, src: SourceText, rules: list[Rule], config: Config,
-            path: Optional[str] = None, errors: Optional[list] = None, project=None) -> list[Finding]:
+            path: Optional[str] = None, errors: Optional[list] = None, project=None, memo=None) -> list[Finding]:
     """Findings of `rules`; engine bugs go to `errors` (rule crashes) or raise (the core)."""
     if "torch" not in src.text:
         if project is not None:
             project.record_dependencies(path, {})
         return []
-    analyzer = Analyzer(tree, src, rules, config, path, project)
+    analyzer = Analyzer(tree, src, rules, config, path, project, memo)
     findings = analyzer.run()
+    if memo is not None:
+        memo.cross_deps = dict(analyzer.__dict__.get("cross_deps", {}))
     if errors is not None:
         errors.extend(analyzer.errors)
     if project is not None:

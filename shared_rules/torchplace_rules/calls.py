@@ -92,7 +92,7 @@ def attribute_callee(ev, recv: Value, func: ast.Attribute) -> Optional[Value]:
         if held is not None:
             return held
     if isinstance(recv, SelfV):
-        value = recv.info.attr_value(func.attr, func)
+        value = ev.class_attr(recv.info, func.attr, func)
         return value if isinstance(value, (ModuleV, PlacedV)) else None
     if isinstance(recv, ModuleV) and recv.cls is not None and func.attr in recv.cls.submodules:
         return ModuleV(recv.dev, recv.cls.submodules[func.attr], recv.placed_at)
@@ -115,7 +115,7 @@ def invalidate_modules(ev, node: ast.Call) -> None:
         path = ev.path_of(arg.value if isinstance(arg, ast.Starred) else arg)
         if path is None:
             continue
-        value = env.get(path) if path in env else ev.module_env.get(path)
+        value = env.get(path) if path in env else ev.module_value(path)
         if isinstance(value, ModuleV) and value.dev is not None:
             env[path] = replace(value, dev=None)
         elif isinstance(value, PlacedV):
@@ -131,7 +131,7 @@ def kw_device(ev, node: ast.Call, kwargs: dict) -> tuple[bool, Optional[Dev]]:
 
 
 def default_device(ev) -> Dev:
-    value = ev.frame.env.get("#default_device") or ev.module_env.get("#default_device")
+    value = ev.frame.env.get("#default_device") or ev.module_value("#default_device")
     return value.dev if isinstance(value, DeviceV) else CPU
 
 

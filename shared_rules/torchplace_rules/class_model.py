@@ -11,7 +11,7 @@ from .values import CPU, SELF_DEV, UNKNOWN, ClassV, DeviceV, ModuleV, QualV, Ten
 MOVE_METHODS = {"to", "cuda", "cpu", "type_as", "type"}
 
 
-@dataclass
+@dataclass(eq=False)  # compared by identity: kept between versions by analysis_memo
 class ClassInfo:
     node: ast.ClassDef
     name: str

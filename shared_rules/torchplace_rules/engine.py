@@ -6,6 +6,7 @@ import traceback
 from typing import Optional
 
 from .analysis import analyze
+from .analysis_memo import AnalysisMemo
 from .config import Config
 from .model import EngineError, Finding, Severity, Span
 from .rules import ACTIVE_RULES, SYNTAX_ERROR
@@ -16,15 +17,33 @@ _DEFAULT = Config()
 
 
 def check_source(text: str, path: Optional[str] = None, config: Optional[Config] = None,
-                 errors: Optional[list] = None, project=None) -> list[Finding]:
+                 errors: Optional[list] = None, project=None, memo: Optional[AnalysisMemo] = None) -> list[Finding]:
     """Findings for `text`.  Never raises: engine bugs are appended to `errors`
     (a list of `EngineError`) when given; a crashing rule loses only its own findings.
-    With `project` (a `ProjectIndex`), imports of the project's own modules are resolved."""
+    With `project` (a `ProjectIndex`), imports of the project's own modules are resolved.
+    With `memo` (one per document, kept by the caller), only what changed since the
+    last call is parsed and analysed again; the result is the same."""
+    if memo is not None:
+        if not memo.lock.acquire(blocking=False):  # another thread is on this document: do it all
+            return check_source(text, path, config, errors, project)
+        try:
+            return _check(text, path, config, errors, project, memo)
+        finally:
+            memo.lock.release()
+    return _check(text, path, config, errors, project, None)
+
+
+def _check(text, path, config, errors, project, memo) -> list[Finding]:
     config = config or _DEFAULT
     if "\x00" in text:
         return _syntax_finding("file contains NUL bytes (binary file?)", 0, 0, config, path)
     try:
-        tree = ast.parse(text, filename=path or "<unknown>")
+        if memo is not None:
+            # A file it imports changed: nothing kept holds.
+            stale = project is not None and not memo.dependencies_current(project)
+            tree = memo.parse(text, path or "<unknown>", (path, config, id(project)), stale)
+        else:
+            tree = ast.parse(text, filename=path or "<unknown>")
     except SyntaxError as exc:
         line = max((exc.lineno or 1) - 1, 0)
         col = max((exc.offset or 1) - 1, 0)
@@ -36,7 +55,7 @@ def check_source(text: str, path: Optional[str] = None, config: Optional[Config]
         return []
     src = SourceText(text)
     try:
-        findings = analyze(tree, src, rules, config, path, errors, project)
+        findings = analyze(tree, src, rules, config, path, errors, project, memo)
     except RecursionError:
         # Pathologically deep code: report nothing rather than guess.
         return []

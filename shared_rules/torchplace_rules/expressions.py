@@ -57,6 +57,22 @@ class ExpressionEvaluator:
         return None
 
     def lookup(self, name: str) -> Value:
+        recorder = self.recorder
+        if recorder is None:
+            return self._lookup(name)
+        if recorder.scan:  # a class scan in the module body depends on every name it reads
+            value = self._lookup(name)
+            recorder.reads.setdefault(("name", name), value)
+            return value
+        if name not in self.frame.env and self.module_env is self.own_env:
+            key = ("env", name)
+            if key not in recorder.reads:
+                recorder.reads[key] = self.current_value(key)
+            value = recorder.reads[key]
+            return UNKNOWN if value is None else value
+        return self._lookup(name)
+
+    def _lookup(self, name: str) -> Value:
         value = self.frame.env.get(name)
         if value is None:
             value = self.module_env.get(name)
@@ -156,7 +172,11 @@ class ExpressionEvaluator:
     def bound_path_value(self, node) -> Optional[Value]:
         """The value bound to `a.b` / `a["k"]` in this scope, if the code assigned one."""
         path = self.path_of(node)
-        return self.frame.env.get(path) if path is not None else None
+        if path is None:
+            return None
+        if self.recorder is not None and self.recorder.scan:
+            self.recorder.reads.setdefault(("path", path), self.frame.env.get(path))
+        return self.frame.env.get(path)
 
     def expr_Attribute(self, node: ast.Attribute) -> Value:
         value = self.bound_path_value(node)
@@ -179,7 +199,7 @@ class ExpressionEvaluator:
                 return TensorV(base.dev, origin=node, grad=base.grad, module_output=True)
             return UNKNOWN
         if isinstance(base, SelfV):
-            return base.info.attr_value(attr, node)
+            return self.class_attr(base.info, attr, node)
         if isinstance(base, ModuleV):
             if attr in ("weight", "bias") or (base.cls is not None and (attr in base.cls.params or attr in base.cls.buffers)):
                 return TensorV(base.dev, origin=node, grad=True)

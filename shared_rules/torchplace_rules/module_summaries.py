@@ -97,7 +97,7 @@ def decorator_from_project(ev, node) -> bool:
         node = node.func if isinstance(node, ast.Call) else node.value
     if not isinstance(node, ast.Name):
         return False
-    value = ev.frame.env.get(node.id) or ev.module_env.get(node.id)
+    value = ev.frame.env.get(node.id) or ev.module_raw(node.id)
     return type(value) is LazyImportV or isinstance(value, ProjectModuleV)
 
 

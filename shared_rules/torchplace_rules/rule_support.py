@@ -40,11 +40,10 @@ def fix_device_expr(ev, dev: Optional[Dev], other_node: Optional[ast.AST] = None
 
 def device_variable_in_scope(ev) -> Optional[str]:
     """A name bound to an accelerator device here (`device = torch.device(...)`)."""
-    for env in (ev.frame.env, ev.module_env):
-        for name, value in env.items():
-            if isinstance(value, DeviceV) and value.dev.kind == ACCEL_KIND and value.dev.expr == name:
-                return name
-    return None
+    for name, value in ev.frame.env.items():
+        if isinstance(value, DeviceV) and value.dev.kind == ACCEL_KIND and value.dev.expr == name:
+            return name
+    return ev.module_device_variable()
 
 
 def origin_related(node: Optional[ast.AST], tensor: TensorV, message: str):

@@ -75,6 +75,28 @@ async def test_burst_of_incremental_edits_reports_only_the_latest_version(client
     assert list(closed.diagnostics) == []
 
 
+async def test_edits_mid_file_keep_diagnostics_equal_to_a_fresh_check(client, docs):
+    """The server re-analyses only what an edit touched (analysis_memo); after each edit,
+    and each wait, what it publishes is what a fresh check of the whole text reports."""
+    helpers = "".join(
+        f"\n\ndef helper_{i}(x):\n    y = torch.zeros(3)\n    return x + y\n" for i in range(6))
+    text = SEED_SCRIPT + helpers
+    uri = docs.open("midfile.py", text)
+    await wait_for_published(client, uri, 1)
+    path = str(client.folder / "midfile.py")
+    edits = [
+        ((2, 0), (2, 0), "import os\n\n"),  # moves every finding down two lines
+        ((4, 0), (6, 0), ""),  # and back up
+        ((SEED_SCRIPT.count("\n") + 5, 0), (SEED_SCRIPT.count("\n") + 5, 0), "    y = y.cuda()\n"),  # a conflict in helper_0
+        ((0, 0), (0, 0), "# header\n"),
+    ]
+    for start, end, new_text in edits:
+        version = docs.replace(uri, start, end, new_text)
+        params = await wait_for_published(client, uri, version)
+        assert observed_full(params.diagnostics) == expected_full(docs.texts[uri], path)
+    docs.close(uri)
+
+
 async def test_broken_file_keeps_one_syntax_diagnostic(client, docs):
     uri = docs.open("broken.py", BROKEN)
     params = await wait_for_published(client, uri, 1)

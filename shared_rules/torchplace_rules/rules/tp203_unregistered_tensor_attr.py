@@ -154,10 +154,10 @@ class UnregisteredTensorAttr(Rule):
 
 
 def _nn_name(ev) -> str | None:
-    for name, value in ev.module_env.items():
+    for name, value in ev.module_items():
         if isinstance(value, QualV) and value.name == "torch.nn":
             return name
-    for name, value in ev.module_env.items():
+    for name, value in ev.module_items():
         if isinstance(value, QualV) and value.name == "torch":
             return f"{name}.nn"
     return None

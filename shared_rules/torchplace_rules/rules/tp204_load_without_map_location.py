@@ -87,14 +87,12 @@ class LoadWithoutMapLocation(Rule):
             return
         if not _loads_weights(node, ev.current_stmt):
             return
-        pending = ev.__dict__.setdefault("_tp204_pending", [])
-        pending.append((node, device_variable_in_scope(ev)))
+        ev.deferred.append((self.code, (node, device_variable_in_scope(ev))))
 
     def on_finish(self, ev) -> None:
-        pending = ev.__dict__.get("_tp204_pending", [])
         if not ev.targets_accelerator:
             return
-        for node, device_name in pending:
+        for node, device_name in (payload for code, payload in ev.deferred if code == self.code):
             location = device_name or '"cpu"'
             edit = insert_keyword(ev.src, node, f"map_location={location}")
             fix = make_fix(f"Add `map_location={location}`", False, edit) if edit else None
