@@ -95,9 +95,11 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
         elif isinstance(value, ClassV) and value.info.is_module:
             is_module = True
     info = ClassInfo(stmt, stmt.name, is_module)
-    # A base we cannot resolve may be an nn.Module (PreTrainedModel, ModelMixin, ...).
+    # A base we cannot resolve may be an nn.Module (PreTrainedModel, ModelMixin, ...), also
+    # through a base defined here that derives from one.
     info.unresolved_base = not is_module and any(
-        not (isinstance(v, ClassV) or (isinstance(v, QualV) and v.name in ("object", "builtins.object")))
+        v.info.unresolved_base if isinstance(v, ClassV)
+        else not (isinstance(v, QualV) and v.name in ("object", "builtins.object"))
         for v in (analyzer.eval(b) for b in stmt.bases))
     for item in stmt.body:
         if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):

@@ -92,6 +92,20 @@ REVIEWED_FALSE_POSITIVES = {
                 ids = torch.arange(3, device=device)
                 return self.emb(ids)
     """,
+    "unresolved-base-through-a-local-base": """
+        from transformers import PreTrainedModel
+        class VideoPreTrainedModel(PreTrainedModel):
+            pass
+        class VideoModel(VideoPreTrainedModel):
+            def __init__(self, config):
+                super().__init__(config)
+                self.temporal_encoding = torch.nn.Parameter(torch.zeros(7, 1, 1, 64))
+                self.projection = torch.nn.Linear(64, 64)
+            def forward(self, pos, device):
+                pos = pos.to(device, non_blocking=True)
+                sine = self.projection(pos)
+                return sine + self.temporal_encoding[0]
+    """,
     "loss-weight-is-a-buffer": """
         class Criterion(nn.Module):
             def __init__(self):
