@@ -167,7 +167,8 @@ class Analyzer(ExpressionEvaluator):
         saved_flag, self.targets_accelerator = self.targets_accelerator, False
         n_errors, n_deferred = len(self.errors), len(self.deferred)
         cross_before = dict(self.__dict__.get("cross_deps", {}))
-        self.inline_cache = {}  # an entry's reads belong to the group that made it
+        if memo is not None:
+            self.inline_cache = {}  # an entry's reads belong to the group that made it
         self.owned_classes = {cls} if cls is not None else set()
         self.recorder = recorder
         try:

@@ -657,6 +657,12 @@ def call_builtin(ev, node: ast.Call, name: str) -> Value:
     return UNKNOWN
 
 
+# Another file's function longer than this is not followed into (its result stays unknown): the
+# helpers that move or create tensors are short, and following a 200-line mask builder costs more
+# than the rest of the file.
+FOREIGN_INLINE_MAX_LINES = 60
+
+
 class _FakeLoop:
     def __init__(self, node):
         self.iter = node
@@ -667,7 +673,8 @@ def call_function(ev, node: ast.Call, func: FuncV) -> Value:
     args, kwargs = eval_args(ev, node)
     fnode = func.node
     if ev.frame.inline_depth >= 2 or id(fnode) in ev.inline_stack or isinstance(fnode, ast.AsyncFunctionDef) \
-            or _is_generator(fnode) or func.owner is not None:
+            or _is_generator(fnode) or func.owner is not None \
+            or (func.home is not None and fnode.end_lineno - fnode.lineno > FOREIGN_INLINE_MAX_LINES):
         invalidate_modules(ev, node)
         return UNKNOWN
     bound = bind_call(fnode, node, args, kwargs)

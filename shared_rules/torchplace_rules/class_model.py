@@ -124,13 +124,19 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
 
 def _scan_init(init, info: ClassInfo, analyzer) -> None:
     empty_lists = {}  # self.X = [] (filled with .append later)
+    relevant = []  # method calls and assignments: all that registers anything
     for node in ast.walk(init):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.List) \
-                and not node.value.elts and isinstance(node.targets[0], ast.Attribute) \
-                and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id == "self":
-            empty_lists[node.targets[0].attr] = node
-    in_source_order = sorted((n for n in ast.walk(init) if hasattr(n, "lineno")), key=lambda n: (n.lineno, n.col_offset))
-    for node in in_source_order:
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Attribute):
+                relevant.append(node)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            relevant.append(node)
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.List) \
+                    and not node.value.elts and isinstance(node.targets[0], ast.Attribute) \
+                    and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id == "self":
+                empty_lists[node.targets[0].attr] = node
+    relevant.sort(key=lambda n: (n.lineno, n.col_offset))  # stable: ties keep the walk's order
+    for node in relevant:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             recv = node.func.value
             if isinstance(recv, ast.Name) and recv.id == "self":

@@ -31,8 +31,20 @@ def new_index(cross_file: bool, static: bool = True):
     return ProjectIndex(max_summaries=SUMMARIES_PER_WORKER, static=static)
 
 
+def tune_gc() -> None:
+    """Collect cyclic garbage less often.  A checking process holds large long-lived trees (the
+    module summaries) and allocates a great many short-lived values; with CPython's default
+    thresholds it re-scans those trees in a full collection every few files, which cost about
+    20% of a cross-file run over the transformers package.  Values are freed by reference
+    counting either way; only cycles wait longer."""
+    import gc
+
+    gc.set_threshold(50_000, 20, 20)
+
+
 def _init_worker(cross_file: bool) -> None:
     global _index
+    tune_gc()
     _index = new_index(cross_file)
 
 
@@ -53,6 +65,7 @@ def check_files(items: Iterable[tuple[str, Config]], jobs: Optional[int], cross_
     jobs = jobs or os.cpu_count() or 1
     jobs = max(1, min(jobs, len(items)))
     if jobs == 1:
+        tune_gc()
         index = new_index(cross_file)
         for item in items:
             yield check_one(item, index)

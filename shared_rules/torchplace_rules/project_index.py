@@ -49,6 +49,7 @@ class ProjectIndex:
         self.third_party = ThirdPartyClasses(self.root, environment, enabled=use_jedi, extra_paths=self.extra_roots)
         self.dependencies: dict[Path, dict] = {}  # checked file -> {project file it read: fingerprint}, transitively
         self._roots: dict[Path, tuple[Path, ...]] = {}
+        self._resolved: dict[tuple, Optional[Path]] = {}  # static runs: (folder, module, level) -> file
 
     # -- texts -------------------------------------------------------------------
     def set_overlay(self, path: os.PathLike | str, text: str) -> None:
@@ -112,7 +113,18 @@ class ProjectIndex:
         return out
 
     def resolve(self, importer: Optional[os.PathLike | str], module: Optional[str], level: int = 0) -> Optional[Path]:
-        """The file of `module` (`from ..module import x` has level 2), or None."""
+        """The file of `module` (`from ..module import x` has level 2), or None.  In a static run
+        (files do not change) each answer is kept: the lookup costs a dozen `stat` calls."""
+        if not self.static:
+            return self._resolve(importer, module, level)
+        key = (os.path.dirname(os.fspath(importer)) if importer else None, module, level)
+        try:
+            return self._resolved[key]
+        except KeyError:
+            found = self._resolved[key] = self._resolve(importer, module, level)
+            return found
+
+    def _resolve(self, importer, module: Optional[str], level: int) -> Optional[Path]:
         try:
             importer_path = Path(importer).resolve() if importer else None
         except (OSError, ValueError):
@@ -136,6 +148,7 @@ class ProjectIndex:
     def forget_roots(self) -> None:
         """Folders were created or removed: look up search roots again."""
         self._roots.clear()
+        self._resolved.clear()
 
     def record_dependencies(self, path: Optional[str], deps: dict) -> None:
         if path:
