@@ -17,7 +17,6 @@ left out.  See tests/corpus/README.md.
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -25,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "corpus"))
 import corpus_scoring  # noqa: E402
+from engine_commit import engine_commit  # noqa: E402
 
 
 def _ratio(num: int, den: int) -> str:
@@ -69,15 +69,6 @@ def details(scores) -> str:
         for r in s.false_positives:
             lines.append(f"FALSE {s.case.name}/{r.file}:{r.line} {r.code} {r.message}")
     return "\n".join(lines) or "(no misses, no false alarms)"
-
-
-def engine_commit() -> str:
-    try:
-        out = subprocess.run(["git", "log", "-1", "--format=%h %cI", "--", "shared_rules"],
-                             cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
-        return out or "unknown"
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def main(argv=None) -> int:

@@ -26,6 +26,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from engine_commit import engine_commit  # noqa: E402  (this folder is on sys.path when run as a script)
+
 DEFAULT = Path("/tmp/tp-wheels-src/transformers-5.23.0/transformers")
 
 
@@ -42,8 +44,7 @@ def measure(path: str, jobs: int, cross_file: bool) -> dict:
         raise SystemExit(f"checker failed ({done.returncode}):\n{done.stderr[-2000:]}")
     findings = json.loads(done.stdout)
     return {"cpu_s": usage.ru_utime + usage.ru_stime, "peak_rss_mb": usage.ru_maxrss / 1024, "wall_s": wall,
-            "findings": [(f["path"], f["line"], f["code"], f["severity"]) for f in findings],
-            "warnings": done.stderr.count("torchplace: warning")}
+            "findings": [(f["path"], f["line"], f["code"], f["severity"]) for f in findings]}
 
 
 def run_isolated(path: str, jobs: int, cross_file: bool) -> dict:
@@ -67,7 +68,7 @@ def main(argv=None) -> int:
     files = sum(1 for _ in Path(args.path).rglob("*.py"))
     single = run_isolated(args.path, args.jobs, False)
     cross = run_isolated(args.path, args.jobs, True)
-    print(f"{args.path}: {files} files, --jobs {args.jobs}")
+    print(f"engine commit {engine_commit()}; {args.path}: {files} files, --jobs {args.jobs}")
     print(f"{'run':<12}{'CPU s':>9}{'peak RSS MB':>13}{'wall s':>9}{'findings':>10}{'err+warn':>10}")
     for label, r in (("single-file", single), ("cross-file", cross)):
         loud = sum(1 for f in r["findings"] if f[3] in ("error", "warning"))

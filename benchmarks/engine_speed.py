@@ -35,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks" / "review"))
 import wheel_sources  # noqa: E402
+from engine_commit import engine_commit  # noqa: E402
 
 TORCHFIX_VENV = Path("/tmp/torchfix-venv")
 FIXIT_VENV = Path("/tmp/fixit-venv")
@@ -66,14 +67,18 @@ print(json.dumps({"findings": total_findings, "lines": lines, "first_s": first, 
 DRIVERS = {
     "torchplace": r'''
 from torchplace_rules import Config, check_source
+from torchplace_rules.parallel_check import tune_gc
 from torchplace_rules.project_index import ProjectIndex
+tune_gc()
 CONFIG = Config()
-INDEX = ProjectIndex(job["root"])  # cross-file on, as `torchplace check` does by default
+INDEX = ProjectIndex(job["root"], static=True)  # cross-file on, set up as `torchplace check` does
 def count(path, text):
     return len(check_source(text, path, CONFIG, project=INDEX))
 ''',
     "torchplace -1": r'''
 from torchplace_rules import Config, check_source
+from torchplace_rules.parallel_check import tune_gc
+tune_gc()  # as `torchplace check` does
 CONFIG = Config()
 def count(path, text):  # single-file: imports of the project's own modules left unresolved
     return len(check_source(text, path, CONFIG))
@@ -146,14 +151,6 @@ def corpus_files(all_files: bool, limit: int | None) -> list[Path]:
 
 def file_near(lines: int, files: list[Path]) -> Path:
     return min(files, key=lambda f: (abs(f.read_text(encoding="utf-8").count("\n") - lines), str(f)))
-
-
-def engine_commit() -> str:
-    out = subprocess.run(["git", "log", "-1", "--format=%h", "--", "shared_rules"], cwd=ROOT,
-                         capture_output=True, text=True)
-    dirty = subprocess.run(["git", "status", "--porcelain", "--", "shared_rules"], cwd=ROOT,
-                           capture_output=True, text=True).stdout.strip()
-    return (out.stdout.strip() or "unknown") + (" + uncommitted changes" if dirty else "")
 
 
 def main(argv=None) -> int:

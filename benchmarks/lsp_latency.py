@@ -27,6 +27,7 @@ from typing import Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from engine_commit import engine_commit  # noqa: E402
 from lsp.corpus import CACHE, modeling_files, pick_by_size  # noqa: E402
 from lsp.rpc_client import LspProcess, peak_rss_mb  # noqa: E402
 
@@ -154,7 +155,8 @@ async def peak_rss_with_documents(command: list[str], files: list[Path], options
 
 
 def engine_only_ms(text: str, path: str) -> float:
-    """The engine alone on the same text: what the server adds is the difference."""
+    """A full check of the same text in-process (no memo, no project index): what each edit
+    would cost without incremental re-analysis (the server's figures include the LSP round trip)."""
     from torchplace_rules import check_source
 
     times = []
@@ -171,32 +173,13 @@ def percentile(samples: list[float], q: float) -> float:
     return ordered[index]
 
 
-def engine_version() -> str:
-    import torchplace_rules
-
-    where = Path(torchplace_rules.__file__).resolve().parent
-    try:
-        commit = subprocess.run(["git", "-C", str(REPO), "log", "-1", "--format=%h %cI", "--", "shared_rules"],
-                                capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--", "shared_rules"],
-                               capture_output=True, text=True).stdout.strip()
-    except (subprocess.CalledProcessError, OSError):
-        commit, dirty = "unknown", ""
-    inside = str(where).startswith(str(REPO))
-    stamp = where.parent.parent / "COMMIT"  # written by whoever exported a clean engine copy
-    if not inside and stamp.exists():
-        commit = stamp.read_text().strip()
-    note = "" if inside else f" (engine imported from {where})"
-    return f"{commit}{' + uncommitted changes' if dirty and inside else ''}{note}"
-
-
 async def main_async(args) -> dict:
     files = modeling_files()
     docs_dir = CACHE / "docs"
     docs_dir.mkdir(parents=True, exist_ok=True)
     ours = [sys.executable, "-m", "torchplace_server"]
     fixit = None if args.no_fixit else ensure_fixit()
-    report: dict = {"engine": engine_version(), "python": sys.version.split()[0], "edits": args.edits, "latency": [], "rss": []}
+    report: dict = {"engine": engine_commit(), "python": sys.version.split()[0], "edits": args.edits, "latency": [], "rss": []}
     print(f"engine commit: {report['engine']}")
     print("edits: 'end' types a statement after the last line; 'middle' types one inside a function body")
     print("mid-file (every line below moves).  Each edit is undone by the next, so the size stays.")
@@ -206,7 +189,7 @@ async def main_async(args) -> dict:
         path = docs_dir / f"bench_{size}.py"
         path.write_text(text)
         engine_ms = engine_only_ms(text, str(path))
-        print(f"{'engine':<10} {'direct':<11} {label:<72} {engine_ms:8.1f}          (check_source in-process, median of 5)")
+        print(f"{'engine':<10} {'direct':<11} {label:<72} {engine_ms:8.1f}          (full check_source in-process, no memo, median of 5)")
         report["latency"].append({"server": "engine", "mode": "direct", "size": size, "file": label, "p50_ms": engine_ms})
         runs = [("torchplace", "push", ours, False, {"debounce": 0}, "end"),
                 ("torchplace", "pull", ours, True, {"debounce": 0}, "end"),
@@ -228,14 +211,14 @@ async def main_async(args) -> dict:
             print(f"{name:<10} {mode:<11} {label:<72} {p50:8.1f} {p95:8.1f} {mark:>7}  ({len(samples)} edits)")
             report["latency"].append({"server": name, "mode": mode, "size": size, "file": label, "p50_ms": p50, "p95_ms": p95,
                                       "mean_ms": statistics.fmean(samples), "edits": len(samples), "target_p95_ms": target})
-    chosen = files[: args.docs]
     servers = [("torchplace", ours, {"debounce": 0})] + ([("fixit", fixit, None)] if fixit and not args.no_fixit_rss else [])
     for name, command, options in servers:
         chosen = files[: (args.fixit_docs or args.docs) if name == "fixit" else args.docs]
         rss, seconds = await peak_rss_with_documents(command, chosen, options)
         lines = sum(len(p.read_text().splitlines()) for p in chosen)
         mark = "" if name != "torchplace" else ("ok" if rss is not None and rss <= TARGET_RSS_MB else "MISS") + f" {TARGET_RSS_MB}"
-        print(f"{name:<10} peak RSS with {len(chosen)} open documents ({lines} lines): {rss:.0f} MiB "
+        shown = f"{rss:.0f} MiB" if rss is not None else "unknown"
+        print(f"{name:<10} peak RSS with {len(chosen)} open documents ({lines} lines): {shown} "
               f"(all diagnostics in {seconds:.1f} s) {mark}")
         report["rss"].append({"server": name, "documents": len(chosen), "lines": lines, "peak_rss_mib": rss, "seconds": seconds})
     return report

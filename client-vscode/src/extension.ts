@@ -30,7 +30,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         vscode.commands.registerCommand('torchplace.probeCurrentCell', (arg?: unknown) => prober.probeCurrentCell(arg)),
         vscode.commands.registerCommand('torchplace.probeFileFromTop', () => prober.probeFileFromTop()),
         vscode.commands.registerCommand('torchplace.fixAll', () => fixAll(notifier)),
-        vscode.commands.registerCommand('torchplace.restartServer', () => client.restart(true)),
+        vscode.commands.registerCommand('torchplace.restartServer', () => client.restart()),
         vscode.commands.registerCommand('torchplace.showLogs', () => log.show()),
     );
 
@@ -45,7 +45,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
             settings = next;
             log.info(`settings changed: ${effect}`);
             if (effect === 'restart' || effect === 'start') {
-                await client.restart(true);
+                await client.restart();
             } else if (effect === 'stop') {
                 await client.stop();
                 status.showServer({ state: 'disabled', detail: 'disabled by torchplace.enable' });
@@ -56,12 +56,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         onInterpreterChanged(() => {
             if (settingsFor().settings.interpreter.length === 0) {
                 log.info('the selected Python interpreter changed: restarting the server');
-                void client.restart(true);
+                void client.restart();
             }
         }),
     );
 
-    await client.restart(true);
+    await client.restart();
 }
 
 export async function deactivate(): Promise<void> {

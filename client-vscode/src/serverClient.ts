@@ -30,7 +30,6 @@ export interface ServerStatus {
     state: ServerState;
     detail: string;
     interpreter?: ResolvedInterpreter;
-    version?: string;
 }
 
 /** Python documents on disk, unsaved, and in notebook cells. */
@@ -71,7 +70,6 @@ export class ServerClient implements vscode.Disposable {
     private clientListeners: vscode.Disposable[] = [];
     private readonly budget = new RestartBudget();
     private readonly statusEmitter = new vscode.EventEmitter<ServerStatus>();
-    private current: ServerStatus = { state: 'stopped', detail: 'not started' };
     private queue: Promise<void> = Promise.resolve();
     private readonly disposables: vscode.Disposable[] = [];
 
@@ -90,10 +88,6 @@ export class ServerClient implements vscode.Disposable {
         );
     }
 
-    get status(): ServerStatus {
-        return this.current;
-    }
-
     get languageClient(): LanguageClient | undefined {
         return this.client?.state === State.Running ? this.client : undefined;
     }
@@ -104,12 +98,10 @@ export class ServerClient implements vscode.Disposable {
         return this.queue;
     }
 
-    /** (Re)starts the server as the settings say; `byUser` resets the crash budget. */
-    restart(byUser = false): Promise<void> {
+    /** (Re)starts the server as the settings say (a start asked for resets the crash budget). */
+    restart(): Promise<void> {
         return this.serially(async () => {
-            if (byUser) {
-                this.budget.reset();
-            }
+            this.budget.reset();
             await this.stopClient();
             await this.startClient();
         });
@@ -133,7 +125,6 @@ export class ServerClient implements vscode.Disposable {
     }
 
     private setStatus(status: ServerStatus): void {
-        this.current = status;
         this.statusEmitter.fire(status);
     }
 
@@ -156,7 +147,7 @@ export class ServerClient implements vscode.Disposable {
     private async startClient(): Promise<void> {
         const resource = vscode.workspace.workspaceFolders?.[0]?.uri;
         const { settings, problems } = settingsFor(resource);
-        await this.reportSettingProblems(problems);
+        this.reportSettingProblems(problems);
         if (!settings.enable) {
             this.setStatus({ state: 'disabled', detail: 'disabled by torchplace.enable' });
             return;
@@ -268,12 +259,10 @@ export class ServerClient implements vscode.Disposable {
     private running(client: LanguageClient, interpreter: ResolvedInterpreter): void {
         this.everRan = true;
         const info = client.initializeResult?.serverInfo;
-        const version = info?.version;
         this.setStatus({
             state: 'running',
-            detail: `${info?.name ?? 'torchplace'} ${version ?? ''}`.trim(),
+            detail: `${info?.name ?? 'torchplace'} ${info?.version ?? ''}`.trim(),
             interpreter,
-            version,
         });
     }
 
@@ -365,7 +354,7 @@ export class ServerClient implements vscode.Disposable {
         });
     }
 
-    private async reportSettingProblems(problems: SettingProblem[]): Promise<void> {
+    private reportSettingProblems(problems: SettingProblem[]): void {
         for (const problem of problems) {
             void this.notifier
                 .notify('warning', `Setting ${problem.key} ${problem.message}`, ['Open Settings'], true)

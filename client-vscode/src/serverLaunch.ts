@@ -145,7 +145,7 @@ export function diagnoseLaunch(launch: ServerLaunch, outcome: CheckOutcome): Lau
         return {
             kind: 'torchplace-missing',
             message:
-                missing[1] === SERVER_MODULE || missing[1] === 'torchplace_server'
+                missing[1] === SERVER_MODULE
                     ? `torchplace is not installed in "${python}".`
                     : `torchplace is installed in "${python}" but its dependency "${missing[1]}" is missing.`,
             setting: 'torchplace.importStrategy',

@@ -145,14 +145,6 @@ class ProbeResult:
     def to_json(self, indent: Optional[int] = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
-    @classmethod
-    def from_dict(cls, data: dict) -> "ProbeResult":
-        data = {k: v for k, v in data.items() if k != "schema"}
-        data["lines"] = [LineResult.from_json(rec) for rec in data.get("lines", [])]
-        if data.get("error"):
-            data["error"] = ProbeError(**data["error"])
-        return cls(**data)
-
     def summary(self) -> str:
         device = "simulated GPU" if self.simulated else self.device
         parts = [f"device {device}", f"{self.copies} cop{'y' if self.copies == 1 else 'ies'}",

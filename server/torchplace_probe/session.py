@@ -8,6 +8,7 @@ ipykernel) become results with a clear message, never exceptions to the caller.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 import os
 import re
 import tempfile
@@ -44,7 +45,9 @@ class ProbeOptions:
     cwd: Optional[str] = None
 
 
+@lru_cache(maxsize=1)
 def _load_code() -> str:
+    """The kernel-side modules as one cell (read once: they do not change while we run)."""
     parts = ["def __torchplace_probe_load():", "    import sys, types"]
     for name, filename in _MODULES:
         path = KERNEL_SIDE / filename
@@ -65,17 +68,13 @@ class ProbeSession:
         self.host: Optional[KernelHost] = None
         self._ran: dict = {}  # cell index -> fingerprint the kernel last ran
         self._loaded = False
-        self._died_before = False
         self._lock = threading.Lock()
         self._tmp = tempfile.mkdtemp(prefix="torchplace-probe-")
 
     # --- lifecycle ---
     def close(self) -> None:
         if self.host is not None:
-            if not self.options.existing:
-                self.host.shutdown()
-            else:
-                self.host.shutdown()  # only stops our channels: the kernel stays
+            self.host.shutdown()  # for an attached kernel (`existing`) this only stops our channels
         self.host = None
 
     def __enter__(self) -> "ProbeSession":
@@ -204,10 +203,11 @@ class ProbeSession:
     def _run(self, cell: Cell, probe: bool, wants_gpu: bool, cancel):
         filename = f"<torchplace-probe {self.name} cell {cell.index}>"
         progress_path = self._progress_path()
-        try:
-            os.unlink(progress_path)
-        except FileNotFoundError:
-            pass
+        for stale in (progress_path, progress_path + ".line"):
+            try:
+                os.unlink(stale)
+            except FileNotFoundError:
+                pass
         call = (
             "__torchplace_probe_last = __import__('sys').modules['_torchplace_probe_runner'].run_cell("
             f"{cell.source!r}, {cell.first_line}, {filename!r}, probe={probe}, "
@@ -218,11 +218,19 @@ class ProbeSession:
         return payload, outcome
 
     def _partial(self) -> dict:
+        """What the kernel wrote of a run that did not finish: `last_line` and recorded `lines`."""
+        out: dict = {}
         try:
             with open(self._progress_path()) as fh:
-                return json.load(fh)
+                out.update(json.load(fh))
         except (OSError, ValueError):
-            return {}
+            pass
+        try:
+            with open(self._progress_path() + ".line") as fh:
+                out["last_line"] = int(fh.read())
+        except (OSError, ValueError):
+            pass
+        return out
 
     def _fault(self, outcome, payload, cell: Cell, base: dict, ran: list) -> Optional[ProbeResult]:
         """A result for a timeout, a cancel or a dead kernel; None when the run finished."""
@@ -247,14 +255,11 @@ class ProbeSession:
                 notes.append(f"{what}; interrupting failed, so the kernel was restarted")
             else:
                 notes.append(f"{what} and was interrupted; the kernel keeps its state")
-            if payload is not None:
-                result = result_from_payload(payload, ran_cells=ran, output=outcome.output,
-                                             output_truncated=outcome.output_truncated, **base)
-            else:
-                partial = self._partial()
-                result = result_from_payload({"lines": partial.get("lines", [])}, ran_cells=ran,
-                                             output=outcome.output, output_truncated=outcome.output_truncated, **base)
-            line = result.error.line if result.error else self._partial().get("last_line")
+            partial = self._partial() if payload is None else {}
+            result = result_from_payload(payload if payload is not None else {"lines": partial.get("lines", [])},
+                                         ran_cells=ran, output=outcome.output,
+                                         output_truncated=outcome.output_truncated, **base)
+            line = result.error.line if result.error else (partial or self._partial()).get("last_line")
             result.status = status
             result.error = ProbeError("Timeout" if outcome.timed_out else "Cancelled", what, line, status, "", cell.index)
             self._ran.pop(cell.index, None)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Optional
 from torchplace_rules import Config, EngineError, Finding, Span
 from torchplace_rules.analysis_memo import AnalysisMemo
 
-from .analysis_units import CellPart, Unit, build_unit, mask_magics
+from .analysis_units import CellPart, Unit, build_unit, cell_program, unit_is_open
 from .rule_isolation import check_with_isolation
 
 if TYPE_CHECKING:
@@ -104,7 +104,7 @@ def run_analysis(unit: Unit, config: Optional[Config], project=None, memo: Optio
     cell_findings: dict[str, list[Finding]] = {}
     for part in unit.parts:
         if part.broken:
-            masked, _ = mask_magics(part.text)
+            masked = cell_program(part.text)[0]
             own, found = check_with_isolation(masked, unit.path, config, f"{label} ({part.uri})")
             cell_findings[part.uri] = own
             crashes.extend(found)
@@ -161,7 +161,7 @@ class AnalysisService:
         workers = workers or max(2, min(4, (os.cpu_count() or 2)))
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="torchplace-analysis")
         self._latest: dict[str, Analysis] = {}
-        self._running: dict[str, tuple[Unit, Optional[Config], asyncio.Future]] = {}
+        self._running: dict[str, asyncio.Future] = {}
         self._reported: set[tuple] = set()
         self._memos: dict[str, AnalysisMemo] = {}  # per unit; only its own (serialised) runs touch it
 
@@ -180,11 +180,11 @@ class AnalysisService:
             if running is not None:
                 # Wait for it (without cancelling it if we are cancelled), then re-check:
                 # either it was for this text, or the next run starts on a free worker.
-                await asyncio.wait([running[2]])
+                await asyncio.wait([running])
                 continue
             memo = self._memo_for(key)
             future = loop.run_in_executor(self.executor, run_analysis, unit, config, self.server.cross_file.index, memo)
-            self._running[key] = (unit, config, future)
+            self._running[key] = future
             future.add_done_callback(lambda fut, key=key: self._finished(key, fut))
             await asyncio.wait([future])
             if future.cancelled() or future.exception() is not None:
@@ -203,9 +203,6 @@ class AnalysisService:
             self._memos.pop(next(iter(self._memos)))
         return memo
 
-    def cached(self, key: str) -> Optional[Analysis]:
-        return self._latest.get(key)
-
     def forget(self, key: str) -> None:
         self._latest.pop(key, None)
         self._memos.pop(key, None)
@@ -215,8 +212,7 @@ class AnalysisService:
         self._memos.clear()
 
     def _finished(self, key: str, future: asyncio.Future) -> None:
-        running = self._running.get(key)
-        if running is not None and running[2] is future:
+        if self._running.get(key) is future:
             del self._running[key]
         if future.cancelled():
             return
@@ -225,7 +221,7 @@ class AnalysisService:
             log.error("analysis of %s failed: %r", key, exc, exc_info=exc)
             return
         analysis: Analysis = future.result()
-        if build_unit(self.server.workspace, key) is not None:  # not closed meanwhile
+        if unit_is_open(self.server.workspace, key):  # not closed meanwhile
             self._latest[key] = analysis
         for crash in analysis.crashes:
             marker = (crash.rule, crash.path, crash.error)

@@ -13,7 +13,8 @@ silence the others.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Optional
 from urllib.parse import unquote
 
@@ -40,10 +41,11 @@ class CellPart:
     text: str  # the document's own text (unmasked)
     blanked: bool = False  # left out of the program (does not parse, or a cell magic)
     broken: bool = False  # does not parse on its own: gets its own syntax finding
-    table: LineTable = field(init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "table", LineTable(self.text))
+    @cached_property
+    def table(self) -> LineTable:
+        """Position conversion, built when a result is placed (units are built far more often)."""
+        return LineTable(self.text)
 
     @property
     def identity(self) -> tuple:
@@ -113,6 +115,11 @@ def unit_key_for(workspace: Workspace, uri: str) -> str:
     return doc.uri if doc is not None else uri
 
 
+def unit_is_open(workspace: Workspace, key: str) -> bool:
+    """Is the unit `key` (document or notebook URI) still open?  (Cheaper than building it.)"""
+    return workspace.get_notebook_document(notebook_uri=key) is not None or find_document(workspace, key) is not None
+
+
 def build_unit(workspace: Workspace, key: str) -> Optional[Unit]:
     """Snapshot the unit `key` (document or notebook URI) as it is now; None once closed."""
     notebook = workspace.get_notebook_document(notebook_uri=key)
@@ -140,12 +147,9 @@ def _notebook_unit(workspace: Workspace, notebook: types.NotebookDocument) -> Un
         if doc is None or (doc.language_id and doc.language_id != "python"):
             continue
         text = doc.source
-        masked, blanked = mask_magics(text)
+        masked, blanked, broken = cell_program(text)
         count = _line_count(text)
-        broken = not blanked and not _parses(masked)
-        if broken:
-            masked, blanked = "", True
-        body = masked.splitlines()
+        body = masked.splitlines() if not broken else []
         body += [""] * (count - len(body))
         pieces.extend(body)
         pieces.append(CELL_SEPARATOR)
@@ -160,6 +164,16 @@ def _notebook_unit(workspace: Workspace, notebook: types.NotebookDocument) -> Un
         is_notebook=True,
         all_cell_uris=tuple(all_uris),
     )
+
+
+@lru_cache(maxsize=1024)
+def cell_program(text: str) -> tuple[str, bool, bool]:
+    """(masked text, blanked, broken) of one notebook cell: magics masked; blanked out of the
+    program when a cell magic or a syntax error (broken) rules it out.  Kept by text: a notebook's
+    unit is built several times per keystroke and only the edited cell changes."""
+    masked, blanked = mask_magics(text)
+    broken = not blanked and not _parses(masked)
+    return masked, blanked or broken, broken
 
 
 def mask_magics(text: str) -> tuple[str, bool]:

@@ -91,9 +91,11 @@ def register(server: "TorchplaceServer") -> None:
     async def did_change_configuration(ls: "TorchplaceServer", params: types.DidChangeConfigurationParams) -> None:
         settings = params.settings
         if isinstance(settings, dict) and SECTION in settings:
+            if settings[SECTION] == ls.settings.raw:
+                return  # another extension's settings changed: nothing to re-check
             ls.settings.update(settings[SECTION], "workspace/didChangeConfiguration")
-        elif _client_supports_configuration(ls):
-            await pull_configuration(ls)
+        elif not (_client_supports_configuration(ls) and await pull_configuration(ls)):
+            return
         ls.diagnostics.settings_changed()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)

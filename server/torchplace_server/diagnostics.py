@@ -90,7 +90,7 @@ class DiagnosticsPublisher:
             if self._can_refresh:
                 self.server.workspace_diagnostic_refresh(None)
             return
-        for key in self._open_units():
+        for key in self.open_units():
             self._schedule(key, 0, self._publish)
 
     def remember_pull(self, uri: str, result_id: str) -> None:
@@ -106,9 +106,6 @@ class DiagnosticsPublisher:
         for key in keys:
             self._schedule(key, delay, self._publish)
 
-    def open_units(self) -> list[str]:
-        return self._open_units()
-
     # -- internals -------------------------------------------------------
     @property
     def _can_refresh(self) -> bool:
@@ -116,7 +113,7 @@ class DiagnosticsPublisher:
         ws = caps.workspace if caps else None
         return bool(ws and ws.diagnostics and ws.diagnostics.refresh_support)
 
-    def _open_units(self) -> list[str]:
+    def open_units(self) -> list[str]:
         ws = self.server.workspace
         keys = [nb.uri for nb in ws.notebook_documents.values()]
         keys += [doc.uri for doc in ws.text_documents.values() if ws.get_notebook_document(cell_uri=doc.uri) is None]

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from torchplace_rules import Config, Span, apply_fixes
+from torchplace_rules import Config, Finding, Span
+from torchplace_rules.fixes import fix_until_stable
 
 from .analysis_units import CELL_SEPARATOR, CellPart, Unit
 from .rule_isolation import check_with_isolation
@@ -17,22 +18,21 @@ from .workspace_edits import line_edits
 MAX_ROUNDS = 10
 
 
-def fixed_program(unit: Unit, config: Config, project=None) -> str:
-    text = unit.text
-    for _ in range(MAX_ROUNDS):
-        findings, _ = check_with_isolation(text, unit.path, config, unit.path or unit.key, project)
-        new_text, applied = apply_fixes(text, findings)
-        if not applied or new_text == text:
-            break
-        text = new_text
-    return text
+def fixed_program(unit: Unit, config: Config, project=None, findings: Optional[list[Finding]] = None) -> str:
+    """The program with every safe fix applied; `findings` (of `unit.text`) saves the first check."""
+    def check(text: str) -> list[Finding]:
+        return check_with_isolation(text, unit.path, config, unit.path or unit.key, project)[0]
+
+    return fix_until_stable(unit.text, check, findings, max_rounds=MAX_ROUNDS)[0]
 
 
-def fix_all_edits(unit: Unit, config: Optional[Config], project=None) -> list[tuple[CellPart, Span, str]]:
-    """Edits per document/cell; `project` is the cross-file index the diagnostics used."""
+def fix_all_edits(unit: Unit, config: Optional[Config], project=None,
+                  findings: Optional[list[Finding]] = None) -> list[tuple[CellPart, Span, str]]:
+    """Edits per document/cell; `project` is the cross-file index the diagnostics used and
+    `findings` the diagnostics' findings of `unit`'s program, when at hand."""
     if config is None:
         return []
-    new_program = fixed_program(unit, config, project)
+    new_program = fixed_program(unit, config, project, findings)
     if new_program == unit.text:
         return []
     if not unit.is_notebook:

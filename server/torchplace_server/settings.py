@@ -182,12 +182,14 @@ class Settings:
         if not folder:
             return self.editor_config, None, None
         pyproject = find_pyproject(folder)
-        source = str(pyproject) if pyproject else None
-        return self._load_config(folder), source, _mtime(source)
+        if pyproject is None:
+            return self.editor_config, None, None
+        source = str(pyproject)
+        return self._load_config(source), source, _mtime(source)
 
-    def _load_config(self, folder: str) -> Config:
+    def _load_config(self, pyproject: str) -> Config:
         try:
-            return load_config(folder, base=self.editor_config)
+            return load_config(pyproject, base=self.editor_config)
         except ConfigError as exc:
             message = str(exc)
             if message not in self._reported:

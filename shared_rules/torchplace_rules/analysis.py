@@ -19,18 +19,17 @@ from .class_model import ClassInfo, scan_class
 from .config import Config
 from .expressions import ExpressionEvaluator
 from .model import EngineError, Finding, Related
-from .module_summaries import GuardedSource, LazyImportV, decorator_from_project, import_from, import_module, is_foreign
+from .module_summaries import LazyImportV, decorator_from_project, import_from, import_module, is_foreign
 from .rule_base import Rule
 from .source_text import SourceText
 from .torch_api import TRAINING_STEP_METHODS
 from .values import (
-    CPU, SELF_DEV, UNKNOWN, ClassV, DeviceV, Dev, FuncV, LoaderV, ModuleV, SelfV, SeqV, TensorV, Value,
-    join_env,
+    CPU, SELF_DEV, UNKNOWN, ClassV, DeviceV, Dev, FuncV, LoaderV, SelfV, SeqV, TensorV, Value,
+    device_variable, join_env,
 )
 
-EVENTS = ("conflict", "call", "transfer", "expr_stmt", "sync", "class", "finish", "module_call")
+EVENTS = ("conflict", "call", "transfer", "expr_stmt", "class", "finish", "module_call")
 MAX_LOOP_PASSES = 3
-MAX_INLINE_DEPTH = 2
 
 
 @dataclass
@@ -71,14 +70,11 @@ class Analyzer(ExpressionEvaluator):
         self.used_scans: set = set()
         self.project = project  # ProjectIndex: imports of the project's own modules get their real values
         self.foreign_depth = 0  # > 0 while inlining another file's function: it reports nothing
-        if project is not None and rules and not isinstance(src, GuardedSource):
-            src = GuardedSource(src.text)
-        self.src = src
+        self.src = src  # a GuardedSource when `project` is given (see `check_source`)
         self.config = config
         self.device_names = set(config.device_names)
         self.handlers: dict[str, list] = {e: [getattr(r, "on_" + e) for r in rules if hasattr(r, "on_" + e)] for e in EVENTS}
         self.findings: dict[tuple, Finding] = {}
-        self.classes: dict[int, ClassInfo] = {}
         self.pending: list[tuple] = []  # (FuncV, enclosing env, ClassInfo|None)
         self.module_env: dict = {}
         self.targets_accelerator = False  # some accelerator device appears in the file
@@ -156,35 +152,28 @@ class Analyzer(ExpressionEvaluator):
     # -- groups: the unit of reuse between versions (see analysis_memo) ---------
     def run_group(self, owner, cls: Optional[ClassInfo], items: list, done: set) -> None:
         memo = self.memo
-        if memo is not None:
-            record = memo.groups.get(id(owner))
-            if record is not None and record.owner is owner and record.cls is cls and self.reads_hold(record.reads):
-                self.replay(record)
-                memo.stats["groups_reused"] += 1
-                return
-            memo.stats["groups_run"] += 1
-        recorder = Recorder(scan=False) if memo is not None and not self.crashed else None
+        if memo is None:
+            self.run_pending(items, done)
+            return
+        record = memo.groups.get(id(owner))
+        if record is not None and record.owner is owner and record.cls is cls and self.reads_hold(record.reads):
+            self.replay(record)
+            memo.stats["groups_reused"] += 1
+            return
+        memo.stats["groups_run"] += 1
+        recorder = Recorder(scan=False) if not self.crashed else None
         saved_flag, self.targets_accelerator = self.targets_accelerator, False
         n_errors, n_deferred = len(self.errors), len(self.deferred)
         cross_before = dict(self.__dict__.get("cross_deps", {}))
-        if memo is not None:
-            self.inline_cache = {}  # an entry's reads belong to the group that made it
+        self.inline_cache = {}  # an entry's reads belong to the group that made it
         self.owned_classes = {cls} if cls is not None else set()
         self.recorder = recorder
         try:
-            self.pending = list(items)
-            while self.pending:
-                func, enclosing, c = self.pending.pop(0)
-                if id(func.node) in done:
-                    continue
-                done.add(id(func.node))
-                self.analyze_function(func.node, enclosing, c)
+            self.run_pending(items, done)
         finally:
             self.recorder = None
             sets_flag = self.targets_accelerator
             self.targets_accelerator = saved_flag or sets_flag
-        if memo is None:
-            return
         if recorder is None or recorder.uncacheable or len(self.errors) != n_errors or self.crashed:
             memo.groups.pop(id(owner), None)
             return
@@ -192,6 +181,16 @@ class Analyzer(ExpressionEvaluator):
         memo.groups[id(owner)] = GroupRecord(
             owner, cls, recorder.reads, [replace(f) for f in recorder.reported], sets_flag,
             self.deferred[n_deferred:], cross, dict(cls.init_values) if cls is not None else None)
+
+    def run_pending(self, items: list, done: set) -> None:
+        """Analyse a group's functions and methods, then the functions nested in them."""
+        self.pending = list(items)
+        while self.pending:
+            func, enclosing, cls = self.pending.pop(0)
+            if id(func.node) in done:
+                continue
+            done.add(id(func.node))
+            self.analyze_function(func.node, enclosing, cls)
 
     def replay(self, record: GroupRecord) -> None:
         for f in record.findings:
@@ -217,7 +216,7 @@ class Analyzer(ExpressionEvaluator):
         if kind == "init":
             return dict(key[1].init_values)
         if kind == "devvar":
-            return self._module_device_variable()
+            return device_variable(self.own_env)
         if kind == "name":
             return self._lookup(key[1])
         if kind == "path":
@@ -231,16 +230,19 @@ class Analyzer(ExpressionEvaluator):
         if recorder is not None and key not in recorder.reads:
             recorder.reads[key] = self.current_value(key)
 
+    def note_module_read(self, key: tuple) -> None:
+        """A running group reads this file's module environment (not another file's, while inlining)."""
+        if self.recorder is not None and not self.recorder.scan and self.module_env is self.own_env:
+            self.note_read(key)
+
     def module_value(self, path: str):
         """This file's module-level binding of `path` (None: unbound), as a function sees it."""
-        if self.recorder is not None and not self.recorder.scan and self.module_env is self.own_env:
-            self.note_read(("env", path))
+        self.note_module_read(("env", path))
         return self.module_env.get(path)
 
     def module_raw(self, name: str):
         """The module-level binding of `name` as bound (a lazy import unresolved): only its kind may matter."""
-        if self.recorder is not None and not self.recorder.scan and self.module_env is self.own_env:
-            self.note_read(("kind", name))
+        self.note_module_read(("kind", name))
         return self.module_env.get(name)
 
     def module_items(self):
@@ -250,17 +252,9 @@ class Analyzer(ExpressionEvaluator):
         return self.module_env.items()
 
     def module_device_variable(self) -> Optional[str]:
-        if self.recorder is not None and not self.recorder.scan and self.module_env is self.own_env:
-            self.note_read(("devvar",))
-        return self._module_device_variable()
-
-    def _module_device_variable(self) -> Optional[str]:
-        from .values import ACCEL_KIND
-
-        for name, value in self.module_env.items():
-            if isinstance(value, DeviceV) and value.dev.kind == ACCEL_KIND and value.dev.expr == name:
-                return name
-        return None
+        """A module-level name bound to an accelerator device, for fixes (`device`)."""
+        self.note_module_read(("devvar",))
+        return device_variable(self.module_env)
 
     def class_attr(self, info: ClassInfo, name: str, at) -> Value:
         """`self.<name>` of `info`; another group's class is read through what its `__init__` left."""
@@ -473,7 +467,6 @@ class Analyzer(ExpressionEvaluator):
 
     def stmt_ClassDef(self, stmt: ast.ClassDef) -> None:
         info = self.class_scan(stmt)
-        self.classes[id(stmt)] = info
         self.frame.env[stmt.name] = ClassV(info, id(stmt))
         if self.frame.inline_depth:
             return

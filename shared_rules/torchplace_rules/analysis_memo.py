@@ -65,8 +65,7 @@ class AnalysisMemo:
     """Per-document state kept between analyses (one analysis at a time: `lock`)."""
 
     lock: threading.Lock = field(default_factory=threading.Lock)
-    text: Optional[str] = None
-    lines: Optional[list] = None
+    lines: Optional[list] = None  # the last text that parsed, split as the tokenizer counts lines
     tree: Optional[ast.Module] = None
     key: Optional[tuple] = None  # (path, config, rule codes, project): results hold only under the same
     groups: dict = field(default_factory=dict)  # id(owner) -> GroupRecord
@@ -86,7 +85,7 @@ class AnalysisMemo:
             self.cross_deps = {}
             self.key = key
         lines = split_lines(text)
-        if self.tree is None or lines is None or self.lines is None:
+        if lines is None or self.lines is None:
             tree = ast.parse(text, filename=filename)
             self.groups.clear()
             self.scans.clear()
@@ -96,7 +95,7 @@ class AnalysisMemo:
             self.stats["reparsed_lines"] += reparsed
             if not mapping.identity:
                 self._move_findings(mapping)
-        self.text, self.lines, self.tree = text, lines, tree
+        self.lines, self.tree = lines, tree
         return tree
 
     def _move_findings(self, mapping: LineMap) -> None:

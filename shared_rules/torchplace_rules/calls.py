@@ -20,6 +20,12 @@ PURE_BUILTINS = {"len", "isinstance", "issubclass", "print", "range", "int", "fl
                  "getattr", "type", "id", "hash", "min", "max", "sum", "abs", "round", "format", "callable", "super",
                  "dict", "set", "frozenset", "open", "vars", "dir", "any", "all", "map", "filter"}
 
+MAX_INLINE_DEPTH = 2  # calls followed into functions (in-file or another file's), nested
+# Another file's function longer than this is not followed into (its result stays unknown): the
+# helpers that move or create tensors are short, and following a 200-line mask builder costs more
+# than the rest of the file.
+FOREIGN_INLINE_MAX_LINES = 60
+
 
 class EnumerateV(Value):
     __slots__ = ("inner",)
@@ -156,7 +162,7 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
         if args and isinstance(args[0], DeviceV):
             ev.frame.env["#default_device"] = args[0]
         return UNKNOWN
-    if qual in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
+    if qual in api.PARAMETER_CLASSES:
         t = args[0] if args else UNKNOWN
         return replace(t, grad=True, origin=node, factory=None) if isinstance(t, TensorV) else UNKNOWN
     if qual == "torch.compile":
@@ -166,7 +172,7 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
     if head in ("torch.utils.data", "torch.utils.data.dataset") and last == "TensorDataset":
         devs = {a.dev for a in args if isinstance(a, TensorV)}
         return DatasetV(devs.pop() if len(devs) == 1 else None)
-    if qual.startswith("torch.nn.") and last[:1].isupper() and ".functional" not in qual:
+    if api.is_torch_layer(qual):
         return layer(ev, node, last, args, kwargs)
     if qual.startswith("numpy."):
         return numpy_call(ev, node, qual, args, kwargs)
@@ -597,7 +603,7 @@ def inline_forward(ev, node: ast.Call, module: ModuleV, args: list, kwargs: dict
     `forward`, so a CPU tensor is reported where forward really combines it."""
     info = module.cls
     forward = getattr(info, "methods", {}).get("forward") if info is not None else None
-    if forward is None or ev.frame.inline_depth >= 2 or id(forward) in ev.inline_stack:
+    if forward is None or ev.frame.inline_depth >= MAX_INLINE_DEPTH or id(forward) in ev.inline_stack:
         return None
     params = [a.arg for a in forward.args.posonlyargs + forward.args.args][1:]
     if forward.args.vararg is not None or len(args) > len(params) or any(k.startswith("**") for k in kwargs):
@@ -657,12 +663,6 @@ def call_builtin(ev, node: ast.Call, name: str) -> Value:
     return UNKNOWN
 
 
-# Another file's function longer than this is not followed into (its result stays unknown): the
-# helpers that move or create tensors are short, and following a 200-line mask builder costs more
-# than the rest of the file.
-FOREIGN_INLINE_MAX_LINES = 60
-
-
 class _FakeLoop:
     def __init__(self, node):
         self.iter = node
@@ -672,7 +672,7 @@ class _FakeLoop:
 def call_function(ev, node: ast.Call, func: FuncV) -> Value:
     args, kwargs = eval_args(ev, node)
     fnode = func.node
-    if ev.frame.inline_depth >= 2 or id(fnode) in ev.inline_stack or isinstance(fnode, ast.AsyncFunctionDef) \
+    if ev.frame.inline_depth >= MAX_INLINE_DEPTH or id(fnode) in ev.inline_stack or isinstance(fnode, ast.AsyncFunctionDef) \
             or _is_generator(fnode) or func.owner is not None \
             or (func.home is not None and fnode.end_lineno - fnode.lineno > FOREIGN_INLINE_MAX_LINES):
         invalidate_modules(ev, node)

@@ -5,10 +5,11 @@ import ast
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .torch_api import MODULE_BASES, TORCH_FACTORIES, layer_has_params
+from .torch_api import CONTAINERS, MODULE_BASES, PARAMETER_CLASSES, TORCH_FACTORIES, is_torch_layer, layer_has_params
 from .values import CPU, SELF_DEV, UNKNOWN, ClassV, DeviceV, ModuleV, QualV, TensorV, Value
 
 MOVE_METHODS = {"to", "cuda", "cpu", "type_as", "type"}
+_MOVING_ATTRS = frozenset(MOVE_METHODS | {"device", "shape", "dtype"})  # `self.x.to(...)`: not a use
 
 
 @dataclass(eq=False)  # compared by identity: kept between versions by analysis_memo
@@ -69,25 +70,21 @@ class ClassInfo:
         for method_name, method in self.methods.items():
             if method_name == "__init__":
                 continue
-            parents: dict[int, ast.AST] = {}
-            for node in ast.walk(method):
-                for child in ast.iter_child_nodes(node):
-                    parents[id(child)] = node
-            for node in ast.walk(method):
-                if (isinstance(node, ast.Attribute) and node.attr == name and isinstance(node.value, ast.Name)
-                        and node.value.id == "self" and isinstance(node.ctx, ast.Load)):
-                    parent = parents.get(id(node))
-                    if isinstance(parent, ast.Attribute) and parent.attr in MOVE_METHODS | {"device", "shape", "dtype"}:
-                        continue
-                    uses.append(node)
+            for parent in ast.walk(method):  # children in the order ast.walk visits them
+                moving = isinstance(parent, ast.Attribute) and parent.attr in _MOVING_ATTRS
+                for node in ast.iter_child_nodes(parent):
+                    if (not moving and isinstance(node, ast.Attribute) and node.attr == name
+                            and isinstance(node.value, ast.Name) and node.value.id == "self"
+                            and isinstance(node.ctx, ast.Load)):
+                        uses.append(node)
         return uses
 
 
 def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
     is_module = False
-    for base in stmt.bases:
-        value = analyzer.eval(base)
-        if isinstance(value, QualV) and (value.name in MODULE_BASES or _is_torch_layer(value.name)):
+    bases = [analyzer.eval(b) for b in stmt.bases]
+    for value in bases:
+        if isinstance(value, QualV) and (value.name in MODULE_BASES or is_torch_layer(value.name)):
             is_module = True
         elif isinstance(value, QualV) and getattr(analyzer, "project", None) is not None \
                 and analyzer.project.third_party.is_module_class(value.name):
@@ -100,15 +97,14 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
     info.unresolved_base = not is_module and any(
         v.info.unresolved_base if isinstance(v, ClassV)
         else not (isinstance(v, QualV) and v.name in ("object", "builtins.object"))
-        for v in (analyzer.eval(b) for b in stmt.bases))
+        for v in bases)
     for item in stmt.body:
         if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
             info.methods[item.name] = item
             if item.name in ("_apply", "to", "cuda"):
                 info.overrides_apply = True
     info.method_order = sorted(info.methods, key=lambda n: (n != "__init__", info.methods[n].lineno))
-    for base in stmt.bases:
-        value = analyzer.eval(base)
+    for value in bases:
         if isinstance(value, ClassV):  # inherit what the base registers
             b = value.info
             info.params |= b.params
@@ -177,7 +173,7 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
         elif kind == "module":
             info.submodules[name] = _module_has_params(value, analyzer)
             qual = _qual(value.func, analyzer) if isinstance(value, ast.Call) else None
-            if qual and _is_torch_layer(qual) and qual.split(".")[-1] not in ("Sequential", "ModuleList", "ModuleDict"):
+            if qual and is_torch_layer(qual) and qual.split(".")[-1] not in CONTAINERS:
                 info.torch_layers.add(name)
             callee = analyzer.eval(value.func) if isinstance(value, ast.Call) else None
             if isinstance(callee, ClassV):
@@ -193,19 +189,14 @@ def _qual(func, analyzer) -> Optional[str]:
     return value.name if isinstance(value, QualV) else None
 
 
-def _is_torch_layer(name: str) -> bool:
-    parts = name.split(".")
-    return name.startswith("torch.nn.") and parts[-1][:1].isupper() and "functional" not in parts
-
-
 def _classify(value: ast.AST, analyzer) -> Optional[str]:
     if isinstance(value, ast.Call):
         qual = _qual(value.func, analyzer)
-        if qual in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
+        if qual in PARAMETER_CLASSES:
             return "param"
         if qual in ("torch.nn.Buffer", "torch.nn.parameter.Buffer"):
             return "buffer"
-        if qual and _is_torch_layer(qual):
+        if qual and is_torch_layer(qual):
             return "module"
         if qual and qual.startswith("torch.") and qual.split(".")[-1] in TORCH_FACTORIES and qual.count(".") == 1:
             if any(k.arg == "device" for k in value.keywords):

@@ -16,7 +16,7 @@ from typing import Optional, Sequence
 from .config import Config, ConfigError, load_config
 from .engine import check_source
 from .files import iter_python_files
-from .fixes import apply_fixes
+from .fixes import fix_until_stable
 from .model import Finding, Severity
 from .parallel_check import check_files, check_one, new_index
 from .output_formats import VERSION, render_json, render_sarif, render_text
@@ -102,7 +102,12 @@ def run_check(args) -> int:
     items: list[tuple[str, Config]] = []
     for path in iter_python_files(args.paths, root_config):
         try:
-            config = root_config if args.config else configs.setdefault(path.parent, _config_for(args, path))
+            if args.config:
+                config = root_config
+            elif path.parent in configs:
+                config = configs[path.parent]
+            else:
+                config = configs[path.parent] = _config_for(args, path)
         except ConfigError as exc:
             print(f"torchplace: error: {exc}", file=sys.stderr)
             return 2
@@ -119,15 +124,15 @@ def run_check(args) -> int:
         for error in errors:
             print(f"torchplace: warning: {error.describe()}", file=sys.stderr)
         if args.fix or args.diff:
-            fixed = _fix_text(text, shown, config, args.unsafe_fixes, project)
+            fixed, fixed_findings = fix_until_stable(
+                text, lambda t: check_source(t, shown, config, project=project), findings, args.unsafe_fixes, MAX_FIX_ROUNDS)
             if fixed != text:
                 if args.diff:
                     sys.stdout.writelines(difflib.unified_diff(
                         text.splitlines(keepends=True), fixed.splitlines(keepends=True), f"a/{shown}", f"b/{shown}"))
                 else:
                     path.write_text(fixed, encoding="utf-8")
-                    text = fixed
-                    findings = check_source(text, shown, config, project=project)
+                    text, findings = fixed, fixed_findings
         sources[shown] = text
         results.append((shown, [f for f in findings if f.severity <= min_sev]))
     reported = sum(len(fs) for _, fs in results)
@@ -143,13 +148,9 @@ def run_check(args) -> int:
 
 
 def _fix_text(text: str, path: str, config: Config, unsafe: bool, project=None) -> str:
-    """Apply fixes until nothing changes (edits that overlapped wait a round)."""
-    for _ in range(MAX_FIX_ROUNDS):
-        new_text, applied = apply_fixes(text, check_source(text, path, config, project=project), unsafe=unsafe)
-        if not applied or new_text == text:
-            break
-        text = new_text
-    return text
+    """What `check --fix` writes for `text`."""
+    check = lambda t: check_source(t, path, config, project=project)  # noqa: E731
+    return fix_until_stable(text, check, unsafe=unsafe, max_rounds=MAX_FIX_ROUNDS)[0]
 
 
 def run_rules(args) -> int:

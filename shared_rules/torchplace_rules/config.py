@@ -7,6 +7,7 @@ to defaults.
 from __future__ import annotations
 
 import fnmatch
+from functools import lru_cache
 import os
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -92,16 +93,24 @@ class Config:
         return self.severity.get(code, default)
 
     def is_excluded(self, path: str) -> bool:
+        if not self.extend_exclude:
+            return False
         rel = self._relative(path)
         return any(fnmatch.fnmatch(rel, p) or fnmatch.fnmatch(rel, p.rstrip("/") + "/*") for p in self.extend_exclude)
 
     def _relative(self, path: str) -> str:
-        if self.root:
-            try:
-                return Path(path).resolve().relative_to(Path(self.root).resolve()).as_posix()
-            except ValueError:
-                pass
-        return Path(path).as_posix()
+        return _relative_path(self.root, path)
+
+
+@lru_cache(maxsize=4096)
+def _relative_path(root: Optional[str], path: str) -> str:
+    """`path` relative to `root`, POSIX style (kept: every rule asks it of every checked file)."""
+    if root:
+        try:
+            return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
+        except ValueError:
+            pass
+    return Path(path).as_posix()
 
 
 def _matches(code: str, patterns: Iterable[str]) -> bool:
@@ -138,6 +147,12 @@ def _strings(key: str, value: Any) -> list[str]:
 
 def find_pyproject(start: str | os.PathLike[str]) -> Optional[Path]:
     """The nearest pyproject.toml at or above `start` that has a [tool.torchplace] table."""
+    found = _find_pyproject_data(start)
+    return found[0] if found is not None else None
+
+
+def _find_pyproject_data(start: str | os.PathLike[str]) -> Optional[tuple[Path, dict]]:
+    """`find_pyproject`, with the parsed file (so it is read once)."""
     path = Path(start).resolve()
     if path.is_file() or not path.exists():
         path = path.parent
@@ -149,19 +164,16 @@ def find_pyproject(start: str | os.PathLike[str]) -> Optional[Path]:
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
                 continue
             if "torchplace" in data.get("tool", {}):
-                return candidate
+                return candidate, data
     return None
 
 
 def load_config(start: str | os.PathLike[str], base: Optional[Config] = None) -> Config:
     """Config from the nearest pyproject.toml's [tool.torchplace]; defaults when none."""
-    pyproject = find_pyproject(start)
-    if pyproject is None:
+    found = _find_pyproject_data(start)
+    if found is None:
         return base or Config()
-    try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{pyproject}: {exc}") from None
+    pyproject, data = found
     table = data["tool"]["torchplace"]
     try:
         return Config.from_dict(table, root=str(pyproject.parent), base=base)

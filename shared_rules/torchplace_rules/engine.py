@@ -10,6 +10,7 @@ from .analysis_memo import AnalysisMemo
 from .config import Config
 from .model import EngineError, Finding, Severity, Span
 from .rules import ACTIVE_RULES, SYNTAX_ERROR
+from .module_summaries import GuardedSource
 from .source_text import SourceText
 from .suppression import is_suppressed, suppressions
 
@@ -53,7 +54,8 @@ def _check(text, path, config, errors, project, memo) -> list[Finding]:
     rules = [r for r in ACTIVE_RULES if config.is_enabled(r.code, path)]
     if not rules:
         return []
-    src = SourceText(text)
+    # With cross-file resolution, positions asked for another file's nodes must be noticed.
+    src = GuardedSource(text) if project is not None else SourceText(text)
     try:
         findings = analyze(tree, src, rules, config, path, errors, project, memo)
     except RecursionError:
@@ -79,7 +81,7 @@ def _syntax_finding(message, line, col, config, path, text=""):
         return []
     lines = text.splitlines() or [""]
     line = min(line, len(lines) - 1)
-    end_col = len(lines[line]) if line < len(lines) else col
+    end_col = len(lines[line])
     col = min(col, end_col)
     return [
         Finding(
@@ -87,7 +89,7 @@ def _syntax_finding(message, line, col, config, path, text=""):
             name=SYNTAX_ERROR.name,
             severity=config.severity_of(SYNTAX_ERROR.code, Severity.ERROR),
             message=message,
-            span=Span(line, col, line, max(end_col, col)),
+            span=Span(line, col, line, end_col),
         )
     ]
 

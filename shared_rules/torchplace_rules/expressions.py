@@ -9,8 +9,8 @@ from typing import Optional
 from . import torch_api as api
 from .module_summaries import LazyImportV
 from .values import (
-    ACCEL_KIND, CPU, SELF_DEV, UNKNOWN, BatchV, ClassV, DatasetV, Dev, DeviceV, DictV, FuncV, LoaderV,
-    ModuleV, NumpyV, ParamsV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, devices_conflict,
+    ACCEL_KIND, CPU, SELF_DEV, UNKNOWN, BatchV, DatasetV, Dev, DeviceV, DictV,
+    ModuleV, NumpyV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, devices_conflict,
 )
 
 CONFIG_OBJECT_NAMES = {"args", "opt", "opts", "cfg", "config", "conf", "hparams", "hp", "params", "settings",

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable
+from typing import Callable, Iterable, Optional
 
 from .model import Edit, Finding, Fix
 from .source_text import SourceText
@@ -42,13 +42,9 @@ def apply_fixes(text: str, findings: Iterable[Finding], unsafe: bool = False) ->
     accepted: list[Fix] = []
     taken: list[tuple[int, int, int, int]] = []
     src = SourceText(text)
-    seen: set[tuple] = set()
     for finding in sorted(findings, key=lambda f: f.sort_key):
         fix = finding.fix
         if fix is None or (not fix.is_safe and not unsafe):
-            continue
-        key = tuple((e.span, e.new_text) for e in fix.edits)
-        if key in seen:  # two findings sharing one fix (e.g. one batch transfer)
             continue
         ranges = [
             (src.offset(e.span.start_line, e.span.start_col), src.offset(e.span.end_line, e.span.end_col))
@@ -59,8 +55,7 @@ def apply_fixes(text: str, findings: Iterable[Finding], unsafe: bool = False) ->
         candidate = apply_edits(text, [e for f in accepted for e in f.edits] + list(fix.edits))
         if not parses(candidate):
             continue
-        accepted.append(fix)
-        seen.add(key)
+        accepted.append(fix)  # a second finding sharing this fix overlaps it and is skipped
         taken.extend(ranges)
     if not accepted:
         return text, 0
@@ -72,3 +67,19 @@ def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
     if a[0] == a[1] == b[0] == b[1]:
         return True
     return a[0] < b[1] and b[0] < a[1]
+
+
+def fix_until_stable(text: str, check: Callable[[str], list[Finding]], findings: Optional[list[Finding]] = None,
+                     unsafe: bool = False, max_rounds: int = 8) -> tuple[str, list[Finding]]:
+    """Apply fixes, re-check, repeat until nothing more applies (edits that overlapped wait a
+    round).  `check(text)` gives a text's findings; `findings`, when given, are those of `text`
+    (not checked again).  Returns the final text and its findings."""
+    if findings is None:
+        findings = check(text)
+    for _ in range(max_rounds):
+        new_text, applied = apply_fixes(text, findings, unsafe=unsafe)
+        if not applied or new_text == text:
+            break
+        text = new_text
+        findings = check(text)
+    return text, findings

@@ -22,6 +22,8 @@ import ast
 from dataclasses import dataclass
 from typing import Optional
 
+from .syntax_nodes import own_nodes
+
 
 @dataclass(frozen=True)
 class LineMap:
@@ -80,20 +82,12 @@ def _chunks(tree: ast.Module) -> list[tuple[int, int, int, int]]:
 
 
 def shift_lines(node: ast.AST, delta: int) -> None:
-    """`ast.increment_lineno` without the generator overhead (it runs over most of a file)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
+    """`ast.increment_lineno`, faster (it runs over most of a file)."""
+    for n in own_nodes(node):
         if "lineno" in n._attributes:
             n.lineno += delta
             if getattr(n, "end_lineno", None) is not None:
                 n.end_lineno += delta
-        for name in n._fields:
-            value = getattr(n, name, None)
-            if isinstance(value, list):
-                stack.extend(v for v in value if isinstance(v, ast.AST) and (v._attributes or v._fields))
-            elif isinstance(value, ast.AST) and (value._attributes or value._fields):
-                stack.append(value)  # also arguments, comprehension, withitem, match_case (no position)
 
 
 def reparse(old_lines: list[str], old_tree: ast.Module, new_text: str, new_lines: list[str],
@@ -106,6 +100,8 @@ def reparse(old_lines: list[str], old_tree: ast.Module, new_text: str, new_lines
     if mapping.identity:
         return old_tree, mapping, 0
     chunks = _chunks(old_tree)
+    if not chunks:
+        return ast.parse(new_text, filename=filename), mapping, len(new_lines)
     changed_start, changed_end = mapping.prefix, mapping.old_suffix  # old lines [start, end) changed
     # First chunk to re-parse: the last one starting before the change (an edit can extend it).
     first = 0
@@ -120,17 +116,13 @@ def reparse(old_lines: list[str], old_tree: ast.Module, new_text: str, new_lines
         if chunks[k][0] >= changed_end:
             last = k
             break
-    if not chunks:
-        return ast.parse(new_text, filename=filename), mapping, len(new_lines)
     start_line = chunks[first][0] if first > 0 else 0
     stmt_from = chunks[first][2] if first > 0 else 0
     if last == len(chunks) - 1:
         end_old, stmt_to = len(old_lines), len(old_tree.body)
     else:
         end_old, stmt_to = chunks[last][1], chunks[last][3]
-    end_new = end_old + mapping.delta
-    if end_old <= changed_start or end_new < start_line:
-        return ast.parse(new_text, filename=filename), mapping, len(new_lines)
+    end_new = end_old + mapping.delta  # >= the first changed line: the region covers the change
     region = "\n".join(new_lines[start_line:end_new])
     try:
         part = ast.parse(region, filename=filename)

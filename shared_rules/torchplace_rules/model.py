@@ -43,9 +43,6 @@ class Span:
     end_line: int
     end_col: int
 
-    def contains_line(self, line: int) -> bool:
-        return self.start_line <= line <= self.end_line
-
 
 @dataclass(frozen=True)
 class Edit:

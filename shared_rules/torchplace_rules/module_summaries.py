@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
+from .syntax_nodes import own_nodes
 from .source_text import SourceText
 from .values import UNKNOWN, DeviceV, Dev, FuncV, ModuleV, QualV, TensorV, Value
 
@@ -157,21 +158,10 @@ class GuardedSource(SourceText):
         return super().segment(node)
 
 
-_SHARED = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)  # singletons shared by all trees
-
-
 def _mark(tree: ast.AST, summary: ModuleSummary) -> None:
-    """Tag every node of another file's tree with its home (faster than ast.walk)."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
+    """Tag every node of another file's tree with its home."""
+    for node in own_nodes(tree):
         node._tp_home = summary
-        for name in node._fields:
-            value = getattr(node, name, None)
-            if isinstance(value, list):
-                stack.extend(v for v in value if isinstance(v, ast.AST) and not isinstance(v, _SHARED))
-            elif isinstance(value, ast.AST) and not isinstance(value, _SHARED):
-                stack.append(value)
 
 
 def is_foreign(node) -> bool:
@@ -218,6 +208,7 @@ class SummaryCache:
         if summary is not None and self.valid(summary):
             self.entries.move_to_end(key)
             return summary
+        key = (path, depth)  # a stale fuller summary is rebuilt at the depth asked, under that depth
         if path in self.building or len(self.building) > 40:
             return None  # circular import (or absurdly deep chain): unknown
         fingerprint = self.index.fingerprint(path)

@@ -43,6 +43,7 @@ class ProjectIndex:
         self.root = Path(root).resolve() if root else None
         self.extra_roots = tuple(Path(r).resolve() for r in extra_roots)
         self.overlays: dict[Path, str] = {}
+        self._overlay_fingerprints: dict[Path, tuple] = {}  # hashed once: asked for on every lookup
         self.static = static  # files do not change while this index lives (a CLI run): skip re-validation
         self.lock = threading.RLock()
         self.summaries = SummaryCache(self, max_summaries)
@@ -54,18 +55,23 @@ class ProjectIndex:
     # -- texts -------------------------------------------------------------------
     def set_overlay(self, path: os.PathLike | str, text: str) -> None:
         """Unsaved editor text for `path`: used instead of the disk until dropped."""
+        resolved = Path(path).resolve()
+        digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).digest()
         with self.lock:
-            self.overlays[Path(path).resolve()] = text
+            self.overlays[resolved] = text
+            self._overlay_fingerprints[resolved] = ("text", digest)
 
     def drop_overlay(self, path: os.PathLike | str) -> None:
+        resolved = Path(path).resolve()
         with self.lock:
-            self.overlays.pop(Path(path).resolve(), None)
+            self.overlays.pop(resolved, None)
+            self._overlay_fingerprints.pop(resolved, None)
 
     def fingerprint(self, path: Path) -> Optional[tuple]:
         """What identifies this version of the file (None: it is gone)."""
-        text = self.overlays.get(path)
-        if text is not None:
-            return ("text", hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).digest())
+        known = self._overlay_fingerprints.get(path)
+        if known is not None:
+            return known
         try:
             st = path.stat()
         except OSError:
@@ -76,14 +82,9 @@ class ProjectIndex:
         text = self.overlays.get(path)
         if text is not None:
             return text
-        try:
-            data = path.read_bytes()
-        except OSError:
-            return None
-        try:
-            return data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            return data.decode("latin-1")
+        from .files import read_source  # (files imports the engine, which imports this module)
+
+        return read_source(path)[0]
 
     # -- resolution --------------------------------------------------------------
     def search_roots(self, importer: Optional[Path]) -> tuple[Path, ...]:
@@ -144,11 +145,6 @@ class ProjectIndex:
             if found is not None:
                 return found
         return None
-
-    def forget_roots(self) -> None:
-        """Folders were created or removed: look up search roots again."""
-        self._roots.clear()
-        self._resolved.clear()
 
     def record_dependencies(self, path: Optional[str], deps: dict) -> None:
         if path:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from .values import ACCEL_KIND, Dev, DeviceV, TensorV
+from .values import Dev, TensorV, device_variable
 
 
 def code_text(src, node: Optional[ast.AST], limit: int = 40) -> str:
@@ -28,22 +28,23 @@ def dev_text(dev: Optional[Dev]) -> str:
     return dev.label
 
 
-def fix_device_expr(ev, dev: Optional[Dev], other_node: Optional[ast.AST] = None) -> Optional[str]:
-    """Source text for the accelerator device, valid where the fix goes."""
+def fix_device_expr(ev, dev: Optional[Dev], other_node: Optional[ast.AST] = None,
+                    module_node: Optional[ast.AST] = None) -> Optional[str]:
+    """Source text for the accelerator device, valid where the fix goes: a device in scope,
+    else `other.device` (a tensor), else the device of the module's parameters."""
     expr = ev.device_expression(dev)
     if expr:
         return expr
     if other_node is not None and isinstance(other_node, (ast.Name, ast.Attribute)):
         return f"{ev.src.segment(other_node)}.device"
+    if module_node is not None and isinstance(module_node, (ast.Name, ast.Attribute)):
+        return f"next({ev.src.segment(module_node)}.parameters()).device"
     return None
 
 
 def device_variable_in_scope(ev) -> Optional[str]:
     """A name bound to an accelerator device here (`device = torch.device(...)`)."""
-    for name, value in ev.frame.env.items():
-        if isinstance(value, DeviceV) and value.dev.kind == ACCEL_KIND and value.dev.expr == name:
-            return name
-    return ev.module_device_variable()
+    return device_variable(ev.frame.env) or ev.module_device_variable()
 
 
 def origin_related(node: Optional[ast.AST], tensor: TensorV, message: str):

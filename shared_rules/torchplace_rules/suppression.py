@@ -4,7 +4,6 @@ from __future__ import annotations
 import re
 
 _PATTERN = re.compile(r"#\s*torchplace:\s*ignore(?:\[([^\]]*)\])?", re.IGNORECASE)
-ALL = frozenset({"*"})
 
 
 def suppressions(text: str) -> dict[int, frozenset[str]]:

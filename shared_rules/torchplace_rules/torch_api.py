@@ -106,6 +106,13 @@ ACCEL_TYPES = ("cuda", "mps", "xpu", "xla", "hpu", "npu", "mtia", "privateuseone
 CUDA_AVAILABILITY = {"torch.cuda.is_available", "torch.backends.mps.is_available", "torch.xpu.is_available",
                      "torch.accelerator.is_available", "torch.mps.is_available"}
 TRAINING_STEP_METHODS = {"backward", "step"}
+PARAMETER_CLASSES = {"torch.nn.Parameter", "torch.nn.parameter.Parameter"}
+
+
+def is_torch_layer(qual: str) -> bool:
+    """`torch.nn.Linear`, `torch.nn.modules.conv.Conv2d`: a class of torch.nn (not a functional)."""
+    parts = qual.split(".")
+    return qual.startswith("torch.nn.") and parts[-1][:1].isupper() and "functional" not in parts
 
 
 def layer_has_params(name: str, call) -> bool:

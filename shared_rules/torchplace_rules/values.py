@@ -284,3 +284,11 @@ def join_env(a: dict, b: dict) -> dict:
 
 
 __all__ = [name for name in dir() if not name.startswith("_")] + ["replace"]
+
+
+def device_variable(env: dict) -> Optional[str]:
+    """A name in `env` bound to an accelerator device under its own name (`device = torch.device(...)`)."""
+    for name, value in env.items():
+        if isinstance(value, DeviceV) and value.dev.kind == ACCEL_KIND and value.dev.expr == name:
+            return name
+    return None

@@ -131,7 +131,8 @@ def test_jedi_failure_leaves_third_party_bases_unknown(tmp_path, monkeypatch):
 
     monkeypatch.setattr(index.third_party, "_lookup", boom)
     errors: list = []
-    assert check_path(project / "main.py", Config(), project=index) == []
+    main = project / "main.py"
+    assert check_source(main.read_text(), str(main), Config(), errors, project=index) == []
     assert index.third_party.is_module_class("somepkg.Base") is False
     assert errors == []
 
@@ -166,6 +167,28 @@ def test_summaries_follow_edits_of_imported_files(tmp_path):
     # ... and a saved change invalidates the cached summary
     (project / "utils.py").write_text("def to_device(x, device):\n    return x.to(device)  # fixed\n")
     assert codes() == []
+
+
+def test_a_stale_summary_rebuilt_one_level_deeper_does_not_replace_the_full_one(tmp_path):
+    """`top.py` reaches config.py two imports away (its summary there resolves nothing further);
+    rebuilding the stale config.py summary for that must not hide `DEVICE` from `run.py`."""
+    project = _project(tmp_path, {
+        "settings.py": 'import torch\nDEVICE = torch.device("cuda")\n',
+        "config.py": "from settings import DEVICE\n",
+        "run.py": "import torch\nimport config\n\nmodel = torch.nn.Linear(2, 2)\n"
+                  "x = torch.zeros(2).to(config.DEVICE)\ny = model(x)\n",
+        "mid.py": "import config\n",
+        "top.py": "import torch\nimport mid\n\nd = mid.config.DEVICE\n",
+    })
+    index = ProjectIndex(project)
+
+    def codes(name):
+        return [f.code for f in check_path(project / name, Config(), project=index) if f.severity <= Severity.WARNING]
+
+    assert codes("run.py") == ["TP102"]
+    index.set_overlay(project / "config.py", "from settings import DEVICE\n# edited\n")
+    codes("top.py")
+    assert codes("run.py") == ["TP102"]
 
 
 def test_summary_of_a_module_is_computed_once(tmp_path, monkeypatch):

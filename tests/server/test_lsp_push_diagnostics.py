@@ -2,7 +2,6 @@
 client (no pull diagnostics, lazy code-action resolve, versioned edits)."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest

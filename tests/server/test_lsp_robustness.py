@@ -1,7 +1,6 @@
 """A rule that raises is isolated and logged; bad requests do not kill the server."""
 from __future__ import annotations
 
-import asyncio
 
 import pytest
 import pytest_lsp

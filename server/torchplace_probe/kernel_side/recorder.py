@@ -19,9 +19,12 @@ import json
 import os
 import re
 import sys
+import time
 from typing import Any, Optional
 
 import torch
+
+PROGRESS_SNAPSHOT_S = 0.2
 
 try:
     from . import simulated_gpu as sim
@@ -173,13 +176,14 @@ class Recorder:
     def __init__(self, filename: str, source: str, first_line: int, progress_path: Optional[str] = None,
                  simulated: bool = False) -> None:
         self.filename = filename
-        self.first_line = first_line
         self.simulated = simulated
         self.assigned = assigned_names(source, first_line)
         self.lines: dict = {}
         self.current_line = first_line
         self.frame_lines: dict = {}
         self.progress_path = progress_path
+        self._last_snapshot = 0.0
+        self._line_file = None  # kept open: rewritten in place for every new line
         self.copies = 0
         self.bytes = 0
         self.syncs = 0
@@ -357,6 +361,9 @@ class Recorder:
 
     def uninstall(self) -> None:
         sys.settrace(self._previous_trace)
+        if self._line_file is not None:
+            self._line_file.close()
+            self._line_file = None
         for (owner, name), original in self._saved.items():
             setattr(owner, name, original)
         self._saved.clear()
@@ -366,12 +373,24 @@ class Recorder:
 
     # --- results ---
     def _write_progress(self, line: int) -> None:
+        """For the host, should the kernel die or hang: the line running now (every new line; a few
+        bytes), and what the lines recorded so far (at most every PROGRESS_SNAPSHOT_S: writing
+        them all on every new line made a long cell's cost grow with the square of its length)."""
         if not self.progress_path:
             return
         try:
+            if self._line_file is None:
+                self._line_file = open(self.progress_path + ".line", "w")
+            self._line_file.seek(0)
+            self._line_file.write(f"{line:<12}")  # fixed width: nothing of a longer number is left
+            self._line_file.flush()
+            now = time.monotonic()
+            if now - self._last_snapshot < PROGRESS_SNAPSHOT_S:
+                return
+            self._last_snapshot = now
             tmp = self.progress_path + ".tmp"
             with open(tmp, "w") as fh:
-                json.dump({"last_line": line, "lines": self.lines_json()}, fh)
+                json.dump({"lines": self.lines_json()}, fh)
             os.replace(tmp, self.progress_path)
         except Exception:
             pass

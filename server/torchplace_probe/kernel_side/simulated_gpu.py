@@ -55,13 +55,8 @@ class SimulatedCudaTensor(torch.Tensor):
     __torch_function__ = torch._C._disabled_torch_function_impl
 
 
-Sim = SimulatedCudaTensor
 _TensorBase = torch._C.TensorBase
 _Tensor = torch.Tensor
-
-
-def is_simulated(t: Any) -> bool:
-    return isinstance(t, SimulatedCudaTensor)
 
 
 def to_simulated(t: torch.Tensor) -> torch.Tensor:

@@ -142,10 +142,7 @@ class CpuInputToDeviceModel(Rule):
             ev.report(self, c.node, message, [r for r in related if r], None)
 
     def fix(self, ev, c):
-        module_node = c.node.func
-        expr = fix_device_expr(ev, c.other_dev)
-        if expr is None and isinstance(module_node, (ast.Name, ast.Attribute)):
-            expr = f"next({ev.src.segment(module_node)}.parameters()).device"
+        expr = fix_device_expr(ev, c.other_dev, module_node=c.node.func)
         if expr is None:
             return None
         arg = c.cpu_node

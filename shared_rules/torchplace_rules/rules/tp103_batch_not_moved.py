@@ -1,8 +1,8 @@
 """TP103 batch-not-moved: a DataLoader batch reaches the accelerator untransferred."""
 import ast
 
-from ..edits import make_fix
-from ..model import Edit, Severity, Span
+from ..edits import insert_line_before, make_fix
+from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
 from ..rule_support import code_text, dev_text, fix_device_expr
 
@@ -123,10 +123,7 @@ class BatchNotMoved(Rule):
         ev.report(self, c.node, message, [(loop.target, "batch produced on the CPU here")], self.fix(ev, c, loop))
 
     def fix(self, ev, c, loop):
-        expr = fix_device_expr(ev, c.other_dev)
-        module = c.node.func if c.kind == "module_input" else None
-        if expr is None and isinstance(module, (ast.Name, ast.Attribute)):
-            expr = f"next({ev.src.segment(module)}.parameters()).device"
+        expr = fix_device_expr(ev, c.other_dev, module_node=c.node.func if c.kind == "module_input" else None)
         if expr is None or not loop.body:
             return None
         target = loop.target
@@ -142,12 +139,9 @@ class BatchNotMoved(Rule):
             code = f"{', '.join(names)} = {', '.join(f'{n}.to({expr})' for n in names)}"
         else:
             code = f"{names[0]} = {_single_batch_transfer(loop, names[0], expr)}"
-        first = loop.body[0]
-        line = first.lineno - 1
-        prefix = ev.src.lines[line][: ev.src.char_col(first.lineno, first.col_offset)]
-        if prefix.strip():
+        edit = insert_line_before(ev.src, loop.body[0], code)
+        if edit is None:
             return None  # body on the `for` line
-        edit = Edit(Span(line, 0, line, 0), f"{prefix}{code}{ev.src.newline}")
         return make_fix("Move the batch to the device at the top of the loop", True, edit)
 
 

@@ -1,6 +1,4 @@
 """TP203 unregistered-tensor-attr: a plain tensor (or list of modules) on an nn.Module."""
-import ast
-
 from ..edits import make_fix, replace_node, statement_line_start
 from ..model import Severity
 from ..module_summaries import foreign_home

@@ -1,6 +1,4 @@
 """TP301 create-then-move: a factory builds on the CPU and is immediately copied over."""
-import ast
-
 from ..edits import insert_keyword, make_fix
 from ..model import Edit, Severity, Span
 from ..rule_base import Invalid, Rule, valid

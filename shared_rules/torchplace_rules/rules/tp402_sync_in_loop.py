@@ -2,6 +2,7 @@
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
 from ..rule_support import code_text, dev_text
+from ..torch_api import SYNC_METHODS
 from ..values import TensorV
 
 
@@ -61,7 +62,7 @@ class SyncInLoop(Rule):
     def on_call(self, ev, node, qual, method, recv, args, kwargs) -> None:
         if not ev.in_training_loop or ev.in_periodic_branch:
             return
-        if method in ("item", "tolist", "cpu", "numpy") and _on_accel(recv):
+        if method in SYNC_METHODS and _on_accel(recv):
             what = f"`.{method}()`"
             target = node.func.value
         elif qual == "print" and any(_on_accel(a) for a in args):
