@@ -4,6 +4,7 @@
     python benchmarks/corpus_precision.py            # table
     python benchmarks/corpus_precision.py -v         # plus every miss and false alarm
     python benchmarks/corpus_precision.py --no-cross-file   # each file on its own (imports unknown)
+    python benchmarks/corpus_precision.py --batch b1 # only the cases added in batch b1 (fresh recall)
     python benchmarks/corpus_precision.py --wheels   # findings on transformers/diffusers/timm
                                                      # -> benchmarks/review/findings.csv
 
@@ -45,6 +46,10 @@ def table(scores) -> str:
         lines.append(_row(kind, [s for s in scores if s.case.kind == kind]))
     lines.append(_row("negatives", [s for s in scores if s.case.is_negative]))
     lines.append(_row("all", scores))
+    batches = sorted({s.case.batch for s in scores})
+    if len(batches) > 1:
+        for batch in batches:
+            lines.append(_row(f"batch {batch}", [s for s in scores if s.case.batch == batch]))
     return "\n".join(lines)
 
 
@@ -66,8 +71,10 @@ def details(scores) -> str:
     for s in scores:
         for e in s.false_negatives:
             lines.append(f"MISS  {s.case.name}/{e.file}:{e.line} {e.code}")
+        known = set(map(id, s.false_positives)) - set(map(id, s.unknown_false_positives))
         for r in s.false_positives:
-            lines.append(f"FALSE {s.case.name}/{r.file}:{r.line} {r.code} {r.message}")
+            tag = "FALSE (known)" if id(r) in known else "FALSE"
+            lines.append(f"{tag} {s.case.name}/{r.file}:{r.line} {r.code} {r.message}")
     return "\n".join(lines) or "(no misses, no false alarms)"
 
 
@@ -79,12 +86,17 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=0, help="processes for --wheels (default: CPU count)")
     parser.add_argument("--no-cross-file", dest="cross_file", action="store_false",
                         help="check each file on its own, without resolving imports between the case's files")
+    parser.add_argument("--batch", action="append",
+                        help="only cases of this batch (case.toml `batch`, b0 for the first cases); repeatable")
     args = parser.parse_args(argv)
     if args.wheels:
         sys.path.insert(0, str(ROOT / "benchmarks" / "review"))
         import wheel_findings
         return wheel_findings.main(jobs=args.jobs or None)
-    scores, crashes = corpus_scoring.score_all(cross_file=args.cross_file)
+    cases = corpus_scoring.load_cases()
+    if args.batch:
+        cases = [c for c in cases if c.batch in args.batch]
+    scores, crashes = corpus_scoring.score_all(cases, cross_file=args.cross_file)
     print(f"engine: last shared_rules commit {engine_commit()}; "
           f"cross-file resolution {'on' if args.cross_file else 'off'}")
     for name, error in crashes.items():

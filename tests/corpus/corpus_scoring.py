@@ -45,6 +45,8 @@ class Case:
     expected: list[Expectation]
     acceptable: list[Expectation]
     twin_of: Optional[str] = None
+    batch: str = "b0"  # when the case was added (fresh recall is measured per batch, before the engine sees it)
+    known_false: list[Expectation] = field(default_factory=list)  # false findings the engine still makes
 
     @property
     def is_negative(self) -> bool:
@@ -73,6 +75,12 @@ class CaseScore:
     false_negatives: list[Expectation] = field(default_factory=list)
     false_positives: list[Reported] = field(default_factory=list)
 
+    @property
+    def unknown_false_positives(self) -> list[Reported]:
+        """False findings the case does not list under `known_false_positives`."""
+        return [r for r in self.false_positives
+                if not any(k.matches(r.file, r.line, r.code) for k in self.case.known_false)]
+
 
 def _expectations(raw: Iterable[dict]) -> list[Expectation]:
     return [
@@ -93,6 +101,8 @@ def load_case(folder: Path) -> Case:
         expected=_expectations(data.get("expected", [])),
         acceptable=_expectations(data.get("acceptable", [])),
         twin_of=data.get("twin_of"),
+        batch=str(data.get("batch", "b0")),
+        known_false=_expectations(data.get("known_false_positives", [])),
     )
 
 
