@@ -23,6 +23,7 @@ from pygls import uris
 from pygls.workspace import TextDocument, Workspace
 
 from torchplace_rules.fixes import parses as _parses
+from torchplace_rules.text_lines import LINE_BREAK, split_lines
 
 from .text_positions import LineTable
 
@@ -149,7 +150,7 @@ def _notebook_unit(workspace: Workspace, notebook: types.NotebookDocument) -> Un
         text = doc.source
         masked, blanked, broken = cell_program(text)
         count = _line_count(text)
-        body = masked.splitlines() if not broken else []
+        body = split_lines(masked) if not broken else []
         body += [""] * (count - len(body))
         pieces.extend(body)
         pieces.append(CELL_SEPARATOR)
@@ -180,7 +181,7 @@ def mask_magics(text: str) -> tuple[str, bool]:
     """Turn IPython magic/shell lines into comments; (text, True) when a cell magic blanks it all."""
     if "%" not in text and "!" not in text:
         return text, False
-    lines = text.splitlines()
+    lines = split_lines(text)
     first = next((ln.lstrip() for ln in lines if ln.strip()), "")
     if first.startswith("%%"):
         return "\n".join("" for _ in lines), True
@@ -195,7 +196,12 @@ def mask_magics(text: str) -> tuple[str, bool]:
 
 
 def _line_count(text: str) -> int:
-    """Lines as LSP counts them for whole-line work (no list of lines built: this runs per keystroke)."""
+    """Lines with text or a line break (a final line break starts no line); at least one.
+    No list of lines is built: this runs per keystroke."""
+    if not text:
+        return 1
     if "\r" in text:
-        return max(len(text.splitlines()), 1)
-    return max(text.count("\n") + (0 if text.endswith("\n") else 1), 1) if text else 1
+        breaks = sum(1 for _ in LINE_BREAK.finditer(text))
+    else:
+        breaks = text.count("\n")
+    return max(breaks + (0 if text.endswith(("\n", "\r")) else 1), 1)

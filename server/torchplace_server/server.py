@@ -3,14 +3,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from typing import Optional
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from . import __version__
 from .analysis_service import AnalysisService
 from .client_logging import ClientLogHandler, install
+from .protocol import TorchplaceProtocol
 from .rule_docs import RuleDocs
 from .settings import Settings
 
@@ -35,7 +38,9 @@ class TorchplaceServer(LanguageServer):
             version=__version__,
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             notebook_document_sync=NOTEBOOK_SYNC,
+            protocol_cls=TorchplaceProtocol,
         )
+        self.stdin: Optional[RememberingReader] = None
         self.settings = Settings(self)
         self.analysis = AnalysisService(self)
         self.rule_docs = RuleDocs()
@@ -78,9 +83,32 @@ class TorchplaceServer(LanguageServer):
         task.add_done_callback(_log_task_failure)
         return task
 
+    def start_io(self, stdin=None, stdout=None):
+        """LSP on stdio, remembering each message body so an unreadable one can still be answered."""
+        self.stdin = RememberingReader(stdin or sys.stdin.buffer)
+        super().start_io(self.stdin, stdout)
+
     def report_server_error(self, error, source):
-        log.error("torchplace server error (%s): %s", getattr(source, "__name__", source), error)
-        super().report_server_error(error, source)
+        """Logged, never a popup: requests carry their own errors, and the rest is the log's business."""
+        if source is JsonRpcException and self.stdin is not None and isinstance(error, (RecursionError, ValueError)):
+            self.protocol.refuse_unreadable(self.stdin.last_body, error)  # the read loop could not parse it
+            return
+        log.error("torchplace server error (%s): %r", getattr(source, "__name__", source), error)
+
+
+class RememberingReader:
+    """stdin for pygls' read loop, keeping the last message body (the one a parse error is about)."""
+
+    def __init__(self, raw) -> None:
+        self.raw = raw
+        self.last_body = b""
+
+    def readline(self) -> bytes:
+        return self.raw.readline()
+
+    def read(self, size: int) -> bytes:
+        self.last_body = self.raw.read(size)
+        return self.last_body
 
 
 def _log_task_failure(task: asyncio.Task) -> None:
