@@ -10,15 +10,16 @@ since changed is never returned.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import os
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
 
 from torchplace_rules import Config, EngineError, Finding, Span
 from torchplace_rules.analysis_memo import AnalysisMemo
+from torchplace_rules.fixes import parses
 
 from .analysis_units import CellPart, Unit, build_unit, cell_program, unit_is_open
 from .rule_isolation import check_with_isolation
@@ -27,7 +28,9 @@ if TYPE_CHECKING:
     from .server import TorchplaceServer
 
 log = logging.getLogger(__name__)
+SYNTAX_CODE = "TP001"
 MAX_MEMOS = 8  # documents kept ready for incremental re-analysis
+SLOW_ANALYSIS_S = 0.5  # re-checks slower than this are logged at Info (the first check of each unit always is)
 
 
 @dataclass(frozen=True, eq=False)
@@ -63,6 +66,8 @@ class Analysis:
     crashes: list[EngineError] = field(default_factory=list)
     by_uri: dict[str, list[PlacedFinding]] = field(default_factory=dict)
     deps: dict = field(default_factory=dict)  # other files it read (path -> fingerprint), see cross_file
+    seconds: float = 0.0  # how long the check took (for the log)
+    broken_uris: frozenset = frozenset()  # parts whose text does not parse (see shown_findings)
 
     def __post_init__(self) -> None:
         self.by_uri = _place(self.unit, self.findings, self.cell_findings)
@@ -74,7 +79,8 @@ class Analysis:
         """The same results for a newer snapshot with identical content (new versions)."""
         if all(a.version == b.version and a.uri == b.uri for a, b in zip(self.unit.parts, unit.parts)):
             return self
-        return Analysis(unit, self.config, self.findings, self.cell_findings, self.crashes, deps=self.deps)
+        return Analysis(unit, self.config, self.findings, self.cell_findings, self.crashes, deps=self.deps,
+                        seconds=self.seconds, broken_uris=self.broken_uris)
 
     def placed(self, uri: str) -> list[PlacedFinding]:
         found = self.by_uri.get(uri)
@@ -83,20 +89,13 @@ class Analysis:
             found = self.by_uri.get(part.uri, []) if part is not None else []
         return found
 
-    def result_id(self, uri: str) -> str:
-        digest = hashlib.sha1(repr(self.config).encode())
-        for pf in self.placed(uri):
-            f = pf.finding
-            digest.update(repr((f.code, int(f.severity), f.message, pf.span, f.unnecessary,
-                                [(p.uri, s, m) for p, s, m in pf.related], pf.edits is not None)).encode())
-        return digest.hexdigest()[:16]
-
 
 def run_analysis(unit: Unit, config: Optional[Config], project=None, memo: Optional[AnalysisMemo] = None) -> Analysis:
     """The worker-thread body: never raises.  `memo` carries what the last run of this
     unit can lend the next (only the functions and classes an edit touched run again)."""
     if config is None:
         return Analysis(unit, None, [], {})
+    started = time.perf_counter()
     label = unit.path or unit.key
     crashes: list[EngineError] = []
     findings, found = check_with_isolation(unit.text, unit.path, config, label, project, memo)
@@ -109,7 +108,20 @@ def run_analysis(unit: Unit, config: Optional[Config], project=None, memo: Optio
             cell_findings[part.uri] = own
             crashes.extend(found)
     deps = project.dependencies_of(unit.path) if project is not None else {}
-    return Analysis(unit, config, findings, cell_findings, crashes, deps=deps)
+    return Analysis(unit, config, findings, cell_findings, crashes, deps=deps, seconds=time.perf_counter() - started,
+                    broken_uris=_broken_parts(unit, config, findings))
+
+
+def _broken_parts(unit: Unit, config: Config, findings: list[Finding]) -> frozenset:
+    """The parts whose text does not parse: a cell left out of its notebook's program, or a
+    document with a syntax finding (or, when the config hides those, that does not parse)."""
+    if unit.is_notebook:
+        return frozenset(p.uri for p in unit.parts if p.broken)
+    if any(f.code == SYNTAX_CODE for f in findings):
+        return frozenset({unit.parts[0].uri})
+    if not config.is_enabled(SYNTAX_CODE, unit.path) and not parses(unit.text):
+        return frozenset({unit.parts[0].uri})
+    return frozenset()
 
 
 def _place(unit: Unit, findings: list[Finding], cell_findings: dict[str, list[Finding]]) -> dict[str, list[PlacedFinding]]:
@@ -221,8 +233,13 @@ class AnalysisService:
             log.error("analysis of %s failed: %r", key, exc, exc_info=exc)
             return
         analysis: Analysis = future.result()
+        first = key not in self._latest
         if unit_is_open(self.server.workspace, key):  # not closed meanwhile
             self._latest[key] = analysis
+        if analysis.config is not None:
+            level = logging.INFO if first or analysis.seconds >= SLOW_ANALYSIS_S else logging.DEBUG
+            log.log(level, "torchplace: checked %s (%d lines) in %.0f ms: %d findings", key,
+                    sum(p.line_count for p in analysis.unit.parts), analysis.seconds * 1000, len(analysis.findings))
         for crash in analysis.crashes:
             marker = (crash.rule, crash.path, crash.error)
             if marker in self._reported:

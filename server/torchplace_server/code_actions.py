@@ -111,7 +111,7 @@ def register(server: "TorchplaceServer") -> None:
             end = part.table.from_client(codec, params.range.end)
             seen_fixes: set = set()
             seen_ignores: set = set()
-            for pf in analysis.placed(uri):
+            for pf in ls.shown.findings(analysis, uri):
                 if params.context.diagnostics:
                     if not _matches_context(pf, params.context):
                         continue
@@ -171,7 +171,7 @@ def register(server: "TorchplaceServer") -> None:
         if kind == "fixAll":
             action.edit = await _fix_all_edit(ls, analysis)
             return action
-        for pf in analysis.placed(uri):
+        for pf in ls.shown.findings(analysis, uri):
             if pf.key != data.get("key"):
                 continue
             if kind == "fix" and pf.edits is not None:

@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import platform
+import sys
+from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from . import __version__
 from .settings import SECTION, unwrap_initialization_options
 
 if TYPE_CHECKING:
@@ -18,6 +22,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 WATCH_REGISTRATION_ID = "torchplace-watch-pyproject"
+
+
+def _version_of(distribution: str) -> str:
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return "?"
 
 
 def _client_supports_configuration(ls: "TorchplaceServer") -> bool:
@@ -77,6 +88,10 @@ def register(server: "TorchplaceServer") -> None:
         ls.connected = True
         if ls.log_handler is not None:
             ls.log_handler.loop = asyncio.get_event_loop()
+        client = params.client_info
+        log.info("torchplace %s (pygls %s) on Python %s at %s; client %s; workspace %s",
+                 __version__, _version_of("pygls"), platform.python_version(), sys.executable,
+                 f"{client.name} {client.version or ''}".strip() if client else "unnamed", ls.workspace.root_path)
         options = unwrap_initialization_options(params.initialization_options)
         if options is not None:
             ls.settings.update(options, "initializationOptions")
@@ -86,6 +101,7 @@ def register(server: "TorchplaceServer") -> None:
         ls.spawn(_register_pyproject_watcher(ls))
         if await pull_configuration(ls):
             ls.diagnostics.settings_changed()
+        log.info("torchplace: ready; settings: %s", ls.settings.describe())
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(ls: "TorchplaceServer", params: types.DidChangeConfigurationParams) -> None:
@@ -96,6 +112,7 @@ def register(server: "TorchplaceServer") -> None:
             ls.settings.update(settings[SECTION], "workspace/didChangeConfiguration")
         elif not (_client_supports_configuration(ls) and await pull_configuration(ls)):
             return
+        log.info("torchplace: settings changed: %s", ls.settings.describe())
         ls.diagnostics.settings_changed()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)

@@ -23,7 +23,7 @@ def register(server: "TorchplaceServer") -> None:
         if part is None:
             return None
         line, col = part.table.from_client(ls.position_codec, params.position)
-        hits = [pf for pf in analysis.placed(uri) if span_contains(pf.span, line, col)]
+        hits = [pf for pf in ls.shown.findings(analysis, uri) if span_contains(pf.span, line, col)]
         if not hits:
             return None
         sections, codes = [], []

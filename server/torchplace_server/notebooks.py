@@ -22,6 +22,9 @@ def register(server: "TorchplaceServer") -> None:
 
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
     def did_change(ls: "TorchplaceServer", params: types.DidChangeNotebookDocumentParams) -> None:
+        cells = params.change.cells
+        for content in (cells.text_content or []) if cells is not None else []:
+            ls.shown.document_changed(content.document.uri)
         ls.diagnostics.unit_changed(params.notebook_document.uri)
 
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)

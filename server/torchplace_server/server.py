@@ -49,15 +49,21 @@ class TorchplaceServer(LanguageServer):
         from .cross_file import CrossFile
         from .diagnostics import DiagnosticsPublisher
 
+        from .shown_findings import ShownFindings
+
         self.diagnostics = DiagnosticsPublisher(self)
         self.cross_file = CrossFile(self)
+        self.shown = ShownFindings(self)
 
     # -- client facts ------------------------------------------------------
     @property
     def uses_pull_diagnostics(self) -> bool:
-        """Pull for clients that advertise textDocument/diagnostic; push for the rest, never both."""
+        """Pull for clients that pull and can be asked to pull again (findings depend on other
+        files and on time: `workspace/diagnostic/refresh`); push for the rest."""
         caps = self.client_capabilities
-        return bool(caps and caps.text_document and caps.text_document.diagnostic is not None)
+        pulls = bool(caps and caps.text_document and caps.text_document.diagnostic is not None)
+        ws = caps.workspace if caps else None
+        return pulls and bool(ws and ws.diagnostics and ws.diagnostics.refresh_support)
 
     @property
     def position_codec(self):
