@@ -1,5 +1,5 @@
-"""Settings plumbing: initializationOptions, workspace/configuration,
-didChangeConfiguration, and pyproject.toml changes via didChangeWatchedFiles.
+"""Settings plumbing: initializationOptions, workspace/configuration and
+didChangeConfiguration (pyproject.toml changes arrive through `watched_files`).
 
 See `settings` for the keys and the precedence.
 """
@@ -16,12 +16,12 @@ from lsprotocol import types
 
 from . import __version__
 from .settings import SECTION, unwrap_initialization_options
+from .watched_files import register_watchers
 
 if TYPE_CHECKING:
     from .server import TorchplaceServer
 
 log = logging.getLogger(__name__)
-WATCH_REGISTRATION_ID = "torchplace-watch-pyproject"
 
 
 def _version_of(distribution: str) -> str:
@@ -59,29 +59,6 @@ async def pull_configuration(ls: "TorchplaceServer") -> bool:
     return True
 
 
-async def _register_pyproject_watcher(ls: "TorchplaceServer") -> None:
-    ws = ls.client_capabilities.workspace
-    if not (ws and ws.did_change_watched_files and ws.did_change_watched_files.dynamic_registration):
-        return
-    options = types.DidChangeWatchedFilesRegistrationOptions(
-        watchers=[types.FileSystemWatcher(glob_pattern="**/pyproject.toml")]
-    )
-    try:
-        await ls.client_register_capability_async(
-            types.RegistrationParams(
-                registrations=[
-                    types.Registration(
-                        id=WATCH_REGISTRATION_ID,
-                        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-                        register_options=options,
-                    )
-                ]
-            )
-        )
-    except Exception as exc:  # noqa: BLE001
-        log.warning("torchplace: could not watch pyproject.toml files: %r", exc)
-
-
 def register(server: "TorchplaceServer") -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: "TorchplaceServer", params: types.InitializeParams) -> None:
@@ -98,9 +75,11 @@ def register(server: "TorchplaceServer") -> None:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: "TorchplaceServer", params: types.InitializedParams) -> None:
-        ls.spawn(_register_pyproject_watcher(ls))
+        ls.spawn(register_watchers(ls))
         if await pull_configuration(ls):
             ls.diagnostics.settings_changed()
+        else:
+            ls.workspace_checks.settings_changed()
         log.info("torchplace: ready; settings: %s", ls.settings.describe())
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -114,10 +93,3 @@ def register(server: "TorchplaceServer") -> None:
             return
         log.info("torchplace: settings changed: %s", ls.settings.describe())
         ls.diagnostics.settings_changed()
-
-    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    def did_change_watched_files(ls: "TorchplaceServer", params: types.DidChangeWatchedFilesParams) -> None:
-        if any(change.uri.endswith("pyproject.toml") for change in params.changes):
-            log.info("torchplace: pyproject.toml changed; re-reading [tool.torchplace]")
-            ls.settings.project_files_changed()
-            ls.diagnostics.settings_changed()

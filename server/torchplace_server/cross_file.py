@@ -48,7 +48,7 @@ class CrossFile:
     # -- document events ---------------------------------------------------
     def document_changed(self, uri: str) -> None:
         """Feed the new text to the index, then re-check open documents that import it."""
-        path = _path(uri)
+        path = fs_path(uri)
         if path is None:
             return
         doc = find_document(self.server.workspace, uri)
@@ -57,7 +57,7 @@ class CrossFile:
         self.recheck_dependents(path)
 
     def document_closed(self, uri: str) -> None:
-        path = _path(uri)
+        path = fs_path(uri)
         if path is not None:
             self.index.drop_overlay(path)  # the disk is the truth again
             self.recheck_dependents(path)
@@ -67,13 +67,13 @@ class CrossFile:
         if not dependents:
             return
         keys = [key for key in self.server.diagnostics.open_units()
-                if _path(key) is not None and os.path.realpath(_path(key)) in dependents]
+                if fs_path(key) is not None and os.path.realpath(fs_path(key)) in dependents]
         if keys:
             log.debug("torchplace: %s changed; re-checking %s", path, ", ".join(keys))
             self.server.diagnostics.dependencies_changed(keys)
 
 
-def _path(uri: str) -> Optional[str]:
+def fs_path(uri: str) -> Optional[str]:
     try:
         path = uris.to_fs_path(uri)
     except Exception:  # an odd URI is not a file of the workspace

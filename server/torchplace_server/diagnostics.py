@@ -93,8 +93,9 @@ class DiagnosticsPublisher:
                 self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     def settings_changed(self) -> None:
-        """Re-check everything open (new settings or project config)."""
+        """Re-check everything open (new settings or project config), and the workspace in that mode."""
         self.server.analysis.forget_all()
+        self.server.workspace_checks.settings_changed()
         if self.server.uses_pull_diagnostics:
             self.server.workspace_diagnostic_refresh(None)
         for key in self.open_units():
@@ -171,7 +172,7 @@ class DiagnosticsPublisher:
 def register(server: "TorchplaceServer") -> None:
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
-        types.DiagnosticOptions(identifier=SOURCE, inter_file_dependencies=True, workspace_diagnostics=False),
+        types.DiagnosticOptions(identifier=SOURCE, inter_file_dependencies=True, workspace_diagnostics=True),
     )
     async def document_diagnostic(
         ls: "TorchplaceServer", params: types.DocumentDiagnosticParams
@@ -190,3 +191,10 @@ def register(server: "TorchplaceServer") -> None:
         if params.previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
         return types.RelatedFullDocumentDiagnosticReport(items=diagnostics_for(ls, analysis, uri), result_id=result_id)
+
+
+    @server.feature(types.WORKSPACE_DIAGNOSTIC)
+    async def workspace_diagnostic(ls: "TorchplaceServer", params: types.WorkspaceDiagnosticParams
+                                   ) -> types.WorkspaceDiagnosticReport:
+        """Files that are not open, in `diagnosticMode: workspace` (held until something changed)."""
+        return await ls.workspace_checks.report()

@@ -59,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         server.start_io()
     server.analysis.shutdown()
+    server.workspace_checks.shutdown()
     return 0
 
 

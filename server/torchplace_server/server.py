@@ -54,6 +54,9 @@ class TorchplaceServer(LanguageServer):
         self.diagnostics = DiagnosticsPublisher(self)
         self.cross_file = CrossFile(self)
         self.shown = ShownFindings(self)
+        from .workspace_checks import WorkspaceChecks
+
+        self.workspace_checks = WorkspaceChecks(self)
 
     # -- client facts ------------------------------------------------------
     @property
@@ -136,10 +139,14 @@ def build_server() -> TorchplaceServer:
         notebooks,
         probe_command,
         text_sync,
+        threadsafe_ast,
+        watched_files,
     )
 
+    threadsafe_ast.install()
     server = TorchplaceServer()
-    for feature in (configuration, text_sync, notebooks, diagnostics, code_actions, hover, code_lens, probe_command):
+    for feature in (configuration, watched_files, text_sync, notebooks, diagnostics, code_actions, hover, code_lens,
+                    probe_command):
         feature.register(server)
     server.log_handler = install(server)
     return server

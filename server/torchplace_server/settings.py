@@ -129,9 +129,12 @@ class Settings:
 
     def config_for(self, unit: Unit) -> Optional[Config]:
         """The engine config for `unit`, or None when it must not be checked."""
+        return self.config_for_path(unit.path)
+
+    def config_for_path(self, path: Optional[str]) -> Optional[Config]:
+        """The engine config for a file (None: a document with no file), or None when it must not be checked."""
         if not self.enabled:
             return None
-        path = unit.path
         if path and self.ignore_patterns and _matches_any(path, self.ignore_patterns):
             return None
         folder = os.path.dirname(path) if path else self.server.workspace.root_path

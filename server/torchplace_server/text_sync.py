@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 def register(server: "TorchplaceServer") -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: "TorchplaceServer", params: types.DidOpenTextDocumentParams) -> None:
+        ls.workspace_checks.document_opened(params.text_document.uri)
         ls.cross_file.document_changed(params.text_document.uri)
         ls.diagnostics.unit_changed(unit_key_for(ls.workspace, params.text_document.uri), immediate=True)
 
@@ -30,4 +31,5 @@ def register(server: "TorchplaceServer") -> None:
         # pygls has already dropped the document.
         ls.diagnostics.unit_closed(params.text_document.uri, [params.text_document.uri])
         ls.cross_file.document_closed(params.text_document.uri)
+        ls.workspace_checks.document_closed(params.text_document.uri)
         release_kernel(params.text_document.uri)
