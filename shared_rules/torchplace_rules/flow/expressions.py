@@ -1,48 +1,27 @@
 """Expression semantics of the device-flow analysis: what each expression
-evaluates to, and where tensors meet (the `conflict` events)."""
+evaluates to, and where tensors meet (the `conflict` events).  A call is
+handed to `calls.dispatch_call`."""
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Optional
 
 from . import torch_api as api
-from .module_summaries import LazyImportV
+from .calls import dispatch_call
+from .devices import ACCEL_KIND, SELF_DEV, Dev, devices_conflict, parse_device_string
+from .events import Conflict
 from .values import (
-    ACCEL_KIND, CPU, SELF_DEV, UNKNOWN, BatchV, DatasetV, Dev, DeviceV, DictV,
-    ModuleV, NumpyV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, devices_conflict,
+    UNKNOWN, BatchV, DatasetV, DeviceV, DictV, ModuleV, NumpyV, PlacedV, QualV, SelfV, SeqV, TensorV, Value,
+    iteration_element,
 )
 
 CONFIG_OBJECT_NAMES = {"args", "opt", "opts", "cfg", "config", "conf", "hparams", "hp", "params", "settings",
                        "FLAGS", "flags", "options", "training_args", "train_args", "cmd_args"}
 
 
-@dataclass
-class Conflict:
-    """Two tensors (or a module and its input) that would meet on different devices."""
-
-    node: ast.AST  # the op or call
-    kind: str  # op | module_input | index
-    cpu: TensorV
-    cpu_node: ast.AST
-    other: Value  # TensorV or ModuleV on the accelerator / module device
-    other_node: Optional[ast.AST]
-    other_dev: Dev
-
-
-def parse_device_string(text: str, at=None) -> Optional[Dev]:
-    base, _, index = text.partition(":")
-    base = base.strip().lower()
-    if base == "cpu":
-        return CPU
-    if base in api.ACCEL_TYPES:
-        label = f"{base}:{index}" if index.isdigit() else base
-        return Dev(ACCEL_KIND, label, repr(text).replace("'", '"'), at)
-    return None
-
-
 class ExpressionEvaluator:
-    """Mixed into `Analyzer`; relies on its frame, env and emit/report."""
+    """Mixed into `Analyzer` (`driver.py`); relies on its frame, `lookup` and `emit`."""
 
     # -- paths and names -----------------------------------------------------
     def path_of(self, node) -> Optional[str]:
@@ -55,32 +34,6 @@ class ExpressionEvaluator:
             base = self.path_of(node.value)
             return f"{base}[{node.slice.value!r}]" if base else None
         return None
-
-    def lookup(self, name: str) -> Value:
-        recorder = self.recorder
-        if recorder is None:
-            return self._lookup(name)
-        if recorder.scan:  # a class scan in the module body depends on every name it reads
-            value = self._lookup(name)
-            recorder.reads.setdefault(("name", name), value)
-            return value
-        if name not in self.frame.env and self.module_env is self.own_env:
-            key = ("env", name)
-            if key not in recorder.reads:
-                recorder.reads[key] = self.current_value(key)
-            value = recorder.reads[key]
-            return UNKNOWN if value is None else value
-        return self._lookup(name)
-
-    def _lookup(self, name: str) -> Value:
-        value = self.frame.env.get(name)
-        if value is None:
-            value = self.module_env.get(name)
-            if value is None:
-                return UNKNOWN
-        if type(value) is LazyImportV:  # a project import, summarised on first use
-            value = value.resolve(self)
-        return value
 
     def qualname(self, node) -> Optional[str]:
         value = self.eval(node)
@@ -168,15 +121,6 @@ class ExpressionEvaluator:
 
     def expr_Name(self, node: ast.Name) -> Value:
         return self.lookup(node.id)
-
-    def bound_path_value(self, node) -> Optional[Value]:
-        """The value bound to `a.b` / `a["k"]` in this scope, if the code assigned one."""
-        path = self.path_of(node)
-        if path is None:
-            return None
-        if self.recorder is not None and self.recorder.scan:
-            self.recorder.reads.setdefault(("path", path), self.frame.env.get(path))
-        return self.frame.env.get(path)
 
     def expr_Attribute(self, node: ast.Attribute) -> Value:
         value = self.bound_path_value(node)
@@ -321,7 +265,7 @@ class ExpressionEvaluator:
         try:
             for gen in node.generators:
                 iterable = self.eval(gen.iter)
-                element, _ = self.iteration_element(iterable, gen)
+                element, _ = iteration_element(iterable, gen)
                 self.bind(gen.target, element, None)
                 for cond in gen.ifs:
                     self.eval(cond)
@@ -417,9 +361,16 @@ class ExpressionEvaluator:
         return self.eval_call(node, recv_value=recv)
 
     def eval_call(self, node: ast.Call, recv_value: Optional[Value] = None) -> Value:
-        from .calls import dispatch_call
-
         return dispatch_call(self, node, recv_value)
+
+    def eval_args(self, node: ast.Call) -> tuple[list, dict]:
+        """The values of a call's arguments: positional, and keyword (`**x` as `"**<n>"`)."""
+        args = [self.eval(a) for a in node.args]
+        kwargs = {}
+        for k in node.keywords:
+            value = self.eval(k.value)
+            kwargs[k.arg if k.arg is not None else f"**{len(kwargs)}"] = value
+        return args, kwargs
 
 
 def _int_like(node) -> bool:

@@ -1,60 +1,16 @@
 """Abstract values of the device-flow analysis.
 
 A value says only what the analysis can show: a tensor's device is a `Dev`
-or None (unknown).  Joining two paths keeps a fact only when both agree, so
-an unknown never turns into a finding.
+(`devices.py`) or None (unknown).  Joining two paths keeps a fact only when
+both agree, so an unknown never turns into a finding.
 """
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Optional
 
-CPU_KIND, ACCEL_KIND, SELF_KIND = "cpu", "accel", "self"
-
-
-@dataclass(frozen=True)
-class Dev:
-    """Where a value lives.  `kind` is cpu, accel, or self (the enclosing
-    module's device, unknown but consistent); `label` tells accelerators
-    apart (cuda:0 vs cuda:1); `expr` is source text naming it, for fixes."""
-
-    kind: str
-    label: str
-    expr: Optional[str] = None
-    at: Optional[ast.AST] = field(default=None, compare=False, hash=False)
-
-    @property
-    def is_cpu(self) -> bool:
-        return self.kind == CPU_KIND
-
-    @property
-    def is_accel(self) -> bool:
-        return self.kind == ACCEL_KIND
-
-
-CPU = Dev(CPU_KIND, "cpu", '"cpu"')
-SELF_DEV = Dev(SELF_KIND, "self")
-
-
-def join_dev(a: Optional[Dev], b: Optional[Dev]) -> Optional[Dev]:
-    if a is None or b is None:
-        return None
-    if a.kind != b.kind or a.label != b.label:
-        return None
-    if a.expr != b.expr:
-        return Dev(a.kind, a.label, None, a.at)
-    return a
-
-
-def devices_conflict(a: Dev, b: Dev) -> bool:
-    """Would an op combining (non-0-dim) tensors on a and b raise on a GPU machine?"""
-    if a.is_cpu and b.is_accel or a.is_accel and b.is_cpu:
-        return True
-    if a.is_accel and b.is_accel:
-        return a.label != b.label and ":" in a.label and ":" in b.label
-    return False
-
+from .devices import CPU, Dev, join_dev
 
 class Value:
     __slots__ = ()
@@ -268,27 +224,52 @@ class SelfV(Value):
     key: int = 0
 
 
-def join_env(a: dict, b: dict) -> dict:
-    if a is b:
-        return a
-    out = {}
-    for key, value in a.items():
-        other = b.get(key)
-        if other is None:
-            out[key] = UNKNOWN  # bound on one path only: shadow any global
-        else:
-            out[key] = value if value is other else value.join(other)
-    for key in b.keys() - a.keys():
-        out[key] = UNKNOWN
-    return out
+class EnumerateV(Value):
+    """`enumerate(x)`: `inner` is what is enumerated."""
+
+    __slots__ = ("inner",)
+
+    def __init__(self, inner: Value) -> None:
+        self.inner = inner
+
+    def __eq__(self, other):
+        return type(other) is type(self) and self.inner == other.inner
+
+    def __hash__(self):
+        return hash((type(self).__name__, self.inner))
+
+    def join(self, other):
+        return self if self == other else UNKNOWN
 
 
-__all__ = [name for name in dir() if not name.startswith("_")] + ["replace"]
+class ZipV(EnumerateV):
+    """`zip(a, b, ...)`: `inner` is the tuple of iterables."""
 
 
-def device_variable(env: dict) -> Optional[str]:
-    """A name in `env` bound to an accelerator device under its own name (`device = torch.device(...)`)."""
-    for name, value in env.items():
-        if isinstance(value, DeviceV) and value.dev.kind == ACCEL_KIND and value.dev.expr == name:
-            return name
-    return None
+class ItemsV(EnumerateV):
+    """`d.items()`: `inner` is the value type."""
+
+
+def iteration_element(iterable: Value, loop) -> tuple[Value, Optional[LoaderV]]:
+    """What one step of `for target in iterable` binds, and the loader behind it
+    (`loop` is the `for` statement or comprehension: batches remember it)."""
+    if isinstance(iterable, LoaderV):
+        if iterable.batch_dev is None:
+            return UNKNOWN, iterable
+        if not iterable.batch_dev.is_cpu:
+            return TensorV(iterable.batch_dev, origin=loop.iter), iterable
+        return BatchV(BatchInfo(loop, id(loop), iterable.pin_memory)), iterable
+    if isinstance(iterable, ZipV):
+        parts = [iteration_element(v, loop) for v in iterable.inner]
+        loader = next((l for _, l in parts if l is not None), None)
+        return SeqV(tuple(v for v, _ in parts)), loader
+    if isinstance(iterable, EnumerateV):
+        inner, loader = iteration_element(iterable.inner, loop)
+        return SeqV((UNKNOWN, inner)), loader
+    if isinstance(iterable, ItemsV):
+        return SeqV((UNKNOWN, iterable.inner)), None
+    if isinstance(iterable, SeqV):
+        return iterable.element(), None
+    if isinstance(iterable, DatasetV) and iterable.dev is not None:
+        return SeqV(None, TensorV(iterable.dev, origin=loop.iter)), None
+    return UNKNOWN, None

@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .torch_api import CONTAINERS, MODULE_BASES, PARAMETER_CLASSES, TORCH_FACTORIES, is_torch_layer, layer_has_params
-from .values import CPU, SELF_DEV, UNKNOWN, ClassV, DeviceV, ModuleV, QualV, TensorV, Value
+from .devices import CPU, SELF_DEV
+from .values import UNKNOWN, ClassV, DeviceV, ModuleV, QualV, TensorV, Value
 
 MOVE_METHODS = {"to", "cuda", "cpu", "type_as", "type"}
 _MOVING_ATTRS = frozenset(MOVE_METHODS | {"device", "shape", "dtype"})  # `self.x.to(...)`: not a use

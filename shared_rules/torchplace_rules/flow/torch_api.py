@@ -102,7 +102,6 @@ UNKNOWN_DEVICE_WRAPPERS = {"DataParallel", "DistributedDataParallel", "FullyShar
 
 MODULE_BASES = {"torch.nn.Module", "torch.nn.modules.module.Module", "nn.Module", "pytorch_lightning.LightningModule",
                 "lightning.LightningModule", "lightning.pytorch.LightningModule", "pytorch_lightning.core.LightningModule"}
-ACCEL_TYPES = ("cuda", "mps", "xpu", "xla", "hpu", "npu", "mtia", "privateuseone", )
 CUDA_AVAILABILITY = {"torch.cuda.is_available", "torch.backends.mps.is_available", "torch.xpu.is_available",
                      "torch.accelerator.is_available", "torch.mps.is_available"}
 TRAINING_STEP_METHODS = {"backward", "step"}
