@@ -78,7 +78,7 @@ async def change_settings(client, settings):
     client.set_configuration({"torchplace": settings})
     before = client.diagnostic_refresh_count
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
-    for _ in range(200):
+    for _ in range(1500):  # an upper bound for a busy machine: it returns on the refresh itself
         if client.diagnostic_refresh_count > before:
             return
         await asyncio.sleep(0.02)
@@ -141,8 +141,9 @@ async def test_eager_quick_fix_uses_plain_changes_without_document_changes(clien
     docs.apply_workspace_edit(fix.edit)
     finding = next(f for f in check_source(DISCARDED_TO) if f.code == "TP201")
     assert docs.texts[uri] == apply_fixes(DISCARDED_TO, [finding])[0]
-    kinds = [a.kind for a in actions]
+    kinds = [a.kind for a in actions if isinstance(a, types.CodeAction)]  # lsprotocol reads actions with a command as Commands
     assert "source.fixAll.torchplace" in kinds
+    assert "Show documentation for TP201" in [a.title for a in actions]
     docs.close(uri)
 
 
@@ -315,7 +316,7 @@ async def test_a_pulling_client_is_asked_to_pull_again_when_a_syntax_error_falls
     docs.replace(uri, (0, 0), (0, 0), "(\n")
     during = observed((await pull(client, uri)).items)
     assert "TP001" not in [d[0] for d in during] and len(during) == len(before)
-    for _ in range(300):
+    for _ in range(1500):
         if client.diagnostic_refresh_count > refreshes:
             break
         await asyncio.sleep(0.02)

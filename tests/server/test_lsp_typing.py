@@ -88,7 +88,7 @@ async def test_carried_findings_have_no_fix_but_can_be_ignored(client, docs):
         text_document=types.TextDocumentIdentifier(uri=uri), range=discarded.range,
         context=types.CodeActionContext(diagnostics=[discarded], only=[types.CodeActionKind.QuickFix])))
     titles = [a.title for a in actions]
-    assert titles == ["Ignore TP201 for this line"], titles
+    assert titles == ["Ignore TP201 for this line", "Show documentation for TP201"], titles
     docs.close(uri)
 
 
