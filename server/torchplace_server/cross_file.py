@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 from typing import TYPE_CHECKING, Optional
 
 from pygls import uris
@@ -37,7 +38,9 @@ class CrossFile:
     def index(self) -> ProjectIndex:
         if self._index is None:
             root = self.server.workspace.root_path if self.server.workspace else None
-            self._index = ProjectIndex(root=root if root and os.path.isdir(root) else None)
+            # jedi answers from a subprocess of this interpreter: a compiled module it meets
+            # while resolving a name is never imported (and initialised) in the server.
+            self._index = ProjectIndex(root=root if root and os.path.isdir(root) else None, environment=sys.executable)
         return self._index
 
     def deps_current(self, deps: dict) -> bool:

@@ -46,7 +46,7 @@ def start_worker(encoding: str, niceness: int = 10) -> None:
     from torchplace_rules.project_index import ProjectIndex
 
     tune_gc()
-    _index = ProjectIndex(max_summaries=SUMMARIES)
+    _index = ProjectIndex(max_summaries=SUMMARIES, environment=sys.executable)
     _codec = PositionCodec(encoding)
 
 

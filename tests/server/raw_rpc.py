@@ -17,9 +17,12 @@ LAUNCHER = str(Path(__file__).resolve().parent / "server_with_test_hooks.py")
 class RawServer:
     """The server as a subprocess; messages in as bytes, answers out as dicts."""
 
-    def __init__(self, *flags: str, cwd: Optional[str] = None) -> None:
-        self.proc = subprocess.Popen([sys.executable, LAUNCHER, *flags], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, cwd=cwd, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    def __init__(self, *flags: str, cwd: Optional[str] = None, command: Optional[list[str]] = None,
+                 env: Optional[dict] = None) -> None:
+        """The test launcher with `flags`, or `command` (e.g. `python -m torchplace_server`) as an editor starts it."""
+        self.proc = subprocess.Popen(command or [sys.executable, LAUNCHER, *flags], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=cwd,
+                                     env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
         self.messages: "queue.Queue[dict]" = queue.Queue()
         self.notifications: list[dict] = []
         self.server_requests: list[dict] = []
