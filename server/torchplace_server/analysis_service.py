@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 SYNTAX_CODE = "TP001"
 MAX_MEMOS = 8  # documents kept ready for incremental re-analysis
+BURST_GAP_S = 0.015  # changes closer together than this come from a program or key repeat, not from typing
+SETTLE_S = 0.05  # during such a burst, the check waits until the changes have paused this long
 SLOW_ANALYSIS_S = 0.5  # re-checks slower than this are logged at Info (the first check of each unit always is)
 
 
@@ -176,11 +178,17 @@ class AnalysisService:
         self._running: dict[str, asyncio.Future] = {}
         self._reported: set[tuple] = set()
         self._memos: dict[str, AnalysisMemo] = {}  # per unit; only its own (serialised) runs touch it
+        self._changes: dict[str, tuple[float, float]] = {}  # unit -> (time of its last change, gap before it)
 
     async def current(self, key: str) -> Optional[Analysis]:
         """The analysis of unit `key` exactly as it is now, or None once it is closed."""
         loop = asyncio.get_running_loop()
+        self.server.cross_file.flush()  # other documents' unsaved text, for cross-file results
         while True:
+            settle = self._settle_s(key, loop.time())
+            if settle > 0:  # changes are pouring in: check the text they end with, not each one
+                await asyncio.sleep(settle)
+                continue
             unit = build_unit(self.server.workspace, key)
             if unit is None:
                 return None
@@ -202,6 +210,20 @@ class AnalysisService:
             if future.cancelled() or future.exception() is not None:
                 return None  # only at shutdown, or a server bug (already logged)
 
+    def note_change(self, key: str) -> None:
+        """A change to unit `key` arrived (a keystroke, or one of a burst)."""
+        now = asyncio.get_running_loop().time()
+        last, _gap = self._changes.get(key, (now - 1.0, 1.0))
+        self._changes[key] = (now, now - last)
+
+    def _settle_s(self, key: str, now: float) -> float:
+        """How long to wait before checking `key`: during a burst (changes closer together than
+        BURST_GAP_S) until it has paused for SETTLE_S; never while someone types at human speed."""
+        last, gap = self._changes.get(key, (0.0, 1.0))
+        if gap >= BURST_GAP_S:
+            return 0.0
+        return max(0.0, last + SETTLE_S - now)
+
     def _memo_for(self, key: str) -> Optional[AnalysisMemo]:
         """The unit's memo, for units being edited (a second run), the most recent few only:
         a memo holds the document's syntax tree (about 1.6 kB a line)."""
@@ -218,6 +240,7 @@ class AnalysisService:
     def forget(self, key: str) -> None:
         self._latest.pop(key, None)
         self._memos.pop(key, None)
+        self._changes.pop(key, None)
 
     def forget_all(self) -> None:
         self._latest.clear()

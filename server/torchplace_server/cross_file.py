@@ -10,9 +10,11 @@ get republished diagnostics, pull clients a `workspace/diagnostic/refresh`
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from pygls import uris
@@ -33,6 +35,7 @@ class CrossFile:
     def __init__(self, server: "TorchplaceServer") -> None:
         self.server = server
         self._index: Optional[ProjectIndex] = None
+        self._pending: set[str] = set()  # documents changed since the last flush
 
     @property
     def index(self) -> ProjectIndex:
@@ -50,19 +53,31 @@ class CrossFile:
 
     # -- document events ---------------------------------------------------
     def document_changed(self, uri: str) -> None:
-        """Feed the new text to the index, then re-check open documents that import it."""
-        path = fs_path(uri)
-        if path is None:
-            return
-        doc = find_document(self.server.workspace, uri)
-        if doc is not None and path.endswith(".py"):
-            self.index.set_overlay(path, doc.source)
-        self.recheck_dependents(path)
+        """Feed the new text to the index, then re-check open documents that import it.  Done once
+        per turn of the event loop, however many changes a burst brought (`flush`)."""
+        if not self._pending:
+            asyncio.get_running_loop().call_soon(self.flush)
+        self._pending.add(uri)
+
+    def flush(self) -> None:
+        """Bring the index up to date with the documents changed since the last flush."""
+        pending, self._pending = self._pending, set()
+        for uri in pending:
+            path = fs_path(uri)
+            if path is None:
+                continue
+            doc = find_document(self.server.workspace, uri)
+            if doc is not None and path.endswith(".py"):
+                self.index.set_overlay(path, doc.source)
+            self.recheck_dependents(path)
 
     def document_closed(self, uri: str) -> None:
+        self._pending.discard(uri)
         path = fs_path(uri)
         if path is not None:
             self.index.drop_overlay(path)  # the disk is the truth again
+            with self.index.lock:  # a closed document is not re-checked: forget what it imported
+                self.index.dependencies.pop(Path(path).resolve(), None)
             self.recheck_dependents(path)
 
     def recheck_dependents(self, path: str) -> None:

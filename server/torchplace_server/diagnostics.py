@@ -68,6 +68,7 @@ class DiagnosticsPublisher:
     def __init__(self, server: "TorchplaceServer") -> None:
         self.server = server
         self._tasks: dict[str, asyncio.Task] = {}
+        self._due: dict[str, tuple[float, object]] = {}  # key -> (loop time, action)
         self._published: dict[str, set[str]] = {}
 
     # -- events ----------------------------------------------------------
@@ -82,6 +83,7 @@ class DiagnosticsPublisher:
 
     def unit_closed(self, key: str, uris: Iterable[str]) -> None:
         task = self._tasks.pop(key, None)
+        self._due.pop(key, None)
         if task is not None:
             task.cancel()
         self.server.analysis.forget(key)
@@ -123,27 +125,32 @@ class DiagnosticsPublisher:
         return keys
 
     def _schedule(self, key: str, delay: float, action) -> None:
-        old = self._tasks.pop(key, None)
-        if old is not None:
-            old.cancel()
-        self._tasks[key] = self.server.spawn(self._run(key, delay, action))
+        """Run `action` for `key` after `delay`; a newer call moves the time (one task per key:
+        a burst of changes reschedules, it does not start and cancel a task per keystroke)."""
+        self._due[key] = (asyncio.get_running_loop().time() + delay, action)
+        task = self._tasks.get(key)
+        if task is None or task.done():
+            self._tasks[key] = self.server.spawn(self._run(key))
 
-    async def _run(self, key: str, delay: float, action) -> None:
-        again: Optional[float] = None
+    async def _run(self, key: str) -> None:
+        loop = asyncio.get_running_loop()
         try:
-            if delay > 0:
-                await asyncio.sleep(delay)
-            if action is None:  # a debounced workspace/diagnostic/refresh
-                self.server.workspace_diagnostic_refresh(None)
-                return
-            analysis = await self.server.analysis.current(key)
-            if analysis is not None:
-                again = action(analysis)
+            while key in self._due:
+                due, action = self._due[key]
+                if due > loop.time():
+                    await asyncio.sleep(due - loop.time())
+                    continue
+                del self._due[key]
+                if action is None:  # a debounced workspace/diagnostic/refresh
+                    self.server.workspace_diagnostic_refresh(None)
+                    continue
+                analysis = await self.server.analysis.current(key)
+                again = action(analysis) if analysis is not None else None
+                if again is not None and key not in self._due:  # a withheld syntax error falls due then
+                    self._due[key] = (loop.time() + again, action)
         finally:
             if self._tasks.get(key) is asyncio.current_task():
                 del self._tasks[key]
-        if again is not None:  # a withheld syntax error falls due then
-            self._schedule(key, again, action)
 
     def _publish(self, analysis: Analysis) -> Optional[float]:
         """Publish every document of the unit; returns when to publish again (a syntax error due)."""

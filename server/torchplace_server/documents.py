@@ -65,6 +65,13 @@ class TorchplaceDocument(TextDocument):
         end = self.clamp(change.range.end)
         if end < start:
             start, end = end, start
+        text = change.text
+        if start[0] == end[0] < len(lines) and "\r" not in text and "\n" not in text:
+            # Within one line's text (never its break): the keystroke case, no re-split.
+            line = lines[start[0]]
+            lines[start[0]] = line[:start[1]] + text + line[end[1]:]
+            self._source = None
+            return
         # Re-split one line either side too: an edit can join a `\r` to the `\n` that follows it.
         first = max(start[0] - 1, 0)
         last = min(end[0] + 1, len(lines) - 1)

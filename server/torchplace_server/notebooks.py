@@ -25,6 +25,7 @@ def register(server: "TorchplaceServer") -> None:
         cells = params.change.cells
         for content in (cells.text_content or []) if cells is not None else []:
             ls.shown.document_changed(content.document.uri)
+        ls.analysis.note_change(params.notebook_document.uri)
         ls.diagnostics.unit_changed(params.notebook_document.uri)
 
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)

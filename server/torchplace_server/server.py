@@ -3,11 +3,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import stat
 import sys
+import threading
 from typing import Optional
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
+from pygls.io_ import StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 
 from . import __version__
@@ -40,7 +44,8 @@ class TorchplaceServer(LanguageServer):
             notebook_document_sync=NOTEBOOK_SYNC,
             protocol_cls=TorchplaceProtocol,
         )
-        self.stdin: Optional[RememberingReader] = None
+        self.stdin = None  # RememberingStream or RememberingReader, once started on stdio
+        self._pulls: Optional[bool] = None  # see uses_pull_diagnostics
         self.settings = Settings(self)
         self.analysis = AnalysisService(self)
         self.rule_docs = RuleDocs()
@@ -63,10 +68,14 @@ class TorchplaceServer(LanguageServer):
     def uses_pull_diagnostics(self) -> bool:
         """Pull for clients that pull and can be asked to pull again (findings depend on other
         files and on time: `workspace/diagnostic/refresh`); push for the rest."""
-        caps = self.client_capabilities
-        pulls = bool(caps and caps.text_document and caps.text_document.diagnostic is not None)
-        ws = caps.workspace if caps else None
-        return pulls and bool(ws and ws.diagnostics and ws.diagnostics.refresh_support)
+        if self._pulls is None:
+            caps = self.client_capabilities
+            if caps is None:
+                return False  # not initialized yet
+            ws = caps.workspace
+            self._pulls = bool(caps.text_document and caps.text_document.diagnostic is not None
+                               and ws and ws.diagnostics and ws.diagnostics.refresh_support)
+        return self._pulls
 
     @property
     def position_codec(self):
@@ -93,9 +102,33 @@ class TorchplaceServer(LanguageServer):
         return task
 
     def start_io(self, stdin=None, stdout=None):
-        """LSP on stdio, remembering each message body so an unreadable one can still be answered."""
-        self.stdin = RememberingReader(stdin or sys.stdin.buffer)
-        super().start_io(self.stdin, stdout)
+        """LSP on stdio.  When stdin is a pipe or a socket (an editor's), it is read by the event loop
+        itself: pygls' reader hands every header line and body to a thread and back, three hops a
+        message, which made a burst of 5,000 keystrokes take many seconds to read.  Each body is
+        remembered, so an unreadable one can still be answered."""
+        stdin = stdin or sys.stdin.buffer
+        if not _is_pipe(stdin):
+            self.stdin = RememberingReader(stdin)
+            super().start_io(self.stdin, stdout)
+            return
+        self._stop_event = threading.Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(self._serve_pipe(stdin))
+        except BrokenPipeError:
+            log.error("torchplace: the connection to the client is lost; shutting down")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
+    async def _serve_pipe(self, stdin) -> None:
+        loop = asyncio.get_running_loop()
+        stream = asyncio.StreamReader()
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stream), stdin)
+        self.stdin = RememberingStream(stream)
+        await run_async(stop_event=self._stop_event, reader=self.stdin, protocol=self.protocol,
+                        logger=logging.getLogger("pygls.server"), error_handler=self.report_server_error)
 
     def report_server_error(self, error, source):
         """Logged, never a popup: requests carry their own errors, and the rest is the log's business."""
@@ -103,6 +136,32 @@ class TorchplaceServer(LanguageServer):
             self.protocol.refuse_unreadable(self.stdin.last_body, error)  # the read loop could not parse it
             return
         log.error("torchplace server error (%s): %r", getattr(source, "__name__", source), error)
+
+
+def _is_pipe(stream) -> bool:
+    try:
+        mode = os.fstat(stream.fileno()).st_mode
+    except (AttributeError, OSError, ValueError):
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+class RememberingStream:
+    """An asyncio stream for pygls' read loop, keeping the last message body."""
+
+    def __init__(self, stream: asyncio.StreamReader) -> None:
+        self.stream = stream
+        self.last_body = b""
+
+    def readline(self):
+        return self.stream.readline()
+
+    async def readexactly(self, size: int) -> bytes:
+        try:
+            self.last_body = await self.stream.readexactly(size)
+        except asyncio.IncompleteReadError as exc:  # the client went away mid-message
+            self.last_body = exc.partial
+        return self.last_body
 
 
 class RememberingReader:

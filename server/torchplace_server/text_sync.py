@@ -22,7 +22,9 @@ def register(server: "TorchplaceServer") -> None:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: "TorchplaceServer", params: types.DidChangeTextDocumentParams) -> None:
-        ls.shown.document_changed(unit_key_for(ls.workspace, params.text_document.uri))
+        key = unit_key_for(ls.workspace, params.text_document.uri)
+        ls.shown.document_changed(key)
+        ls.analysis.note_change(key)
         ls.cross_file.document_changed(params.text_document.uri)
         ls.diagnostics.unit_changed(unit_key_for(ls.workspace, params.text_document.uri))
 
