@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import bisect
 from typing import Callable, Iterable, Optional
 
 from .model import Edit, Finding, Fix
@@ -38,10 +39,14 @@ def apply_fixes(text: str, findings: Iterable[Finding], unsafe: bool = False) ->
     Fixes whose edits overlap an already accepted fix are left for the next
     round (the CLI loops until nothing changes); a fix whose result does not
     parse is dropped.  Returns the new text and the number of fixes applied.
+
+    Linear in the number of fixes: sorted once, overlaps found by bisection in
+    the accepted ranges, the text rebuilt in one pass and parsed once (a result
+    that does not parse is narrowed down by halves to the fixes that break it).
     """
-    accepted: list[Fix] = []
-    taken: list[tuple[int, int, int, int]] = []
     src = SourceText(text)
+    accepted: list[tuple[Fix, list[tuple[int, int]]]] = []
+    taken: list[tuple[int, int]] = []  # accepted edit ranges (offsets), sorted
     for finding in sorted(findings, key=lambda f: f.sort_key):
         fix = finding.fix
         if fix is None or (not fix.is_safe and not unsafe):
@@ -50,16 +55,51 @@ def apply_fixes(text: str, findings: Iterable[Finding], unsafe: bool = False) ->
             (src.offset(e.span.start_line, e.span.start_col), src.offset(e.span.end_line, e.span.end_col))
             for e in fix.edits
         ]
-        if any(_overlaps(r, t) for r in ranges for t in taken):
-            continue
-        candidate = apply_edits(text, [e for f in accepted for e in f.edits] + list(fix.edits))
-        if not parses(candidate):
-            continue
-        accepted.append(fix)  # a second finding sharing this fix overlaps it and is skipped
-        taken.extend(ranges)
-    if not accepted:
+        if any(_overlaps_taken(r, taken) for r in ranges):
+            continue  # a second finding sharing this fix overlaps it and is skipped
+        for r in ranges:
+            bisect.insort(taken, r)
+        accepted.append((fix, ranges))
+    good = _parsing_subset(text, [fix for fix, _ in accepted])
+    if not good:
         return text, 0
-    return apply_edits(text, [e for f in accepted for e in f.edits]), len(accepted)
+    return _apply(text, good), len(good)
+
+
+def _apply(text: str, fixes: list[Fix]) -> str:
+    return apply_edits(text, [e for f in fixes for e in f.edits])
+
+
+def _parsing_subset(text: str, fixes: list[Fix]) -> list[Fix]:
+    """`fixes` if together they leave code that parses; else the largest halves that do
+    (a fix that breaks the code alone is dropped, one that clashes with another waits)."""
+    if not fixes or parses(_apply(text, fixes)):
+        return fixes
+    if len(fixes) == 1:
+        return []
+    mid = len(fixes) // 2
+    left = _parsing_subset(text, fixes[:mid])
+    right = _parsing_subset(text, fixes[mid:])
+    both = left + right
+    if right and left and not parses(_apply(text, both)):
+        return left
+    return both
+
+
+def _overlaps_taken(r: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
+    """Does `r` overlap one of the sorted, pairwise non-overlapping ranges `taken`?
+    Only the neighbours where `r` would be inserted can (two before it: an insertion
+    may sit at the start of a replacement; those after it that start before `r` ends)."""
+    i = bisect.bisect_left(taken, r)
+    for j in range(max(0, i - 2), i):
+        if _overlaps(r, taken[j]):
+            return True
+    for j in range(i, len(taken)):
+        if taken[j][0] > r[1]:
+            break
+        if _overlaps(r, taken[j]):
+            return True
+    return False
 
 
 def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:

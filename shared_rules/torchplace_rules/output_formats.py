@@ -6,6 +6,7 @@ from collections import Counter
 from typing import Iterable
 
 from .model import Finding, Severity, Span
+from .text_lines import split_lines
 
 VERSION = "0.1.0"
 
@@ -42,7 +43,7 @@ def render_text(results: list[tuple[str, list[Finding]]], sources: dict[str, str
     counts: Counter[str] = Counter()
     fixable = 0
     for path, findings in results:
-        lines = sources.get(path, "").splitlines()
+        lines = split_lines(sources.get(path, ""))
         for f in findings:
             counts[f.severity.label] += 1
             mark = ""
