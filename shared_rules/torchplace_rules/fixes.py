@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 import bisect
-from typing import Callable, Iterable, Optional
+from typing import Callable, Iterable, NamedTuple, Optional
 
 from .model import Edit, Finding, Fix
 from .source_text import SourceText
@@ -109,17 +109,25 @@ def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
+class FixResult(NamedTuple):
+    text: str
+    findings: list[Finding]  # of `text`
+    applied: int  # fixes applied over all rounds
+
+
 def fix_until_stable(text: str, check: Callable[[str], list[Finding]], findings: Optional[list[Finding]] = None,
-                     unsafe: bool = False, max_rounds: int = 8) -> tuple[str, list[Finding]]:
+                     unsafe: bool = False, max_rounds: int = 8) -> FixResult:
     """Apply fixes, re-check, repeat until nothing more applies (edits that overlapped wait a
     round).  `check(text)` gives a text's findings; `findings`, when given, are those of `text`
-    (not checked again).  Returns the final text and its findings."""
+    (not checked again).  Returns the final text, its findings and how many fixes applied."""
     if findings is None:
         findings = check(text)
+    total = 0
     for _ in range(max_rounds):
         new_text, applied = apply_fixes(text, findings, unsafe=unsafe)
         if not applied or new_text == text:
             break
         text = new_text
+        total += applied
         findings = check(text)
-    return text, findings
+    return FixResult(text, findings, total)
