@@ -41,8 +41,8 @@ class _Run:
         self.said: set[str] = set()
         self.configs: dict[str, Config] = {}
         self.min_severity = Severity.parse(args.min_severity)
-        roots = [os.path.realpath(p) for p in args.paths]
-        self.roots = [(r, os.path.isdir(r)) for r in roots]
+        # A folder given is a root; a file given is written only inside its own folder.
+        self.roots = [os.path.realpath(p if os.path.isdir(p) else os.path.dirname(os.path.abspath(p))) for p in args.paths]
 
     def say(self, level: str, message: str) -> None:
         if message not in self.said:
@@ -54,11 +54,12 @@ class _Run:
         self.say("error", message)
 
     def config_for(self, path: str) -> Config:
-        """The config of `path`'s folder (nearest [tool.torchplace], or --config) with the CLI's overrides."""
+        """The config of the folder holding `path` (a file or folder): the nearest
+        [tool.torchplace] at or above it, or --config, with the CLI's overrides."""
         folder = "" if self.args.config else os.path.dirname(os.path.abspath(path))
         config = self.configs.get(folder)
         if config is None:
-            config, problems = load_config_checked(self.args.config or path)
+            config, problems = load_config_checked(self.args.config or folder)
             for problem in problems:
                 self.error(problem)
             config = self.configs[folder] = _with_overrides(config, self.args)
@@ -67,9 +68,8 @@ class _Run:
     def writable(self, path: str) -> Optional[str]:
         """None if `--fix` may write `path`, else why not."""
         real = os.path.realpath(path)
-        for root, is_dir in self.roots:
-            if real == root or (is_dir and real.startswith(root.rstrip(os.sep) + os.sep)):
-                return None
+        if any(real.startswith(root.rstrip(os.sep) + os.sep) for root in self.roots):
+            return None
         return "not fixed: it resolves to a file outside the paths given"
 
 
