@@ -61,8 +61,10 @@ class SourceText:
         return "".join(out)
 
     def indent_of(self, line: int) -> str:
+        """The line's indentation (a form feed resets the count, as in Python's tokenizer)."""
         text = self.lines[line]
-        return text[: len(text) - len(text.lstrip(" \t"))]
+        lead = text[: len(text) - len(text.lstrip(" \t\x0c"))]
+        return lead.rsplit("\x0c", 1)[-1]
 
     @cached_property
     def line_offsets(self) -> list[int]:
