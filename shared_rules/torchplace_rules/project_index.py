@@ -82,9 +82,13 @@ class ProjectIndex:
         text = self.overlays.get(path)
         if text is not None:
             return text
-        from .files import read_source  # (files imports the engine, which imports this module)
+        from .config import DEFAULT_MAX_FILE_SIZE
+        from .source_files import UnreadableFile, read_source
 
-        return read_source(path)[0]
+        try:  # regular files of sane size only, decoded as Python decodes them
+            return read_source(path, DEFAULT_MAX_FILE_SIZE).text
+        except UnreadableFile:
+            return None
 
     # -- resolution --------------------------------------------------------------
     def search_roots(self, importer: Optional[Path]) -> tuple[Path, ...]:

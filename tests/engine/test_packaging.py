@@ -1,0 +1,45 @@
+"""Dependencies earn their place: every declared dependency is imported by the code,
+every third-party import is declared (the kernel side's torch/IPython come from the
+user's interpreter and the `kernel` extra), and the MIT licence ships."""
+import ast
+import re
+import sys
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
+
+ROOT = Path(__file__).resolve().parents[2]
+IMPORT_NAMES = {"pygls": "pygls", "lsprotocol": "lsprotocol", "jedi": "jedi", "jupyter_client": "jupyter_client",
+                "pathspec": "pathspec", "tomli": "tomli"}
+KERNEL_SIDE = {"torch", "IPython"}  # imported inside the user's kernel only
+
+
+def _third_party_imports() -> set[str]:
+    found = set()
+    for folder in ("shared_rules", "server"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    found.update(a.name.split(".")[0] for a in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    found.add(node.module.split(".")[0])
+    return {m for m in found if m not in sys.stdlib_module_names and not m.startswith(("torchplace", "_torchplace"))
+            and m != "__main__"}
+
+
+def test_every_dependency_is_imported_and_every_import_declared():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    declared = {re.match(r"[A-Za-z0-9_.-]+", d).group().lower().replace("-", "_") for d in project["dependencies"]}
+    imported = _third_party_imports()
+    assert {IMPORT_NAMES[d] for d in declared} <= imported, "a declared dependency nothing imports"
+    assert imported - KERNEL_SIDE <= {IMPORT_NAMES[d] for d in declared}, "an import that is not declared"
+    assert "libcst" not in declared
+
+
+def test_the_licence_ships():
+    text = (ROOT / "LICENSE").read_text()
+    assert text.startswith("MIT License")
+    assert tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["license"] == {"text": "MIT"}
