@@ -26,8 +26,8 @@ def _third_party_imports() -> set[str]:
                     found.update(a.name.split(".")[0] for a in node.names)
                 elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                     found.add(node.module.split(".")[0])
-    return {m for m in found if m not in sys.stdlib_module_names and not m.startswith(("torchplace", "_torchplace"))
-            and m != "__main__"}
+    stdlib = set(sys.stdlib_module_names) | {"tomllib"}  # tomllib: 3.11+, tomli before
+    return {m for m in found if m not in stdlib and not m.startswith(("torchplace", "_torchplace")) and m != "__main__"}
 
 
 def test_every_dependency_is_imported_and_every_import_declared():
