@@ -14,6 +14,7 @@ import difflib
 import os
 import sys
 from dataclasses import replace
+from pathlib import Path
 from typing import Optional
 
 from .config import Config, load_config_checked
@@ -90,7 +91,7 @@ def run_check(args) -> int:
         print(f"torchplace: error: --config {args.config}: no such file", file=sys.stderr)
         return 2
     items: list[tuple[str, Config]] = []
-    named = set(args.paths)
+    named = {str(Path(p)) for p in args.paths}
     for entry in walk(args.paths, lambda p: run.config_for(p).is_excluded(p)):
         if isinstance(entry, WalkIssue):
             (run.error if entry.error else lambda m: run.say("warning", m))(f"{entry.path}: {entry.message}")

@@ -60,30 +60,35 @@ def apply_fixes(text: str, findings: Iterable[Finding], unsafe: bool = False) ->
         for r in ranges:
             bisect.insort(taken, r)
         accepted.append((fix, ranges))
-    good = _parsing_subset(text, [fix for fix, _ in accepted])
+    good, new_text = _parsing_subset(text, [fix for fix, _ in accepted])
     if not good:
         return text, 0
-    return _apply(text, good), len(good)
+    return new_text, len(good)
 
 
 def _apply(text: str, fixes: list[Fix]) -> str:
     return apply_edits(text, [e for f in fixes for e in f.edits])
 
 
-def _parsing_subset(text: str, fixes: list[Fix]) -> list[Fix]:
-    """`fixes` if together they leave code that parses; else the largest halves that do
-    (a fix that breaks the code alone is dropped, one that clashes with another waits)."""
-    if not fixes or parses(_apply(text, fixes)):
-        return fixes
+def _parsing_subset(text: str, fixes: list[Fix]) -> tuple[list[Fix], str]:
+    """(`fixes`, the text with them) if together they leave code that parses; else the largest
+    halves that do (a fix that breaks the code alone is dropped, one that clashes waits)."""
+    if not fixes:
+        return [], text
+    new_text = _apply(text, fixes)
+    if parses(new_text):
+        return fixes, new_text
     if len(fixes) == 1:
-        return []
+        return [], text
     mid = len(fixes) // 2
-    left = _parsing_subset(text, fixes[:mid])
-    right = _parsing_subset(text, fixes[mid:])
-    both = left + right
-    if right and left and not parses(_apply(text, both)):
-        return left
-    return both
+    left, left_text = _parsing_subset(text, fixes[:mid])
+    right, _ = _parsing_subset(text, fixes[mid:])
+    if not right:
+        return left, left_text
+    if not left:
+        return right, _apply(text, right)
+    both_text = _apply(text, left + right)
+    return (left + right, both_text) if parses(both_text) else (left, left_text)
 
 
 def _overlaps_taken(r: tuple[int, int], taken: list[tuple[int, int]]) -> bool:

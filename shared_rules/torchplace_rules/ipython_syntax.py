@@ -167,7 +167,7 @@ def to_python(cell: str) -> tuple[str, bool, frozenset[int]]:
     ends = [ln[len(bare):] for ln, bare in zip(with_ends, lines)]
     magic = _cell_magic(lines)
     if magic is not None:
-        return "".join(a + b for a, b in zip(magic, ends)), True, frozenset(range(len(lines)))
+        return _assemble(magic, ends), True, frozenset(range(len(lines)))
     out, rewritten = list(lines), set()
     i = 0
     while i < len(lines):
@@ -200,7 +200,18 @@ def to_python(cell: str) -> tuple[str, bool, frozenset[int]]:
         i = end + 1
     if not rewritten:
         return cell, False, frozenset()
-    return "".join(a + b for a, b in zip(out, ends)), False, frozenset(rewritten)
+    return _assemble(out, ends), False, frozenset(rewritten)
+
+
+def _assemble(lines: list[str], ends: list[str]) -> str:
+    """Lines and their breaks as text; an emptied line after a lone `\r` keeps a space, or
+    `\r` + `\n` would read as one break and the cell would lose a line."""
+    out = []
+    for k, (line, end) in enumerate(zip(lines, ends)):
+        if not line and k and ends[k - 1] == "\r" and end.startswith("\n"):
+            line = " "
+        out.append(line + end)
+    return "".join(out)
 
 
 def _assigned_magic(lines: list[str], assign: tuple[int, int]):

@@ -9,8 +9,11 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from torchplace_rules.ipython_syntax import to_python
+from torchplace_rules.text_lines import split_lines
 from torchplace_rules.notebook_program import cell_program, join_cells
 
 CELLS = [
@@ -106,3 +109,12 @@ def test_the_engine_does_not_import_ipython():
             "join_cells([(0, 'files = !ls\\n%time x = 1\\n')]); print('IPython' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="%!?,;/=()[]{}'\"\\#\n\r\x0c x1._", max_size=80))
+def test_any_text_keeps_its_lines_and_never_raises(text):
+    python, _, rewritten = to_python(text)
+    assert len(split_lines(python)) == len(split_lines(text))
+    kept = [k for k in range(len(split_lines(text))) if k not in rewritten]
+    assert [split_lines(python)[k] for k in kept] == [split_lines(text)[k] for k in kept]
