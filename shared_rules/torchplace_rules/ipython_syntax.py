@@ -204,11 +204,11 @@ def to_python(cell: str) -> tuple[str, bool, frozenset[int]]:
 
 
 def _assemble(lines: list[str], ends: list[str]) -> str:
-    """Lines and their breaks as text; an emptied line after a lone `\r` keeps a space, or
-    `\r` + `\n` would read as one break and the cell would lose a line."""
+    """Lines and their breaks as text.  An emptied line keeps a space where it would vanish
+    otherwise: after a lone `\r` (`\r` + `\n` reads as one break) or as the last line."""
     out = []
     for k, (line, end) in enumerate(zip(lines, ends)):
-        if not line and k and ends[k - 1] == "\r" and end.startswith("\n"):
+        if not line and k and (not end or (ends[k - 1] == "\r" and end.startswith("\n"))):
             line = " "
         out.append(line + end)
     return "".join(out)
