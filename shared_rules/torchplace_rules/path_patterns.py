@@ -2,22 +2,49 @@
 
 `extend-exclude`, `per-file-ignores` and the editor's ignore patterns can be
 long lists; testing every pattern against every file (`fnmatch` in a loop) made
-a check with 100,000 patterns take seconds per file.  A `GlobSet` sorts its
-patterns once: patterns without wildcards go into a set (a path is looked up
-with each of its leading folders, so the cost is the path's depth); patterns
-with wildcards are grouped by their first path component when that is literal
-(only the group of the path's first component is tried) and each group is one
-compiled regular expression.  Matching follows `fnmatch` on POSIX paths (`*`
-also matches `/`), as the patterns always have.
+a check with 100,000 patterns take seconds per file, and one regular expression
+of 100,000 alternatives takes minutes to compile.  A `GlobSet` indexes its
+patterns instead: patterns without wildcards go into a set (a path is looked
+up with each of its leading folders); patterns with wildcards are grouped by
+their literal head (the text before the first wildcard), or, when that is
+empty, by their literal tail (the text after the last one).  A path is tried
+only against the groups whose head starts it or whose tail ends it (a few
+dictionary look-ups per character of the path), and each group is compiled
+into one regular expression the first time it is needed.  Matching follows
+`fnmatch` on POSIX paths (`*` also matches `/`), as the patterns always have.
 """
 from __future__ import annotations
 
 import fnmatch
 import re
-from typing import Iterable
+from typing import Iterable, Optional
 
 _WILDCARDS = re.compile(r"[*?\[]")
-_ANY = ""  # group key of patterns whose first component has a wildcard
+
+
+class _Groups:
+    """Patterns filed under a literal key; each group compiled on first use."""
+
+    def __init__(self, folders: bool) -> None:
+        self.folders = folders
+        self.patterns: dict[str, list[str]] = {}
+        self.compiled: dict[str, "re.Pattern[str]"] = {}
+        self.lengths: list[int] = []
+
+    def add(self, key: str, pattern: str) -> None:
+        self.patterns.setdefault(key, []).append(pattern)
+
+    def freeze(self) -> None:
+        self.lengths = sorted({len(k) for k in self.patterns})
+
+    def test(self, key: str, path: str) -> bool:
+        regex = self.compiled.get(key)
+        if regex is None:
+            found = self.patterns.get(key)
+            if found is None:
+                return False
+            regex = self.compiled[key] = _compile(found, self.folders)
+        return regex.match(path) is not None
 
 
 class GlobSet:
@@ -30,38 +57,68 @@ class GlobSet:
     def __init__(self, patterns: Iterable[str], folders: bool = False) -> None:
         self.folders = folders
         self._literal: set[str] = set()
-        grouped: dict[str, list[str]] = {}
+        self._heads = _Groups(folders)
+        self._tails = _Groups(folders)
+        rest: list[str] = []
         for raw in patterns:
             pattern = raw.rstrip("/") if folders else raw
             if not pattern:
                 continue
-            if not _WILDCARDS.search(pattern):
+            wild = list(_WILDCARDS.finditer(pattern))
+            if not wild:
                 self._literal.add(pattern)
-                continue
-            first = pattern.split("/", 1)[0]
-            key = _ANY if _WILDCARDS.search(first) else first
-            grouped.setdefault(key, []).append(pattern)
-        self._groups = {key: _compile(pats, folders) for key, pats in grouped.items()}
-        self.empty = not self._literal and not self._groups
+            elif wild[0].start() > 0:
+                self._heads.add(pattern[:wild[0].start()], pattern)
+            elif not pattern.endswith(("*", "?", "]")):
+                self._tails.add(pattern[_tail_start(pattern):], pattern)
+            else:
+                rest.append(pattern)
+        self._heads.freeze()
+        self._tails.freeze()
+        self._rest: Optional["re.Pattern[str]"] = _compile(rest, folders) if rest else None
+        self.empty = not self._literal and not self._heads.patterns and not self._tails.patterns and not rest
 
     def match(self, path: str) -> bool:
         """Does `path` (POSIX, relative) match a pattern?"""
         if self.empty:
             return False
-        if self._literal:
-            if path in self._literal:
+        if self._literal and self._literal_match(path):
+            return True
+        for n in self._heads.lengths:
+            if n > len(path):
+                break
+            if self._heads.test(path[:n], path):
                 return True
-            if self.folders:
-                cut = path.find("/")
-                while cut != -1:
-                    if path[:cut] in self._literal:
+        if self._tails.lengths:
+            # A folder pattern may name a folder above the file: try the end of each leading part.
+            ends = [m.start() for m in re.finditer("/", path)] + [len(path)] if self.folders else [len(path)]
+            for end in ends:
+                for n in self._tails.lengths:
+                    if n > end:
+                        break
+                    if self._tails.test(path[end - n:end], path):
                         return True
-                    cut = path.find("/", cut + 1)
-        for key in (path.split("/", 1)[0], _ANY):
-            regex = self._groups.get(key)
-            if regex is not None and regex.match(path):
-                return True
+        return self._rest is not None and self._rest.match(path) is not None
+
+    def _literal_match(self, path: str) -> bool:
+        if path in self._literal:
+            return True
+        if self.folders:
+            cut = path.find("/")
+            while cut != -1:
+                if path[:cut] in self._literal:
+                    return True
+                cut = path.find("/", cut + 1)
         return False
+
+
+def _tail_start(pattern: str) -> int:
+    """Where the literal text after the last wildcard begins (a `[...]` set is a wildcard)."""
+    last = max(pattern.rfind("*"), pattern.rfind("?"))
+    close = pattern.rfind("]")
+    if close > last and "[" in pattern[:close]:
+        last = close
+    return last + 1
 
 
 def _compile(patterns: list[str], folders: bool) -> "re.Pattern[str]":
