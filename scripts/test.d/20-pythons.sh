@@ -14,7 +14,7 @@ mkdir -p "$work"
 # (test_cli.py, the property tests' long runs and the pytest-lsp suites run in the main venv).
 tests=(tests/engine/test_cli_reliability.py tests/engine/test_cli_notebooks.py tests/engine/test_config_validation.py
        tests/engine/test_ipython_syntax.py tests/engine/test_line_separators.py tests/engine/test_packaging.py
-       tests/engine/test_text_lines.py tests/server/test_serve_stdio_smoke.py)
+       tests/engine/test_text_lines.py tests/engine/test_path_patterns.py tests/server/test_serve_stdio_smoke.py)
 failed=0
 for version in 3.10 3.11 3.12 3.13; do
   python="$(ls -d "$root"/versions/"$version".*/bin/python 2>/dev/null | sort -V | tail -n 1 || true)"

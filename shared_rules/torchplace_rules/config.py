@@ -18,6 +18,7 @@ from typing import Any, Iterable, Optional
 
 from .model import Severity
 from .path_patterns import GlobSet, GlobTable
+from .source_files import UnreadableFile, read_bytes
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -26,6 +27,7 @@ else:  # pragma: no cover - exercised on Python 3.10 by scripts/test.d/20-python
 
 DEFAULT_DEVICE_NAMES = ("device", "dev", "DEVICE", "torch_device", "target_device")
 DEFAULT_MAX_FILE_SIZE = 5_000_000  # bytes of Python source; larger files are skipped with a message
+MAX_PYPROJECT_SIZE = 10_000_000  # bytes; a larger pyproject.toml is reported and not read
 EDITOR_ONLY_KEYS = ("enable",)  # switches the client and server handle themselves
 
 
@@ -278,13 +280,17 @@ _PARSERS = {
 @lru_cache(maxsize=256)
 def _read_pyproject(path: str, stamp: tuple[int, int]) -> tuple[Optional[dict], Optional[str]]:
     """(parsed TOML, None) or (None, problem); kept per (path, mtime, size) so that a large
-    pyproject.toml is parsed once per run, not once per folder below it."""
+    pyproject.toml is parsed once per run, not once per folder below it.  Only a regular
+    file of sane size is read (a FIFO would block, and TOML parses at a few MB a second)."""
     try:
-        return tomllib.loads(Path(path).read_text(encoding="utf-8")), None
+        text = read_bytes(path, MAX_PYPROJECT_SIZE).decode("utf-8")
+        return tomllib.loads(text), None
     except tomllib.TOMLDecodeError as exc:
         return None, f"{path}: invalid TOML: {exc}; its settings are ignored"
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, f"{path}: cannot read: {exc}; its settings are ignored"
+    except UnicodeDecodeError as exc:
+        return None, f"{path}: not UTF-8 ({exc.reason}); its settings are ignored"
+    except UnreadableFile as exc:
+        return None, f"{path}: {exc}; its settings are ignored"
 
 
 def _torchplace_table(candidate: Path, problems: list[str]) -> Optional[Any]:

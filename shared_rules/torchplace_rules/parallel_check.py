@@ -78,7 +78,7 @@ def check_one(item: tuple[str, Config], project=None) -> CheckedFile:
     try:
         source = read_source(shown, config.max_file_size)
     except UnreadableFile as exc:
-        return CheckedFile(shown, error=str(exc))
+        return CheckedFile(shown, error=_with_hint(str(exc)))
     errors: list = []
     findings = check_source(source.text, shown, config, errors, project=project)
     return CheckedFile(shown, source.text, None, findings, errors, source=source)
@@ -89,7 +89,7 @@ def _check_notebook(shown: str, config: Config, project) -> CheckedFile:
         raw = read_bytes(shown, config.max_file_size * NOTEBOOK_SIZE_FACTOR).decode("utf-8-sig")
         notebook = read_notebook(raw)
     except UnreadableFile as exc:
-        return CheckedFile(shown, error=str(exc))
+        return CheckedFile(shown, error=_with_hint(str(exc)))
     except UnicodeDecodeError as exc:
         return CheckedFile(shown, error=f"not a notebook: not UTF-8 ({exc.reason})")
     except NotebookError as exc:
@@ -101,6 +101,12 @@ def _check_notebook(shown: str, config: Config, project) -> CheckedFile:
     errors: list = []
     findings = check_notebook_program(program, lambda text: check_source(text, shown, config, errors, project=project))
     return CheckedFile(shown, program.text, None, findings, errors, notebook=notebook, program=program)
+
+
+def _with_hint(reason: str) -> str:
+    if "size limit" in reason:
+        return reason + " (raise it with `max-file-size` in [tool.torchplace] or --max-file-size)"
+    return reason
 
 
 def check_notebook_program(program: NotebookProgram, check) -> list[Finding]:

@@ -48,8 +48,7 @@ def read_bytes(path: Union[str, os.PathLike], max_size: int) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise UnreadableFile("not a regular file (a FIFO, device or socket); skipped")
         if info.st_size > max_size:
-            raise UnreadableFile(f"{info.st_size:,} bytes, over the size limit of {max_size:,} bytes "
-                                 "(`max-file-size` in [tool.torchplace], or --max-file-size); skipped")
+            raise UnreadableFile(f"{info.st_size:,} bytes, over the size limit of {max_size:,} bytes; skipped")
         with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read(max_size + 1)
         if len(data) > max_size:  # grew while we looked

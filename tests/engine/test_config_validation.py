@@ -68,3 +68,25 @@ def test_a_parent_config_still_applies_below_a_broken_one(tmp_path):
     (tmp_path / "sub" / "pyproject.toml").write_text("not toml [")
     config, problems = load_config_checked(tmp_path / "sub" / "a.py")
     assert config.ignore == {"TP401"} and "invalid TOML" in problems[0]
+
+
+def test_an_oversized_pyproject_is_reported_not_parsed(tmp_path, monkeypatch):
+    from torchplace_rules import config as config_module
+
+    monkeypatch.setattr(config_module, "MAX_PYPROJECT_SIZE", 100)
+    (tmp_path / "pyproject.toml").write_text('[tool.torchplace]\nextend-exclude = ["' + "x" * 200 + '"]\n')
+    config, problems = load_config_checked(tmp_path / "a.py")
+    assert config == Config() and "over the size limit of 100 bytes" in problems[0]
+
+
+def test_a_large_pyproject_is_parsed_once_per_run(tmp_path, monkeypatch):
+    from torchplace_rules import config as config_module
+
+    (tmp_path / "pyproject.toml").write_text('[tool.torchplace]\nignore = ["TP401"]\n')
+    calls = []
+    real = config_module.tomllib.loads
+    monkeypatch.setattr(config_module.tomllib, "loads", lambda text: calls.append(1) or real(text))
+    for sub in range(20):
+        (tmp_path / f"d{sub}").mkdir()
+        assert load_config_checked(tmp_path / f"d{sub}" / "a.py")[0].ignore == {"TP401"}
+    assert len(calls) == 1
