@@ -19,10 +19,11 @@ from typing import Callable, Iterator, Optional, Union
 
 import pathspec
 
-from .config import Config, load_config_checked
+from .config import DEFAULT_MAX_FILE_SIZE, Config, load_config_checked
 from .engine import check_source
 from .model import Finding
-from .source_files import UnreadableFile, read_source
+from .source_files import UnreadableFile
+from .source_files import read_source as _read_source
 from .text_lines import split_lines
 
 ALWAYS_SKIPPED = {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", ".tox", ".nox", "node_modules", ".mypy_cache", ".pytest_cache", "site-packages", ".eggs", "build", "dist"}
@@ -136,7 +137,16 @@ def check_path(path: Union[str, os.PathLike[str]], config: Optional[Config] = No
     if config is None:
         config = load_config_checked(p)[0]
     try:
-        source = read_source(p, config.max_file_size)
+        source = _read_source(p, config.max_file_size)
     except UnreadableFile:
         return []
     return check_source(source.text, str(p), config, project=project)
+
+
+def read_source(path: Union[str, os.PathLike[str]], max_size: int = DEFAULT_MAX_FILE_SIZE) -> tuple[Optional[str], Optional[str]]:
+    """(text, None), or (None, why it is not read): a regular file of at most `max_size`
+    bytes, decoded as Python decodes it (`source_files.read_source` keeps the encoding too)."""
+    try:
+        return _read_source(path, max_size).text, None
+    except UnreadableFile as exc:
+        return None, str(exc)
