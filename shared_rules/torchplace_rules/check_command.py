@@ -14,7 +14,6 @@ import difflib
 import os
 import sys
 from dataclasses import replace
-from pathlib import Path
 from typing import Optional
 
 from .config import Config, load_config_checked
@@ -49,6 +48,9 @@ class _Run:
         if message not in self.said:
             self.said.add(message)
             print(f"torchplace: {level}: {message}", file=sys.stderr)
+
+    def warn(self, message: str) -> None:
+        self.say("warning", message)
 
     def error(self, message: str) -> None:
         self.failed = True
@@ -91,18 +93,15 @@ def run_check(args) -> int:
         print(f"torchplace: error: --config {args.config}: no such file", file=sys.stderr)
         return 2
     items: list[tuple[str, Config]] = []
-    named = {str(Path(p)) for p in args.paths}
+    # A file or folder found by the walk is left out by its own folder's extend-exclude;
+    # a path named on the command line is always checked.
     for entry in walk(args.paths, lambda p: run.config_for(p).is_excluded(p)):
         if isinstance(entry, WalkIssue):
-            (run.error if entry.error else lambda m: run.say("warning", m))(f"{entry.path}: {entry.message}")
+            (run.error if entry.error else run.warn)(f"{entry.path}: {entry.message}")
             continue
-        shown = str(entry)
-        config = run.config_for(shown)
-        if shown not in named and config.is_excluded(shown):
-            continue
-        items.append((shown, config))
+        items.append((str(entry), run.config_for(str(entry))))
     if not items and not run.failed:
-        run.say("warning", "No Python files found under the given path(s)")
+        run.warn("No Python files found under the given path(s)")
     fixing = args.fix or args.diff
     project = new_index(args.cross_file, static=not args.fix)
     checked = (check_one(item, project) for item in items) if fixing else check_files(items, args.jobs, args.cross_file)
@@ -111,10 +110,10 @@ def run_check(args) -> int:
     fixed_total = 0
     for result in checked:
         if result.text is None:
-            run.say("warning", f"{result.path}: {result.error}")
+            run.warn(f"{result.path}: {result.error}")
             continue
         for error in result.engine_errors:
-            run.say("warning", error.describe())
+            run.warn(error.describe())
         result.findings = _reportable(result.findings, run.min_severity)
         if fixing:
             fixed_total += _fix(run, result, config_of[result.path], project)
@@ -157,14 +156,14 @@ def _fix(run: _Run, result: CheckedFile, config: Config, project) -> int:
     try:
         data = result.source.encode(fixed.text)
     except UnicodeEncodeError:
-        run.say("warning", f"{result.path}: not fixed: the fix needs characters that {result.source.codec} cannot hold")
+        run.warn(f"{result.path}: not fixed: the fix needs characters that {result.source.codec} cannot hold")
         return 0
     if args.diff:
         _print_diff(result.text, fixed.text, result.path)
         return fixed.applied
     problem = run.writable(result.path) or write_fixed(result.path, data, args.fix_symlinks)
     if problem:
-        run.say("warning", f"{result.path}: {problem}")
+        run.warn(f"{result.path}: {problem}")
         return 0
     result.text, result.findings = fixed.text, fixed.findings
     return fixed.applied
@@ -174,7 +173,7 @@ def _fix_notebook(run: _Run, result: CheckedFile, fixed, config: Config, project
     program = result.program
     changed = fixed_cells(program, fixed.text)
     if changed is None:
-        run.say("warning", f"{result.path}: not fixed: a fix crossed a cell boundary")
+        run.warn(f"{result.path}: not fixed: a fix crossed a cell boundary")
         return 0
     if not changed:
         return 0
@@ -186,7 +185,7 @@ def _fix_notebook(run: _Run, result: CheckedFile, fixed, config: Config, project
     problem = run.writable(result.path) or write_fixed(
         result.path, with_sources(result.notebook, changed).encode("utf-8"), run.args.fix_symlinks)
     if problem:
-        run.say("warning", f"{result.path}: {problem}")
+        run.warn(f"{result.path}: {problem}")
         return 0
     texts.update(changed)
     new_program = join_cells(list(texts.items()))

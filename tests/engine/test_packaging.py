@@ -19,7 +19,8 @@ KERNEL_SIDE = {"torch", "IPython"}  # imported inside the user's kernel only
 
 def _third_party_imports() -> set[str]:
     found = set()
-    for folder in ("shared_rules", "server"):
+    # The installed packages (not shared_rules/tools/, which generates tables from torch at dev time).
+    for folder in ("shared_rules/torchplace_rules", "server/torchplace_server", "server/torchplace_probe"):
         for path in (ROOT / folder).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.Import):
@@ -43,3 +44,11 @@ def test_the_licence_ships():
     text = (ROOT / "LICENSE").read_text()
     assert text.startswith("MIT License")
     assert tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["license"] == {"text": "MIT"}
+
+
+def test_only_torchplace_packages_are_installed():
+    from setuptools import find_packages
+
+    find = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]
+    found = {p for where in find["where"] for p in find_packages(str(ROOT / where), include=find.get("include", ("*",)))}
+    assert found and all(p.split(".")[0] in {"torchplace_rules", "torchplace_server", "torchplace_probe"} for p in found)
