@@ -45,12 +45,10 @@ def line_edits(original: str, old_lines: list[str], new_lines: list[str]) -> lis
     """Minimal whole-line replacements turning `old_lines` into `new_lines`.
 
     `original` is the document's real text (same line structure as `old_lines`,
-    which may be a masked copy); positions come from it, and every line keeps
-    its own line break: a replaced line reuses the break of the line it
-    replaces, a new one gets the text's most common break.
+    which may be a masked copy); positions and the newline style come from it.
     """
     keep = split_lines(original, keepends=True)
-    nl = dominant_newline(original)
+    usual = dominant_newline(original)
     trailing = original.endswith(("\n", "\r"))
     n = len(keep)
     out: list[tuple[Span, str]] = []
@@ -58,21 +56,20 @@ def line_edits(original: str, old_lines: list[str], new_lines: list[str]) -> lis
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue
-        pieces = []
-        for k, line in enumerate(new_lines[j1:j2]):
-            old = i1 + k
-            ending = line_ending(keep[old]) if old < min(i2, n) else ""
-            pieces.append(line + (ending or nl))
-        text = "".join(pieces)
-        last_ending = line_ending(pieces[-1]) if pieces else ""
+        # Each new line ends as the line it replaces (or, past those, the one before it) did.
+        breaks = [line_ending(keep[k]) for k in range(i1, min(i2, n))]
+        nl = (breaks[-1] if breaks else line_ending(keep[i1 - 1]) if 0 < i1 <= n else "") or usual
+        pieces = [(line, (breaks[k] if k < len(breaks) else "") or nl) for k, line in enumerate(new_lines[j1:j2])]
+        text = "".join(a + b for a, b in pieces)
         start, end = (i1, 0), (i2, 0)
         if i2 >= n and not trailing and n:
-            end = (n - 1, len(keep[-1]))
-            if i1 >= n:  # insertion after a last line that has no line break
-                start, text = end, nl + text[: len(text) - len(last_ending)]
-            elif text:
-                text = text[: len(text) - len(last_ending)]
-            elif i1 > 0:  # deleting the last lines: take the line break before them too
-                start = (i1 - 1, len(keep[i1 - 1]) - len(line_ending(keep[i1 - 1])))
+            last = len(keep[-1])
+            end = (n - 1, last)
+            if i1 >= n:  # insertion after a last line that has no newline
+                start, text = end, nl + text[: -len(pieces[-1][1])]
+            elif text:  # the new last line has no newline either
+                text = text[: -len(pieces[-1][1])]
+            elif i1 > 0:  # deleting the last lines: take the newline before them too
+                start = (i1 - 1, len(keep[i1 - 1].rstrip("\r\n")))
         out.append((Span(start[0], start[1], end[0], end[1]), text))
     return out
