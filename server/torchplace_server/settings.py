@@ -5,12 +5,12 @@ Sources, later ones replacing earlier ones key by key: `initializationOptions`
 `torchplace`), then `workspace/configuration` (section `torchplace`), then
 `workspace/didChangeConfiguration`.  The project's `[tool.torchplace]` from the
 nearest pyproject.toml is applied on top of the editor settings
-(`load_config(path, base=editor)`), so the editor and `torchplace check` agree
+(`load_config_checked(path, base=editor)`), so the editor and `torchplace check` agree
 on a project; it is re-read when a pyproject.toml changes (watched files, and,
 for clients that cannot watch files, its modification time on the next check).
 
 Keys:
-- engine keys (validated by `Config.from_dict`): `select`, `ignore`,
+- engine keys (validated by `Config.parse`): `select`, `ignore`,
   `severity` (code -> error|warning|information|hint), `extraDeviceNames`,
   `perFileIgnores`, `extendExclude`;
 - the server's own keys and the probe's (`setting_keys.SERVER_KEYS`: `enable`,
@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from lsprotocol import types
 
-from torchplace_rules import Config, ConfigError, load_config
-from torchplace_rules.config import find_pyproject
+from torchplace_rules import Config
+from torchplace_rules.config import find_pyproject, load_config_checked
 
 from .analysis_units import Unit
 from .setting_keys import SECTION, SERVER_KEYS, read_server_keys, shown
@@ -95,14 +95,12 @@ class Settings:
             raw = {}
         values, engine_keys, found = read_server_keys(raw)
         problems.extend(found)
-        config = Config()
-        for key, value in engine_keys.items():
-            try:
-                config = Config.from_dict({_kebab(key): value}, base=config)
-            except ConfigError as exc:
-                problems.append(f"{SECTION}.{key}: {exc} (using the default)")
-            except (RecursionError, TypeError, ValueError) as exc:
-                problems.append(f"{SECTION}.{key}: cannot use {shown(value)}: {type(exc).__name__} (using the default)")
+        try:
+            config, found = Config.parse({_kebab(key): value for key, value in engine_keys.items()})
+            problems.extend(_editor_names(problem) for problem in found)
+        except (RecursionError, TypeError, ValueError) as exc:  # a value the engine cannot even look at
+            config = Config()
+            problems.append(f"{SECTION}: cannot use {shown(engine_keys)}: {type(exc).__name__} (using the defaults)")
         self.raw = raw
         for attr, value in values.items():
             setattr(self, attr, value)
@@ -148,35 +146,38 @@ class Settings:
         return config
 
     def _load(self, folder: Optional[str]) -> tuple[Config, Optional[str], Optional[float]]:
-        """(config, the pyproject.toml it came from, that file's mtime).  A pyproject.toml that
-        cannot be used is named once, and checking goes on with the editor settings."""
+        """(config, the pyproject.toml it came from, that file's mtime).  Problems in the project's
+        configuration (not TOML, `tool = 3`, a wrong key) are named once; checking goes on with
+        what is valid, and the editor settings for the rest."""
         if not folder:
             return self.editor_config, None, None
-        nearest = _nearest_pyproject(folder)
-        broken = _toml_problem(nearest) if nearest is not None else None
-        if broken is not None:
-            self._report_project(f"{nearest} is not valid TOML ({broken})")
-            return self.editor_config, str(nearest), _mtime(str(nearest))
         try:
-            pyproject = find_pyproject(folder)
-            if pyproject is None:
-                return self.editor_config, None, None
-            source = str(pyproject)
-            return load_config(source, base=self.editor_config), source, _mtime(source)
-        except ConfigError as exc:
-            self._report_project(str(exc))
-        except Exception as exc:  # noqa: BLE001 - e.g. `tool = 3`: the engine did not expect it
-            self._report_project(f"{nearest or folder}: cannot read [tool.torchplace] ({type(exc).__name__}: {exc})")
-        source = str(nearest) if nearest is not None else None
-        return self.editor_config, source, _mtime(source)
+            config, problems = load_config_checked(folder, base=self.editor_config)
+            pyproject = find_pyproject(folder) or _nearest_pyproject(folder)
+        except Exception as exc:  # noqa: BLE001 - an engine bug must not stop checking
+            config, problems, pyproject = self.editor_config, [f"cannot read the project configuration: {exc!r}"], None
+        if problems:
+            self._report_project(problems)
+        source = str(pyproject) if pyproject is not None else None
+        return config, source, _mtime(source)
 
-    def _report_project(self, message: str) -> None:
-        if message in self._reported:
+    def _report_project(self, problems: list[str]) -> None:
+        new = [p for p in problems if p not in self._reported]
+        if not new:
             return
-        self._reported.add(message)
-        log.warning("torchplace: %s", message)
-        self.server.notify_user(f"torchplace: invalid project configuration: {message}. "
-                                "Checking with the editor settings instead.", types.MessageType.Error)
+        self._reported.update(new)
+        log.warning("torchplace: project configuration: %s", "; ".join(new))
+        self.server.notify_user("torchplace: invalid project configuration: " + "; ".join(new) + ".",
+                                types.MessageType.Error)
+
+
+def _editor_names(problem: str) -> str:
+    """An engine problem about `'extra-device-names'` as the editor calls it: `torchplace.extraDeviceNames`."""
+    def named(match: re.Match) -> str:
+        key = re.sub(r"-([a-z])", lambda m: m.group(1).upper(), match.group(2))
+        return f"{match.group(1)}{SECTION}.{key}"
+
+    return re.sub(r"(^|unknown setting )'([^']+)'", named, problem)
 
 
 def _kebab(key: str) -> str:
@@ -185,6 +186,7 @@ def _kebab(key: str) -> str:
 
 
 def _nearest_pyproject(folder: str) -> Optional[Path]:
+    """The nearest pyproject.toml at or above `folder` (watched for changes even when unusable)."""
     try:
         here = Path(folder).resolve()
     except (OSError, RuntimeError):
@@ -192,19 +194,6 @@ def _nearest_pyproject(folder: str) -> Optional[Path]:
     for candidate in (here, *here.parents):
         if (candidate / "pyproject.toml").is_file():
             return candidate / "pyproject.toml"
-    return None
-
-
-def _toml_problem(path: Path) -> Optional[str]:
-    """Why `path` is not valid TOML, or None."""
-    from torchplace_rules.config import tomllib
-
-    try:
-        tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        return str(exc)
-    except tomllib.TOMLDecodeError as exc:
-        return str(exc)
     return None
 
 

@@ -272,8 +272,8 @@ async def test_probe_settings_are_accepted_and_wrong_ones_named(client, docs):
     docs.close(uri)
 
 
-@pytest.mark.parametrize("content,named", [("tool = 3\n", "cannot read [tool.torchplace]"),
-                                           ("[tool.torchplace\nselect = 1\n", "not valid TOML")])
+@pytest.mark.parametrize("content,named", [("tool = 3\n", "'tool' must be a table"),
+                                           ("[tool.torchplace\nselect = 1\n", "invalid TOML")])
 async def test_an_unusable_pyproject_is_named_once_and_checking_goes_on(client, docs, content, named):
     project = client.folder / f"odd_{len(content)}"
     project.mkdir()
