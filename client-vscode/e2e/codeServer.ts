@@ -29,6 +29,8 @@ export interface RunningCodeServer {
     url: string;
     workspace: string;
     userSettingsFile: string;
+    /** VS Code's logs of this run (the extension's own log among them). */
+    logsDir: string;
     stop(): Promise<void>;
 }
 
@@ -174,5 +176,5 @@ export async function startCodeServer(options: CodeServerOptions): Promise<Runni
         await stop();
         throw error;
     }
-    return { url, workspace, userSettingsFile, stop };
+    return { url, workspace, userSettingsFile, logsDir: path.join(userData, 'logs'), stop };
 }

@@ -186,11 +186,57 @@ export class Workbench {
         throw new Error(`no notification matching ${pattern}; shown: ${JSON.stringify(await this.notifications())}`);
     }
 
+    /** The Problems panel's rows (resources and markers), as shown. */
+    async problemRows(): Promise<string[]> {
+        if (!(await this.page.locator('.markers-panel').isVisible())) {
+            await this.runCommand('View: Focus Problems');
+            await this.page.locator('.markers-panel').waitFor();
+        }
+        return this.page.locator('.markers-panel .monaco-list-row').allInnerTexts();
+    }
+
+    async waitForProblemRows(check: (rows: string[]) => boolean, what: string, timeoutMs = 30000): Promise<string[]> {
+        const deadline = Date.now() + timeoutMs;
+        let rows: string[] = [];
+        while (Date.now() < deadline) {
+            rows = await this.problemRows();
+            if (check(rows)) {
+                return rows;
+            }
+            await this.page.waitForTimeout(100);
+        }
+        throw new Error(`timed out waiting for ${what}; Problems: ${JSON.stringify(rows)}`);
+    }
+
+    /** Texts that decorations add after the labels of the Explorer's rows (badges), by row. */
+    async explorerBadges(): Promise<Record<string, string>> {
+        return this.page.locator('.explorer-folders-view .monaco-list-row').evaluateAll((rows) => {
+            const view = globalThis as unknown as { getComputedStyle(e: unknown, pseudo: string): { content: string } };
+            type El = { innerText: string; querySelectorAll(s: string): ArrayLike<unknown> };
+            const out: Record<string, string> = {};
+            for (const row of rows as unknown as El[]) {
+                out[row.innerText.trim()] = Array.from(row.querySelectorAll('*'))
+                    .map((e) => view.getComputedStyle(e, '::after').content)
+                    .filter((c) => c && c !== 'none' && c !== 'normal' && c !== '""')
+                    .join(' ');
+            }
+            return out;
+        });
+    }
+
+    /** The text in the editor's hover widget, once one is shown. */
+    async hoverText(): Promise<string> {
+        const hover = this.page.locator('.monaco-hover:visible .monaco-hover-content, .monaco-hover-content:visible').first();
+        await hover.waitFor();
+        return hover.innerText();
+    }
+
     /**
      * Replaces the user settings the way a person pastes into settings.json:
      * "Preferences: Open User Settings (JSON)", select all, paste, save, close.
+     * Returns the time the save was pressed.
      */
-    async replaceUserSettings(settings: Record<string, unknown>): Promise<void> {
+    async replaceUserSettings(settings: Record<string, unknown>): Promise<number> {
         await this.runCommand('Preferences: Open User Settings (JSON)');
         // VS Code 1.139 may open it in a modal editor rather than a tab.
         const found = this.page.locator('.monaco-editor', { hasText: 'workbench.startupEditor' }).last();
@@ -205,22 +251,53 @@ export class Workbench {
         await this.page.keyboard.press('Control+Shift+End');
         await this.page.keyboard.press('Delete');
         await this.page.keyboard.press('Control+S');
-        await this.page.waitForTimeout(1000);
+        const saved = Date.now();
+        // Saved when the tab is no longer marked dirty.
+        await this.page.locator('.tab.active.dirty').waitFor({ state: 'detached', timeout: 30000 }).catch(() => undefined);
+        const save = this.page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Save$/ });
         for (const key of ['Control+W', 'Escape', 'Control+W']) {
             if (!(await editor.isVisible())) {
                 break;
             }
             await this.page.keyboard.press(key);
-            await this.page.waitForTimeout(500);
-            // If the save had not landed yet, VS Code asks; the answer is Save.
-            const save = this.page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Save$/ });
+            // Closed, or VS Code asks whether to save (the save had not landed): the answer is Save.
+            await this.page
+                .waitForFunction((e) => !(e as unknown as { isConnected: boolean }).isConnected || (e as unknown as { offsetParent: unknown }).offsetParent === null, editor, { timeout: 3000 })
+                .catch(() => undefined);
             if (await save.isVisible()) {
                 await save.click();
-                await this.page.waitForTimeout(500);
             }
         }
         if (await editor.isVisible()) {
             throw new Error('the settings editor did not close');
+        }
+        return saved;
+    }
+
+    /** Lines of the extension's own log so far (VS Code writes each output channel to a file). */
+    static extensionLog(logsDir: string): string {
+        const found: string[] = [];
+        const walk = (dir: string) => {
+            for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+                const full = path.join(dir, entry.name);
+                if (entry.isDirectory()) {
+                    walk(full);
+                } else if (/torchplace.*\.log$/.test(entry.name)) {
+                    found.push(fs.readFileSync(full, 'utf8'));
+                }
+            }
+        };
+        walk(logsDir);
+        return found.join('\n');
+    }
+
+    async waitForLog(logsDir: string, pattern: RegExp, timeoutMs = 60000): Promise<void> {
+        const deadline = Date.now() + timeoutMs;
+        while (!pattern.test(Workbench.extensionLog(logsDir))) {
+            if (Date.now() > deadline) {
+                throw new Error(`the extension's log never showed ${pattern}`);
+            }
+            await this.page.waitForTimeout(200);
         }
     }
 

@@ -18,11 +18,13 @@ import {
     Trace,
 } from 'vscode-languageclient/node';
 import { resolveInterpreter, pathSource, settingSource, ResolvedInterpreter } from './interpreter';
-import { pythonEnvironmentsSource, pythonExtensionSource } from './pythonExtensions';
+import { otherParserActive, pythonEnvironmentsSource, pythonExtensionSource } from './pythonExtensions';
+import { SHOW_RULE_DOCS_COMMAND, showRuleDocs } from './ruleDocs';
 import { bundleProblem, checkLaunch, serverLaunch, LaunchProblem } from './serverLaunch';
 import { RestartBudget } from './restartBudget';
 import { Notifier } from './notifications';
-import { SECTION, TorchplaceSettings, readSettings, serverSettings, SettingProblem } from './settings';
+import { PROBE_CELL_COMMAND } from './probeCommands';
+import { SECTION, TorchplaceSettings, problemsMessage, readSettings, serverSettings, SettingProblem } from './settings';
 
 export type ServerState = 'disabled' | 'starting' | 'running' | 'stopped' | 'failed';
 
@@ -39,12 +41,22 @@ export const DOCUMENT_SELECTOR = [
     { scheme: 'vscode-notebook-cell', language: 'python' },
 ];
 
+/** Settings a user set explicitly, as opposed to their defaults (which depend on other extensions). */
+const EXPLICIT_ONLY = new Set(['reportSyntaxErrors']);
+
 /** Settings for a resource (or the window), read and validated. */
 export function settingsFor(scope?: vscode.ConfigurationScope): { settings: TorchplaceSettings; problems: SettingProblem[] } {
     const config = vscode.workspace.getConfiguration(SECTION, scope);
     const folder =
         scope instanceof vscode.Uri ? vscode.workspace.getWorkspaceFolder(scope) : vscode.workspace.workspaceFolders?.[0];
-    return readSettings((key) => config.get(key), {
+    const get = (key: string): unknown => {
+        if (!EXPLICIT_ONLY.has(key)) {
+            return config.get(key);
+        }
+        const set = config.inspect(key);
+        return set?.workspaceFolderValue ?? set?.workspaceValue ?? set?.globalValue;
+    };
+    return readSettings(get, {
         workspaceFolder: folder?.uri.fsPath,
         userHome: process.env.HOME ?? process.env.USERPROFILE,
         env: process.env,
@@ -68,6 +80,8 @@ export class ServerClient implements vscode.Disposable {
     private stderrTail: string[] = [];
     /** Listeners of the current client, dropped with it. */
     private clientListeners: vscode.Disposable[] = [];
+    /** The setting problems last shown (one message per change, not repeated while unchanged). */
+    private shownProblems = '';
     private readonly budget = new RestartBudget();
     private readonly statusEmitter = new vscode.EventEmitter<ServerStatus>();
     private queue: Promise<void> = Promise.resolve();
@@ -120,7 +134,7 @@ export class ServerClient implements vscode.Disposable {
         const { settings } = settingsFor(vscode.workspace.workspaceFolders?.[0]?.uri);
         this.log.info('settings changed: sending them to the server');
         await client.sendNotification(DidChangeConfigurationNotification.type, {
-            settings: { [SECTION]: serverSettings(settings) },
+            settings: { [SECTION]: serverSettings(settings, { otherParserActive: otherParserActive() }) },
         });
     }
 
@@ -173,7 +187,7 @@ export class ServerClient implements vscode.Disposable {
 
         const launch = serverLaunch(interpreter.command, settings.importStrategy, this.extensionRoot);
         this.setStatus({ state: 'starting', detail: `checking ${interpreter.command[0]}`, interpreter });
-        const problem = bundleProblem(this.extensionRoot, settings.importStrategy) ?? (await checkLaunch(launch));
+        const problem = bundleProblem(this.extensionRoot, settings.importStrategy) ?? (await checkLaunch(launch, this.extensionRoot));
         if (problem) {
             this.failed(problem, interpreter);
             return;
@@ -187,7 +201,7 @@ export class ServerClient implements vscode.Disposable {
             'torchplace',
             'torchplace',
             { command: launch.command, args: launch.args, options: { env: launch.env, cwd: resource?.fsPath } },
-            this.clientOptions(settings),
+            this.clientOptions(settings, interpreter),
         );
         this.client = client;
         this.clientListeners.push(
@@ -199,14 +213,6 @@ export class ServerClient implements vscode.Disposable {
                     this.running(client, interpreter);
                 } else if (event.newState === State.Starting) {
                     this.setStatus({ state: 'starting', detail: 'starting the server', interpreter });
-                } else if (event.newState === State.Stopped && this.everRan) {
-                    // Also Stopped for a moment while the client restarts it: report
-                    // only a stop that lasts (given up, or a restart that failed).
-                    setTimeout(() => {
-                        if (this.client === client && client.state === State.Stopped) {
-                            this.stoppedForGood(interpreter);
-                        }
-                    }, 3000);
                 }
             }),
         );
@@ -266,7 +272,8 @@ export class ServerClient implements vscode.Disposable {
         });
     }
 
-    private clientOptions(settings: TorchplaceSettings): LanguageClientOptions {
+    private clientOptions(settings: TorchplaceSettings, interpreter: ResolvedInterpreter): LanguageClientOptions {
+        const environment = () => ({ otherParserActive: otherParserActive() });
         return {
             documentSelector: DOCUMENT_SELECTOR,
             outputChannel: this.log,
@@ -280,9 +287,19 @@ export class ServerClient implements vscode.Disposable {
                         this.stderrTail = [...this.stderrTail.slice(-19), line];
                     }),
             },
-            initializationOptions: serverSettings(settings),
+            initializationOptions: serverSettings(settings, environment()),
             middleware: {
                 ...this.middleware,
+                executeCommand: async (command, args, next) => {
+                    if (command === SHOW_RULE_DOCS_COMMAND && (await showRuleDocs(this.extensionRoot, args[0]))) {
+                        return true; // rendered here; other editors get the page in a browser
+                    }
+                    if (command === PROBE_CELL_COMMAND && !vscode.workspace.isTrusted) {
+                        void this.notifier.notify('warning', 'The probe runs code, so it is off in an untrusted workspace. Trust the workspace to use it.', [], true);
+                        return undefined;
+                    }
+                    return this.middleware.executeCommand ? this.middleware.executeCommand(command, args, next) : next(command, args);
+                },
                 workspace: {
                     ...this.middleware.workspace,
                     // Answers for `torchplace` with validated, server-only keys.
@@ -296,7 +313,7 @@ export class ServerClient implements vscode.Disposable {
                                 return answers[i];
                             }
                             const scope = item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined;
-                            return serverSettings(settingsFor(scope).settings);
+                            return serverSettings(settingsFor(scope).settings, environment());
                         });
                     },
                 },
@@ -310,10 +327,14 @@ export class ServerClient implements vscode.Disposable {
                 error: () => ({ action: ErrorAction.Continue, handled: true }),
                 closed: () => {
                     // A server that never got going is a start failure (startClient says so);
-                    // one that ran and crashed is restarted a few times.
+                    // one that ran and crashed is restarted a few times, then reported once:
+                    // decided here, when the connection closes, not by a timer.
                     if (this.everRan && this.budget.crashed()) {
                         this.log.warn(`the server stopped unexpectedly; restarting it (${this.budget.recentCrashes} of ${this.budget.maxRestarts})`);
                         return { action: CloseAction.Restart, handled: true };
+                    }
+                    if (this.everRan) {
+                        queueMicrotask(() => this.stoppedForGood(interpreter));
                     }
                     return { action: CloseAction.DoNotRestart, handled: true };
                 },
@@ -354,12 +375,19 @@ export class ServerClient implements vscode.Disposable {
         });
     }
 
-    private reportSettingProblems(problems: SettingProblem[]): void {
-        for (const problem of problems) {
-            void this.notifier
-                .notify('warning', `Setting ${problem.key} ${problem.message}`, ['Open Settings'], true)
-                .then((choice) => (choice ? vscode.commands.executeCommand('workbench.action.openSettings', problem.key) : undefined));
+    /** One message naming every wrong setting and the value used instead; not repeated while unchanged. */
+    reportSettingProblems(problems: SettingProblem[]): void {
+        const message = problems.length > 0 ? problemsMessage(problems) : '';
+        if (message === this.shownProblems) {
+            return;
         }
+        this.shownProblems = message;
+        if (!message) {
+            return;
+        }
+        void this.notifier
+            .notify('warning', message, ['Open Settings'], true)
+            .then((choice) => (choice ? vscode.commands.executeCommand('workbench.action.openSettings', problems[0].key) : undefined));
     }
 
     dispose(): void {

@@ -5,8 +5,8 @@ Why: `torchplace_server.probe_command` hands the user's click to this function
 kernel per document, reports work-done progress, honours cancellation (the
 progress bar's cancel button or `$/cancelRequest`), and shows the result:
 information diagnostics per line (`→ cuda:0 float32 [32, 10]  host→device 4.0 MB`),
-an error diagnostic on the failing line, a summary via showMessage and the full
-text in the log.  It is imported only inside the server process, so using
+an error diagnostic on the failing line, a summary notification when the cell
+failed (as `showNotifications` allows; none when it worked) and the full text in the log.  It is imported only inside the server process, so using
 lsprotocol here is safe; the rest of the package never imports it.
 """
 from __future__ import annotations
@@ -182,10 +182,11 @@ async def probe_cell(ls: Any, request: Any) -> dict:
     diagnostics = diagnostics_for_result(result, request.text, to_lsp_line)
     await _publish(ls, request.uri, diagnostics)
     message = summary_message(result, label)
-    kind = types.MessageType.Info if result.ok else types.MessageType.Warning
-    # The user clicked "Probe cell": the answer is shown unless notifications are off altogether.
-    if getattr(getattr(ls, "settings", None), "show_notifications", "always") != "off":
-        ls.window_show_message(types.ShowMessageParams(type=kind, message=message))
+    # A probe that worked is shown by the view and the inline hints, never by a notification;
+    # one that failed is also a notification, as `showNotifications` allows (issue 14: quiet by default).
+    notify = getattr(ls, "notify_user", None)
+    if not result.ok and notify is not None:
+        notify(message, types.MessageType.Error)
     ls.window_log_message(types.LogMessageParams(type=types.MessageType.Info, message=message))
     source_lines = request.text.splitlines() if not request.notebook_uri else None
     ls.window_log_message(types.LogMessageParams(type=types.MessageType.Log,
