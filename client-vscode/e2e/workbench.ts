@@ -186,20 +186,24 @@ export class Workbench {
         throw new Error(`no notification matching ${pattern}; shown: ${JSON.stringify(await this.notifications())}`);
     }
 
-    /** The Problems panel's rows (resources and markers), as shown. */
-    async problemRows(): Promise<string[]> {
+    /** The Problems panel's rows (resources and markers) as shown, filtered as a person types into its filter box. */
+    async problemRows(filter = ''): Promise<string[]> {
         if (!(await this.page.locator('.markers-panel').isVisible())) {
             await this.runCommand('View: Focus Problems');
             await this.page.locator('.markers-panel').waitFor();
         }
+        const box = this.page.locator('.viewpane-filter input, .viewpane-filter textarea').first();
+        if ((await box.inputValue().catch(() => filter)) !== filter) {
+            await box.fill(filter);
+        }
         return this.page.locator('.markers-panel .monaco-list-row').allInnerTexts();
     }
 
-    async waitForProblemRows(check: (rows: string[]) => boolean, what: string, timeoutMs = 30000): Promise<string[]> {
+    async waitForProblemRows(check: (rows: string[]) => boolean, what: string, timeoutMs = 30000, filter = ''): Promise<string[]> {
         const deadline = Date.now() + timeoutMs;
         let rows: string[] = [];
         while (Date.now() < deadline) {
-            rows = await this.problemRows();
+            rows = await this.problemRows(filter);
             if (check(rows)) {
                 return rows;
             }
@@ -222,6 +226,15 @@ export class Workbench {
             }
             return out;
         });
+    }
+
+    /** Moves the mouse onto the middle of `target` (no actionability checks: text layers cover squiggles). */
+    async pointAt(target: Locator): Promise<void> {
+        const box = await target.boundingBox();
+        if (!box) {
+            throw new Error('nothing to point at');
+        }
+        await this.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     }
 
     /** The text in the editor's hover widget, once one is shown. */
@@ -272,6 +285,15 @@ export class Workbench {
             throw new Error('the settings editor did not close');
         }
         return saved;
+    }
+
+    /**
+     * Replaces the remote (machine) settings, as "Preferences: Open Remote Settings (JSON)"
+     * would save them; VS Code picks the file up by its watcher.  Returns the time of the write.
+     */
+    static replaceMachineSettings(file: string, settings: Record<string, unknown>): number {
+        fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+        return Date.now();
     }
 
     /** Lines of the extension's own log so far (VS Code writes each output channel to a file). */

@@ -65,7 +65,7 @@ export class NotebookBadges implements vscode.FileDecorationProvider, vscode.Dis
         }
         const parts = [errors ? `${errors} error${errors > 1 ? 's' : ''}` : '', warnings ? `${warnings} warning${warnings > 1 ? 's' : ''}` : ''];
         return {
-            badge: total > 99 ? '99' : String(total),
+            badge: total < 10 ? String(total) : '9+', // as VS Code's own problem badges
             tooltip: `torchplace: ${parts.filter(Boolean).join(', ')} in this notebook`,
             color: new vscode.ThemeColor(errors ? 'list.errorForeground' : 'list.warningForeground'),
             propagate: false,

@@ -163,20 +163,29 @@ class TorchplaceProtocol(LanguageServerProtocol):
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams):
-        """pygls' initialize, with the server's own document model put in right after it is made."""
+        """pygls' initialize, with the server's own document model put in right after it is made,
+        and pull diagnostics offered only to clients the server will push nothing to."""
         inner = super().lsp_initialize(params)
         try:
             step = next(inner)
         except StopIteration as stop:
             self._adopt_workspace()
-            return stop.value
+            return self._offered(stop.value)
         self._adopt_workspace()
         while True:
             value = yield step
             try:
                 step = inner.send(value)
             except StopIteration as stop:
-                return stop.value
+                return self._offered(stop.value)
+
+    def _offered(self, result: types.InitializeResult) -> types.InitializeResult:
+        """A client that pulls but cannot be asked to pull again (Neovim 0.11) gets pushed
+        diagnostics (see `uses_pull_diagnostics`); offering it pull as well would show each
+        finding twice, the pulled copy going stale when another file changes."""
+        if result is not None and not self._server.uses_pull_diagnostics:
+            result.capabilities.diagnostic_provider = None
+        return result
 
     def _adopt_workspace(self) -> None:
         if self._workspace is not None and not isinstance(self._workspace, TorchplaceWorkspace):
