@@ -18,11 +18,13 @@ export class Workbench {
     }
 
     /** Saves a numbered screenshot and returns its path. */
-    async screenshot(name: string): Promise<string> {
+    async screenshot(name: string, keepPointer = false): Promise<string> {
         this.shot++;
         const file = path.join(this.artifacts, `${String(this.shot).padStart(2, '0')}-${name}.png`);
-        await this.page.mouse.move(1000, 5); // an empty spot of the title bar: no stray hover
-        await this.page.waitForTimeout(200);
+        if (!keepPointer) {
+            await this.page.mouse.move(1000, 5); // an empty spot of the title bar: no stray hover
+            await this.page.waitForTimeout(200); // the hover fades out
+        }
         await this.page.screenshot({ path: file });
         return file;
     }
@@ -311,6 +313,24 @@ export class Workbench {
         };
         walk(logsDir);
         return found.join('\n');
+    }
+
+    /** When (ms since the epoch) the extension's log first showed `pattern` (its lines start with a local time). */
+    static logTime(logsDir: string, pattern: RegExp): number | undefined {
+        const line = Workbench.extensionLog(logsDir).split('\n').find((l) => pattern.test(l));
+        const stamp = line && /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d\.\d{3})/.exec(line);
+        return stamp ? new Date(`${stamp[1]}T${stamp[2]}`).getTime() : undefined;
+    }
+
+    /** A frame (webviews are frames within frames) whose page shows `text`. */
+    async frameShowing(text: string): Promise<import('playwright-core').Frame | undefined> {
+        for (const frame of this.page.frames()) {
+            const shown = await frame.evaluate((t) => (globalThis as unknown as { document: { body?: { innerText: string } } }).document.body?.innerText.includes(t) ?? false, text).catch(() => false);
+            if (shown) {
+                return frame;
+            }
+        }
+        return undefined;
     }
 
     async waitForLog(logsDir: string, pattern: RegExp, timeoutMs = 60000): Promise<void> {
