@@ -1,7 +1,9 @@
 /**
  * The extension in real VS Code (code-server) driven like a person would:
  * squiggles and the Problems count, the quick-fix from the lightbulb, Fix
- * All, the probe on a `# %%` cell, a notebook finding, and a wrong setting.
+ * All, the probe on a `# %%` cell, notebooks (findings kept while cells scroll,
+ * badge, Fix All), typing through a syntax error, a module changed on disk,
+ * hover and rule pages, settings, and a server that cannot start or crashes.
  * Screenshots of each step go to test-artifacts/vscode/.
  *
  * Run by scripts/test.d/50-vscode.sh, which sets CODE_SERVER_ENTRY, NODE24
@@ -13,43 +15,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Browser, chromium } from 'playwright-core';
 import { RunningCodeServer, startCodeServer } from './codeServer';
+import { ARTIFACTS, MACHINE_SETTINGS, PYTHON_BIN, REPO, required, USER_SETTINGS } from './fixtures';
 import { Workbench } from './workbench';
 
-const REPO = path.resolve(__dirname, '../../..');
-const ARTIFACTS = path.join(REPO, 'test-artifacts', 'vscode');
-const PYTHON_BIN = process.env.TORCHPLACE_PYTHON_BIN ?? path.join(REPO, '.venv', 'bin');
-
-function required(name: string): string {
-    const value = process.env[name];
-    if (!value) {
-        throw new Error(`${name} is not set: run this suite through scripts/test.d/50-vscode.sh`);
-    }
-    return value;
-}
-
-const USER_SETTINGS = {
-    'workbench.startupEditor': 'none',
-    'workbench.tips.enabled': false,
-    'workbench.enableExperiments': false,
-    'security.workspace.trust.enabled': false,
-    'telemetry.telemetryLevel': 'off',
-    'update.mode': 'none',
-    'extensions.ignoreRecommendations': true,
-    'chat.disableAIFeatures': true,
-    'editor.inlayHints.enabled': 'on',
-    'editor.codeLens': true,
-    'editor.minimap.enabled': false,
-    'files.autoSave': 'off',
-    'window.restoreWindows': 'none',
-    'workbench.secondarySideBar.defaultVisibility': 'hidden',
-    'remote.autoForwardPorts': false, // probe kernels open ports; no toasts about them
-    'torchplace.probe.simulateGpu': 'auto',
-};
-
-
-
-/** `torchplace.interpreter` is machine-overridable: in code-server (a remote window) it comes from here. */
-const MACHINE_SETTINGS = { 'torchplace.interpreter': [path.join(PYTHON_BIN, 'python')] };
 
 describe('torchplace in VS Code (code-server)', { timeout: 10 * 60 * 1000 }, () => {
     let server: RunningCodeServer;

@@ -24,7 +24,11 @@ import { bundleProblem, checkLaunch, serverLaunch, LaunchProblem } from './serve
 import { RestartBudget } from './restartBudget';
 import { Notifier } from './notifications';
 import { PROBE_CELL_COMMAND } from './probeCommands';
-import { SECTION, TorchplaceSettings, problemsMessage, readSettings, serverSettings, SettingProblem } from './settings';
+import { SECTION, TorchplaceSettings, problemsMessage, serverSettings, SettingProblem } from './settings';
+import { settingsFor } from './vscodeSettings';
+import { QuietLanguageClient } from './quietClient';
+
+export { settingsFor };
 
 export type ServerState = 'disabled' | 'starting' | 'running' | 'stopped' | 'failed';
 
@@ -40,28 +44,6 @@ export const DOCUMENT_SELECTOR = [
     { scheme: 'untitled', language: 'python' },
     { scheme: 'vscode-notebook-cell', language: 'python' },
 ];
-
-/** Settings a user set explicitly, as opposed to their defaults (which depend on other extensions). */
-const EXPLICIT_ONLY = new Set(['reportSyntaxErrors']);
-
-/** Settings for a resource (or the window), read and validated. */
-export function settingsFor(scope?: vscode.ConfigurationScope): { settings: TorchplaceSettings; problems: SettingProblem[] } {
-    const config = vscode.workspace.getConfiguration(SECTION, scope);
-    const folder =
-        scope instanceof vscode.Uri ? vscode.workspace.getWorkspaceFolder(scope) : vscode.workspace.workspaceFolders?.[0];
-    const get = (key: string): unknown => {
-        if (!EXPLICIT_ONLY.has(key)) {
-            return config.get(key);
-        }
-        const set = config.inspect(key);
-        return set?.workspaceFolderValue ?? set?.workspaceValue ?? set?.globalValue;
-    };
-    return readSettings(get, {
-        workspaceFolder: folder?.uri.fsPath,
-        userHome: process.env.HOME ?? process.env.USERPROFILE,
-        env: process.env,
-    });
-}
 
 export function traceFor(level: vscode.LogLevel): Trace {
     if (level === vscode.LogLevel.Trace) {
@@ -394,19 +376,6 @@ export class ServerClient implements vscode.Disposable {
         void this.stopClient();
         this.disposables.forEach((d) => d.dispose());
         this.statusEmitter.dispose();
-    }
-}
-
-/**
- * The language client shows its own error toasts for start-up and restart
- * failures ("couldn't create connection to server", "write EPIPE"). This
- * extension reports those itself with the fix, so they go to the log only.
- */
-class QuietLanguageClient extends LanguageClient {
-    private static readonly LIFECYCLE = /couldn't create connection|Restarting server failed|Connection to server got closed|Server initialization failed|connection to server is erroring/;
-
-    override error(message: string, data?: unknown, showNotification?: boolean | 'force'): void {
-        super.error(message, data, QuietLanguageClient.LIFECYCLE.test(message) ? false : showNotification);
     }
 }
 
