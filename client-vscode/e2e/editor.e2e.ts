@@ -58,6 +58,9 @@ describe('torchplace in VS Code (code-server)', { timeout: 10 * 60 * 1000 }, () 
             await body();
         } catch (error) {
             await wb.screenshot(`FAILED-${name}`).catch(() => undefined);
+            // A modal dialog left open would fail every later step: close it.
+            await wb.page.locator('.monaco-dialog-box .monaco-button').first().click({ timeout: 1000 }).catch(() => undefined);
+            await wb.page.keyboard.press('Escape').catch(() => undefined);
             throw error;
         }
     }
@@ -183,16 +186,14 @@ describe('torchplace in VS Code (code-server)', { timeout: 10 * 60 * 1000 }, () 
             const found = await wb.waitForProblemRows((rows) => ours(rows).length >= 2 && rows.some((r) => /notebook_long/.test(r)), 'the notebook\'s TP101 and TP201', 90000);
             await wb.screenshot('notebook-long-problems');
             const before = ours(found).sort();
-            await wb.pointAt(wb.page.locator('.editor-group-container.active .notebook-editor .cell-list-container, .notebook-editor:visible').first());
-            for (let i = 0; i < 12; i++) {
-                await wb.page.mouse.wheel(0, 1500); // down past cell 13 to the end
-            }
-            await wb.page.locator('.notebook-editor .cell-editor-container', { hasText: 'done_17' }).first().waitFor();
+            // Into the first code cell, out to command mode, then to the last cell and back.
+            await wb.page.locator('.notebook-editor:visible .cell-editor-container', { hasText: 'device = torch.device' }).first().click();
+            await wb.page.keyboard.press('Escape');
+            await wb.page.keyboard.press('Control+End');
+            await wb.page.locator('.notebook-editor:visible .cell-editor-container', { hasText: 'done_17' }).first().waitFor();
             await wb.screenshot('notebook-long-scrolled-down');
-            for (let i = 0; i < 12; i++) {
-                await wb.page.mouse.wheel(0, -1500); // and back to the top
-            }
-            await wb.page.locator('.notebook-editor .cell-editor-container', { hasText: 'device = torch.device' }).first().waitFor();
+            await wb.page.keyboard.press('Control+Home');
+            await wb.page.locator('.notebook-editor:visible .cell-editor-container', { hasText: 'device = torch.device' }).first().waitFor();
             // Both ways done: what Problems shows for the notebook has not changed.
             assert.deepEqual(ours(await wb.problemRows()).sort(), before);
             const badges = await wb.explorerBadges();

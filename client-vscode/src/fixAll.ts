@@ -15,8 +15,15 @@ function documentToFix(): { document: vscode.TextDocument; kind: vscode.CodeActi
     if (editor && editor.document.languageId === 'python' && editor.document.uri.scheme !== 'vscode-notebook-cell') {
         return { document: editor.document, kind: FIX_ALL_KIND };
     }
-    const notebook = vscode.window.activeNotebookEditor?.notebook;
-    const cell = notebook?.getCells().find((c) => c.kind === vscode.NotebookCellKind.Code);
+    const notebook = vscode.window.activeNotebookEditor;
+    if (!notebook) {
+        return undefined;
+    }
+    // Any code cell stands for the notebook, but VS Code answers code-action requests only for
+    // cells it has a text model for: the selected one or one on screen (not one scrolled far away).
+    const cells = notebook.notebook.getCells();
+    const onScreen = notebook.visibleRanges.flatMap((range) => cells.slice(range.start, range.end));
+    const cell = [cells[notebook.selection?.start ?? 0], ...onScreen, ...cells].find((c) => c?.kind === vscode.NotebookCellKind.Code);
     return cell ? { document: cell.document, kind: NOTEBOOK_FIX_ALL_KIND } : undefined;
 }
 
