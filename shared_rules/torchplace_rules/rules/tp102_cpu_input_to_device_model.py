@@ -1,7 +1,10 @@
 """TP102 cpu-input-to-device-model: a module on an accelerator called with a CPU tensor."""
 import ast
 
-from ..edits import insert_line_before, is_assignable, make_fix, method_suffix
+from ..context import file_context
+from ..context.host_uses import argument_meets_weights
+from ..context.scopes import containing_block
+from ..edits import insert_line_before, is_assignable, make_fix, method_suffix, replace_node
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
 from ..rule_support import code_text, dev_text, fix_device_expr, origin_related
@@ -127,6 +130,8 @@ class CpuInputToDeviceModel(Rule):
             return
         src = ev.src
         if c.kind == "module_input" and c.other_dev.kind == "accel":
+            if not argument_meets_weights(c.node, c.cpu_node, c.other):
+                return  # the argument is only read on the host (sizes, slice bounds, numbers)
             module_text, arg_text = code_text(src, c.node.func), code_text(src, c.cpu_node)
             message = (f"`{module_text}` is on {dev_text(c.other_dev)} but its input `{arg_text}` is on the CPU: "
                        "the call raises a device mismatch")
@@ -148,7 +153,50 @@ class CpuInputToDeviceModel(Rule):
         arg = c.cpu_node
         stmt = ev.current_stmt
         if isinstance(arg, ast.Name) and is_assignable(arg) and stmt is not None and not isinstance(stmt, (ast.If, ast.While, ast.For, ast.With, ast.Try)):
-            edit = insert_line_before(ev.src, stmt, f"{arg.id} = {arg.id}.to({expr})")
+            anchor = transfer_point(ev, arg.id, c.cpu.origin, stmt)
+            if isinstance(anchor, ast.Call):  # the code already moves it, but throws the result away
+                return make_fix(f"Assign the result: `{arg.id} = {ev.src.segment(anchor)}`", True,
+                                replace_node(ev.src, anchor, f"{arg.id} = {ev.src.segment(anchor)}"))
+            edit = insert_line_before(ev.src, anchor, f"{arg.id} = {arg.id}.to({expr})")
             if edit is not None:
                 return make_fix(f"Move `{arg.id}` to the module's device before the call", True, edit)
         return make_fix(f"Move the input with `.to({expr})`", True, *method_suffix(ev.src, arg, f".to({expr})"))
+
+
+def transfer_point(ev, name: str, origin, stmt: ast.stmt):
+    """Where the transfer of `name` goes so that every finding on the same value shares one edit
+    (Fix All must not write `x = x.to(device)` twice): before the first statement of the same
+    block that needed it, unless `name` is re-bound in between; or the code's own discarded
+    `name.to(...)` (TP201's fix makes it an assignment: the same edit)."""
+    parents = file_context(ev).parents
+    block = containing_block(parents, stmt)
+    if block is None:
+        return stmt
+    index = next(i for i, s in enumerate(block) if s is stmt)
+    for earlier in reversed(block[:index]):
+        if _binds(earlier, name):
+            break
+        if _discarded_move(earlier, name) is not None:
+            return _discarded_move(earlier, name)
+    anchors = ev.__dict__.setdefault("_tp102_transfers", {})
+    key = (id(ev.frame.func), name, id(origin))
+    first = anchors.setdefault(key, stmt)
+    if first is not stmt and any(s is first for s in block[:index]):
+        start = next(i for i, s in enumerate(block) if s is first)
+        if not any(_binds(s, name) for s in block[start:index]):
+            return first
+    anchors[key] = stmt
+    return stmt
+
+
+def _binds(stmt: ast.stmt, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(stmt))
+
+
+def _discarded_move(stmt: ast.stmt, name: str):
+    """`name.to(...)` / `name.cuda()` as a statement of its own: its call, else None."""
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Attribute) \
+            and stmt.value.func.attr in ("to", "cuda") and isinstance(stmt.value.func.value, ast.Name) \
+            and stmt.value.func.value.id == name:
+        return stmt.value
+    return None
