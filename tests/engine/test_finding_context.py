@@ -342,6 +342,19 @@ REPORTED = {
             weights = torch.load(data_dir / "weights.pt")
             assert weights.shape == (3,)
     """, {(8, "TP204")}),
+    "c02-downloaded-into-a-temporary-directory": ("""
+        import tempfile
+        import torch
+
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+        def test_hosted_weights(name):
+            with tempfile.TemporaryDirectory() as tempdir:
+                download(name=name, bundle_dir=tempdir)
+                model = build().to(device)
+                model.load_state_dict(torch.load(f"{tempdir}/models/model.pt"))
+    """, {(12, "TP204")}),
     "c04-program-that-moves-the-module": ("""
         import torch
         import torch.nn as nn
@@ -627,3 +640,59 @@ def test_fix_adds_device_only_where_the_function_takes_it():
     fixed = fix_all(source)
     assert "0.5), device=" not in fixed  # `torch.bernoulli` has no `device=`: it follows its input
     assert "torch.ones(2, 4, device=x.device)" in fixed
+
+
+def test_arithmetic_with_a_cpu_tensor_of_unknown_rank_is_not_an_error():
+    """A 0-dim CPU tensor (a loss, a `.sum()`) may meet a CUDA tensor in arithmetic: without its
+    rank the mismatch is not proven on every path."""
+    source = """
+        import torch
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        total = torch.zeros(1, device=device).squeeze_()
+        noise = torch.normal(0.0, 0.1, size=noise_shape)
+        total += noise
+        shifted = torch.ones(4, device=device) + torch.ones(4)
+    """
+    assert loud(source) == {(7, "TP101")}
+    maybe = [f for f in check_source(textwrap.dedent(source), "snippet.py") if f.span.start_line + 1 == 6]
+    assert [(f.code, f.severity) for f in maybe] == [("TP101", Severity.HINT)] and "may raise" in maybe[0].message
+
+
+def test_load_that_runs_only_where_the_gpu_is():
+    source = """
+        import torch
+        device = torch.device("cuda:0" if torch.cuda.is_available() else "cpu")
+        model = torch.nn.Linear(4, 2).to(device)
+        if args.cuda:
+            model.load_state_dict(torch.load(path))
+        else:
+            model.load_state_dict(torch.load(path, map_location=torch.device("cpu")))
+        model.load_state_dict(torch.load(path))
+    """
+    assert loud(source) == {(9, "TP204")}
+
+
+def test_batch_part_read_on_the_host_is_not_a_missed_transfer():
+    source = """
+        import torch
+        import torch.nn as nn
+        from torch.utils.data import DataLoader
+
+
+        class Tagger(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.rnn = nn.LSTM(8, 8)
+
+            def forward(self, x, lengths):
+                steps = int(lengths.max())
+                return self.rnn(x[:steps])[0]
+
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = Tagger().to(device)
+        for x, lengths in DataLoader(dataset):
+            out = model(x.to(device), lengths)
+            again = model(x, lengths)
+    """
+    assert loud(source) == {(21, "TP103")}

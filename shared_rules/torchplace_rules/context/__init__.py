@@ -14,7 +14,7 @@ from typing import Optional
 
 from .checkpoints import Provenance
 from .cpu_checkpoints import saved_on_cpu
-from .device_choice import commits_to_accelerator, has_cpu_path, under_device_guard
+from .device_choice import commits_to_accelerator, has_cpu_path, runs_only_with_accelerator, under_device_guard
 from .scopes import FUNCTIONS, enclosing, is_script, is_test_path, mentions_accelerator, parent_map
 
 
@@ -56,6 +56,9 @@ class FileContext:
 
     def guarded_by_device_choice(self, node: ast.AST) -> bool:
         return under_device_guard(self.parents, node)
+
+    def runs_only_with_accelerator(self, node: ast.AST) -> bool:
+        return runs_only_with_accelerator(self.parents, node)
 
     @cached_property
     def provenance(self) -> Provenance:

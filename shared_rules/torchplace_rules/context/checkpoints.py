@@ -237,7 +237,8 @@ class Provenance:
         line = load.lineno
         keys = path_keys(path, scope, line)
         expanded = expand(path, scope, line)
-        if self._temporary(expanded, scope, func):
+        temp = self._temporary_roots(path, scope, func, line)
+        if temp and _written_under(temp, scope, line):
             return True
         bases = base_dirs(path) | base_dirs(expanded)
         for call in scope.calls_before(line):
@@ -253,19 +254,25 @@ class Provenance:
                 return True
         return func is not None and self._written_by_earlier_helper(func, keys)
 
-    def _temporary(self, expanded: ast.AST, scope: Scope, func) -> bool:
-        """Is the path under a temporary directory of this test or run?"""
-        for node in ast.walk(expanded):
-            if isinstance(node, ast.Call) and _called_name(node.func) in _TEMP_CALLS:
-                return True
-            if isinstance(node, ast.Name) and node.id in scope.params and _TEMP_PARAM.match(node.id):
-                return True
-            if isinstance(node, ast.Attribute) and _path_text(node) and func is not None:
-                value = self._set_up_value(func, node.attr)
-                if value is not None and any(isinstance(n, ast.Call) and _called_name(n.func) in _TEMP_CALLS
-                                             for n in ast.walk(value)):
-                    return True
-        return False
+    def _temporary_roots(self, expr: ast.AST, scope: Scope, func, line: int, depth: int = 0) -> set[str]:
+        """The names in `expr` (followed through earlier bindings) that hold a temporary directory of
+        this test or run: pytest's `tmp_path`/`tmpdir`, `tempfile.TemporaryDirectory()`, a test class's
+        `self.tmp_dir` made in `setUp`."""
+        found = set()
+        if depth > _MAX_EXPANSION:
+            return found
+        for key in roots(expr):
+            if key in scope.params and _TEMP_PARAM.match(key):
+                found.add(key)
+                continue
+            bound = scope.binding_before(key, line)
+            value = bound[1] if bound else (self._set_up_value(func, key[5:]) if key.startswith("self.") and func else None)
+            if value is None:
+                continue
+            inner = self._temporary_roots(value, scope, func, bound[0] if bound else line, depth + 1)
+            if inner or any(isinstance(n, ast.Call) and _called_name(n.func) in _TEMP_CALLS for n in ast.walk(value)):
+                found |= inner | {key}
+        return found
 
     def _set_up_value(self, func, attr: str) -> Optional[ast.AST]:
         """What a test class's set-up method binds to `self.<attr>`."""
@@ -301,6 +308,26 @@ class Provenance:
                 elif name == func.name and first_write is not None and call.lineno > first_write:
                     return True
         return False
+
+
+_OUTPUT_KEYWORD = re.compile(r"^(out|output|save|dest|dst|target|export|ckpt|checkpoint|log|dirpath|default_root)",
+                             re.IGNORECASE)
+
+
+def _written_under(temp: set, scope: Scope, line: int) -> bool:
+    """Did this scope, before `line`, hand a temporary directory (or a path in it) to something that
+    writes: a writer (`torch.save`, `save_pretrained`, `ModelCheckpoint(dirpath=...)`) or an output
+    argument (`out_dir=tmp_path`)?  A directory only given to a download (`load(bundle_dir=tmp)`)
+    holds files from elsewhere."""
+    def mentions(node) -> bool:
+        return bool(roots(node) & temp) or any(_path_text(n) in temp for n in ast.walk(node))
+
+    for call in scope.calls_before(line):
+        if is_writer_call(call) and any(mentions(a) for a in _arguments(call)):
+            return True
+        if any(k.arg and _OUTPUT_KEYWORD.match(k.arg) and mentions(k.value) for k in call.keywords):
+            return True
+    return False
 
 
 def _writer_object_used(call: ast.Call, path_roots: set, scope: Scope, line: int) -> bool:

@@ -46,6 +46,30 @@ def under_device_guard(parents: dict, node: ast.AST) -> bool:
     return False
 
 
+def runs_only_with_accelerator(parents: dict, node: ast.AST) -> bool:
+    """Is `node` in the branch taken only when an accelerator is there (`if torch.cuda.is_available():`,
+    `if args.cuda:`, `if device.type == "cuda":`)?  Tests that negate or name the CPU are not read."""
+    child = node
+    for parent in ancestors(parents, node):
+        if isinstance(parent, (ast.If, ast.IfExp)) and _in_body(parent, child) and _asserts_accelerator(parent.test):
+            return True
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            return False
+        child = parent
+    return False
+
+
+def _in_body(branch, child) -> bool:
+    return child is branch.body or (isinstance(branch.body, list) and any(s is child for s in branch.body))
+
+
+def _asserts_accelerator(test: ast.AST) -> bool:
+    if not is_device_guard(test) or any(isinstance(n, (ast.Not, ast.BoolOp)) for n in ast.walk(test)):
+        return False
+    text = ast.unparse(test).lower()
+    return not any(word in text for word in ("cpu", "no_", "no-", "not", "!=", "none"))
+
+
 def has_cpu_path(tree: ast.Module, parents: dict) -> bool:
     """Can this program run on a machine without an accelerator, by its own choice?"""
     for node in ast.walk(tree):

@@ -19,7 +19,8 @@ _HOST_CALLS = {"len", "int", "float", "bool", "str", "repr", "isinstance", "prin
 _HOST_ATTRS = {"shape", "size", "dim", "ndim", "dtype", "device", "tolist", "item", "numpy", "numel", "is_cuda",
                "to", "cuda", "cpu", "type_as", "__len__"}
 _KEEP_ATTRS = {"int", "long", "float", "double", "half", "bool", "round", "floor", "ceil", "clone", "detach",
-               "contiguous", "squeeze", "unsqueeze", "flatten", "view", "reshape", "t", "T"}
+               "contiguous", "squeeze", "unsqueeze", "flatten", "view", "reshape", "t", "T", "max", "min", "sum",
+               "mean", "prod", "argmax", "argmin", "abs", "cumsum"}
 _MAX_DEPTH = 2
 
 
@@ -162,7 +163,11 @@ def _names(target: ast.AST) -> set:
 def argument_meets_weights(call: ast.Call, arg: ast.AST, module) -> bool:
     """Can the argument `arg` of the module call `call` meet the module's tensors?  Followed into
     the `forward` of a project class; a `torch.nn` layer's inputs all do; of a class we cannot read,
-    only the first positional input is taken to (a second one may be lengths, boxes, a mask...)."""
+    only the first input (positional, else keyword) is taken to (a second one may be lengths,
+    boxes, a mask...)."""
+    if any(k.arg is None and k.value is arg for k in call.keywords) or any(
+            isinstance(a, ast.Starred) and a.value is arg for a in call.args):
+        return True  # `model(**batch)`: the main input is in there
     position = next((i for i, a in enumerate(call.args) if a is arg), None)
     keyword = next((k.arg for k in call.keywords if k.value is arg), None)
     cls = getattr(module, "cls", None)
@@ -173,4 +178,5 @@ def argument_meets_weights(call: ast.Call, arg: ast.AST, module) -> bool:
         return param is not None and not host_only(forward, param, methods)
     if getattr(module, "torch_layer", False):
         return True
-    return position == 0
+    first_keyword = call.keywords[0].arg if call.keywords and not call.args else None
+    return position == 0 or (keyword is not None and keyword == first_keyword)

@@ -1,8 +1,13 @@
 """TP101 mixed-devices: an op that combines an accelerator tensor with a CPU tensor."""
+import ast
+
 from ..edits import insert_keyword, make_fix, method_suffix
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
 from ..rule_support import code_text, dev_text, fix_device_expr, origin_related
+
+
+_ITERATOR_OPS = (ast.BinOp, ast.AugAssign, ast.Compare, ast.UnaryOp)
 
 
 class MixedDevices(Rule):
@@ -23,6 +28,15 @@ class MixedDevices(Rule):
         a remote GPU.  (It does not "silently run on the CPU".)  Two exceptions are
         allowed by PyTorch and never reported: a 0-dim CPU tensor combined with a
         CUDA tensor, and CPU index tensors indexing a CUDA tensor.
+    """
+    when_it_reports = """
+        An error: the mismatch is proven on every path that reaches the line.  Both operands'
+        devices are known there (where paths disagree a device becomes unknown, and unknown never
+        reports), and the CPU operand cannot be the 0-dim tensor that arithmetic accepts: in `+`,
+        `*`, comparisons and in-place arithmetic its rank must be known (else the finding is a hint
+        that says "may").  The related locations
+        show where each operand got its device.  Code inside `pytest.raises(...)` /
+        `assertRaises(...)` blocks is expected to raise and is not reported.
     """
     example = """
         device = torch.device("cuda")
@@ -133,9 +147,14 @@ class MixedDevices(Rule):
     def on_conflict(self, ev, c) -> None:
         if c.cpu.batch is not None or c.kind not in ("op", "index") or c.other_dev.kind != "accel":
             return
+        # A 0-dim CPU tensor may meet a CUDA tensor in arithmetic: without the rank it is not proven.
+        certain = not (c.cpu.rank is None and isinstance(c.node, _ITERATOR_OPS))
         src = ev.src
         cpu_text, other_text = code_text(src, c.cpu_node), code_text(src, c.other_node)
-        if c.kind == "index":
+        if not certain:
+            message = (f"`{cpu_text}` is on the CPU but `{other_text}` is on {dev_text(c.other_dev)}: this may raise "
+                       "\"Expected all tensors to be on the same device\" unless it is a 0-dim tensor")
+        elif c.kind == "index":
             message = (f"`{cpu_text}` is on the CPU but is indexed with `{other_text}` on {dev_text(c.other_dev)}: "
                        "indices must be on the CPU or on the indexed tensor's device")
         else:
@@ -143,7 +162,8 @@ class MixedDevices(Rule):
                        "\"Expected all tensors to be on the same device\"")
         related = [origin_related(c.cpu_node, c.cpu, "created on the CPU here"),
                    origin_related(c.other_node, c.other, f"placed on {dev_text(c.other_dev)} here")]
-        ev.report(self, c.node, message, [r for r in related if r], self.fix(ev, c))
+        ev.report(self, c.node, message, [r for r in related if r], self.fix(ev, c),
+                  severity=None if certain else Severity.HINT)
 
     def fix(self, ev, c):
         expr = fix_device_expr(ev, c.other_dev, c.other_node)

@@ -28,6 +28,15 @@ class CpuInputToDeviceModel(Rule):
         on the same device".  Note that `model.to(device)` on its own line is
         correct: `Module.to()` moves parameters and buffers in place.
     """
+    when_it_reports = """
+        An error: the module's placement (moved with `.to()`/`.cuda()`, or never moved and holding
+        parameters) and the input's device are both known on every path, and the input reaches
+        the module's weights.  An argument is followed into `forward` of the project's own class:
+        one that `forward` only reads on the host (`len()`, `.shape`, `int(v)`, slice bounds, truth
+        tests) or moves first is not a mismatch.  Of a class whose `forward` cannot be read only the
+        first input counts (the second may be lengths, boxes or a mask); a `torch.nn` layer's inputs
+        all meet its weights.
+    """
     example = """
         model = torch.nn.Linear(100, 50).to(device)
         x = torch.randn(8, 100)
@@ -139,6 +148,10 @@ class CpuInputToDeviceModel(Rule):
                        (c.other.placed_at, f"module placed on {dev_text(c.other_dev)} here") if getattr(c.other, "placed_at", None) is not None and hasattr(c.other.placed_at, "lineno") else None]
             ev.report(self, c.node, message, [r for r in related if r], self.fix(ev, c))
         elif c.kind == "module_reverse":
+            func = c.node.func
+            module = ev.eval(func) if isinstance(func, (ast.Name, ast.Attribute)) else None
+            if not argument_meets_weights(c.node, c.other_node, module):
+                return
             module_text, arg_text = code_text(src, c.node.func), code_text(src, c.other_node)
             message = (f"`{module_text}` was never moved off the CPU but its input `{arg_text}` is on "
                        f"{dev_text(c.other_dev)}: the call raises a device mismatch")

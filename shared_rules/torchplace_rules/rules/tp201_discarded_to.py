@@ -25,6 +25,13 @@ class DiscardedTo(Rule):
         dtype) and the next op with device tensors fails.  `Module.to()` is
         different: it moves the parameters in place.
     """
+    when_it_reports = """
+        A warning: the receiver is known to be a tensor (never a module, whose `.to()` works in
+        place, nor an object of unknown type) that a name refers to: `x`, `self.x`, `x[0]`, or an
+        in-place method's result (`t.uniform_().to(...)` returns `t`).  A discarded conversion of
+        a fresh temporary (`torch.zeros(1).to(device)`, a warm-up) leaves no name behind and is
+        not reported.
+    """
     example = """
         x = torch.randn(8, 3)
         x.to(device)                  # TP201: x is still on the CPU

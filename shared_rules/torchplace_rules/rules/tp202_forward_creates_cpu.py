@@ -25,6 +25,14 @@ class ForwardCreatesCpu(Rule):
         does not.  0-dim tensors and CPU index tensors are exempt (PyTorch allows
         them).
     """
+    when_it_reports = """
+        A warning: a proven hazard for a module that reaches an accelerator.  The CPU tensor meets
+        the module's parameters, buffers or submodules, or `forward`'s inputs (arguments of other
+        methods are whatever their callers pass, not the module's device).  The module must be
+        able to reach an accelerator: a device appears in the file, or the class is library API
+        that other code imports and moves.  A class local to a function (a test's helper) with no
+        device in that function, or a program that never uses an accelerator, is not reported.
+    """
     example = """
         def forward(self, x):
             mask = torch.ones(x.shape[0], 4)

@@ -28,6 +28,15 @@ class UnregisteredTensorAttr(Rule):
         `.to()`, `.parameters()` (so the optimizer never trains them) and
         `state_dict()`.
     """
+    when_it_reports = """
+        A warning: a proven hazard.  The attribute, as `__init__` made it, meets the module's own
+        tensors: where the analysis sees the op (the module's inputs, parameters or buffers), or in
+        `forward` as an operand of device work.  Host reads (`if self.t[i]:`, `len(self.t)`,
+        `self.t.shape`, `.item()`), moves where it is used (`self.t.to(x.device)`) and uses after
+        the method re-binds it are not evidence; an attribute that may be 0-dim is judged only where
+        the op is known.  The module must be able to reach an accelerator (as for TP202): a device
+        in the file, or library API.  The buffer fix is offered only then.
+    """
     example = """
         class Scale(nn.Module):
             def __init__(self):

@@ -33,7 +33,8 @@ class LoadWithoutMapLocation(Rule):
         chooses its device at run time: `torch.cuda.is_available()`, a `--cpu`/`--device` option,
         a device passed in by the caller) and a file that may come from elsewhere.  It stays
         silent when no machine without the GPU can run the program (every device choice is an
-        accelerator: an unconditional `.cuda()`, `device = "cuda"`, no CPU fallback), and when the
+        accelerator: an unconditional `.cuda()`, `device = "cuda"`, no CPU fallback), or when the load
+        runs only where there is one (`if torch.cuda.is_available():`, `if args.cuda:`), and when the
         file was written earlier by the same run (the same path, variable or format template given
         to `torch.save` or to another writer such as `trainer.save_checkpoint(p)` or
         `open(p, "wb")`, a path under the run's or test's temporary directory, a path handed out
@@ -130,7 +131,7 @@ class LoadWithoutMapLocation(Rule):
         if ctx.cuda_only:
             return  # no machine without the GPU ever runs this program
         for node, device_name in loads:
-            if ctx.loads_own_checkpoint(node):
+            if ctx.loads_own_checkpoint(node) or ctx.runs_only_with_accelerator(node):
                 continue
             location = device_name or '"cpu"'
             edit = insert_keyword(ev.src, node, f"map_location={location}")

@@ -17,6 +17,10 @@ class CreateThenMove(Rule):
         the work, and a host-to-device copy on every call when it sits in a loop
         or in `forward`.  Passing `device=` creates it in place.
     """
+    when_it_reports = """
+        Information: the factory is chained directly into a move to a device known to be an
+        accelerator; nothing fails.
+    """
     example = """
         noise = torch.randn(64, 128).to(device)    # TP301
     """
