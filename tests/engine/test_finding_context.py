@@ -2,11 +2,13 @@
 repository review whose cause is context or a rule's own test (`benchmarks/review/
 false_finding_causes.md`, causes 2, 4, 5, 7, 9, 11-15) stays quiet at warning level and above,
 and a true-positive twin of each snippet is still reported.  Every snippet is our own code."""
+import ast
 import textwrap
 
 import pytest
 
 from torchplace_rules import Severity, apply_fixes, check_source
+from torchplace_rules.rule_support import accepts_device
 
 
 def loud(source: str, path: str = "snippet.py") -> set:
@@ -631,15 +633,21 @@ def test_fix_adds_device_only_where_the_function_takes_it():
                 self.fc = nn.Linear(4, 4)
 
             def forward(self, x):
-                keep = torch.bernoulli(torch.full((2, 4), 0.5))
                 ones = torch.ones(2, 4)
-                return self.fc(x) * keep + ones
+                return self.fc(x) + ones
     """
-    found = {f.span.start_line + 1 for f in check_source(textwrap.dedent(source), "snippet.py") if f.code == "TP202"}
-    assert found == {12, 13}
-    fixed = fix_all(source)
-    assert "0.5), device=" not in fixed  # `torch.bernoulli` has no `device=`: it follows its input
-    assert "torch.ones(2, 4, device=x.device)" in fixed
+    assert "torch.ones(2, 4, device=x.device)" in fix_all(source)
+
+    class Where:  # what a rule sees of the analysis at the call: the callee's qualified name
+        def qualname(self, func):
+            return ast.unparse(func)
+
+    def accepts(code: str) -> bool:
+        return accepts_device(Where(), ast.parse(code, mode="eval").body)
+
+    assert accepts("torch.ones(2)") and accepts("torch.arange(4)") and accepts("torch.zeros_like(x)")
+    assert not accepts("torch.from_numpy(a)") and not accepts("torch.bernoulli(p)") and not accepts("torch.cat(xs)")
+    assert not accepts("helper(2)")  # not a torch function: nothing is known about its parameters
 
 
 def test_arithmetic_with_a_cpu_tensor_of_unknown_rank_is_not_an_error():
@@ -696,3 +704,28 @@ def test_batch_part_read_on_the_host_is_not_a_missed_transfer():
             again = model(x, lengths)
     """
     assert loud(source) == {(21, "TP103")}
+
+
+def test_attribute_that_may_be_zero_dim_needs_a_known_rank():
+    """`torch.tensor(cfg.weight)` may be 0-dim, and a 0-dim CPU tensor may meet CUDA tensors in
+    TensorIterator ops (`binary_cross_entropy_with_logits`'s `pos_weight`): not a proven hazard.
+    A list literal is not 0-dim: its use in `forward` is."""
+    source = """
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+
+        class Head(nn.Module):
+            def __init__(self, cfg):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+                self.pos_weight = torch.tensor(cfg.POSITIVE_WEIGHT, dtype=torch.float32)
+                self.table = torch.tensor([0.5, 2.0, 1.0, 1.0])
+
+            def forward(self, x, target):
+                out = self.fc(x)
+                loss = F.binary_cross_entropy_with_logits(out, target, pos_weight=self.pos_weight)
+                return loss + (out * self.table).sum()
+    """
+    assert loud(source) == {(12, "TP203")}

@@ -4,7 +4,7 @@ import ast
 from ..edits import insert_keyword, make_fix, method_suffix
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
-from ..rule_support import code_text, dev_text, fix_device_expr, origin_related
+from ..rule_support import accepts_device, code_text, dev_text, fix_device_expr, origin_related
 
 
 _ITERATOR_OPS = (ast.BinOp, ast.AugAssign, ast.Compare, ast.UnaryOp)
@@ -170,7 +170,7 @@ class MixedDevices(Rule):
         if expr is None:
             return None
         factory = c.cpu.factory
-        if factory is not None and not any(k.arg == "device" for k in factory.keywords):
+        if factory is not None and not any(k.arg == "device" for k in factory.keywords) and accepts_device(ev, factory):
             edit = insert_keyword(ev.src, factory, f"device={expr}")
             if edit is not None:
                 return make_fix(f"Create `{code_text(ev.src, factory)}` with `device={expr}`", not c.cpu.random, edit)

@@ -154,6 +154,9 @@ class UnregisteredTensorAttr(Rule):
             return
         if from_method_argument(c, ev.frame.func):
             return
+        made = ev.frame.cls.plain_tensors.get(name)
+        if c.cpu.rank is None and made is not None and _may_be_zero_dim(made.value):
+            return  # `torch.tensor(cfg.weight)` may be 0-dim, which many ops accept next to CUDA tensors
         ev.deferred.append((self.code, ("use", ev.frame.cls.node, name, c.node)))
 
     def on_finish(self, ev) -> None:

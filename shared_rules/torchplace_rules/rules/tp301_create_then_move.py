@@ -2,7 +2,7 @@
 from ..edits import insert_keyword, make_fix
 from ..model import Edit, Severity, Span
 from ..rule_base import Invalid, Rule, valid
-from ..rule_support import code_text, dev_text
+from ..rule_support import accepts_device, code_text, dev_text
 from ..flow.values import TensorV
 
 
@@ -71,8 +71,8 @@ class CreateThenMove(Rule):
         if dev is None or dev.kind != "accel" or recv.dev is None or not recv.dev.is_cpu:
             return
         factory = recv.factory
-        if any(k.arg == "device" for k in factory.keywords):
-            return
+        if any(k.arg == "device" for k in factory.keywords) or not accepts_device(ev, factory):
+            return  # only a function that takes `device=` can create it there
         src = ev.src
         message = (f"`{code_text(src, factory)}` is created on the CPU and then copied to {dev_text(dev)}; "
                    "create it there with `device=`")
