@@ -277,10 +277,40 @@ def _bind(overload: Overload, positional: list[str], keywords: dict[str, str], m
     return bound
 
 
+class _LazySection(dict):
+    """{name: entry}, each entry parsed from its own line of the table on first use: the whole
+    table is 400 kB of JSON, and a check needs a few hundred of its 1,700 entries."""
+
+    def get(self, name, default=None):
+        text = super().get(name)
+        if text is None:
+            return default
+        if isinstance(text, str):
+            text = json.loads(text)
+            self[name] = text
+        return text
+
+
 @lru_cache(maxsize=1)
 def _table() -> dict:
+    """The table, with its big sections read lazily from the generator's one-entry-per-line
+    layout (any other layout of the same JSON is read whole)."""
     with open(TABLE_PATH, encoding="utf-8") as f:
-        return json.load(f)
+        text = f.read()
+    table: dict = {}
+    section = None
+    try:
+        for line in text.splitlines()[1:-1]:
+            if line.startswith('  "'):  # '  "torch.arange": [...],'
+                name_end = line.index('": ', 3)
+                section[line[3:name_end]] = line[name_end + 3:].rstrip(",")
+            elif line.endswith("{"):  # '"functions": {'
+                section = table[json.loads(line[:-3])] = _LazySection()
+            elif line.startswith('"'):  # '"format": 1,'
+                table.update(json.loads("{" + line.rstrip(",") + "}"))
+    except (ValueError, TypeError, json.JSONDecodeError):
+        return json.loads(text)
+    return table if {"functions", "methods", "modules", "excluded"} <= set(table) else json.loads(text)
 
 
 def _overload(raw: dict) -> Overload:
