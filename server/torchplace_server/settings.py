@@ -27,7 +27,6 @@ used, is named once, and checking goes on with the editor settings.
 """
 from __future__ import annotations
 
-import fnmatch
 import logging
 import os
 import re
@@ -38,6 +37,7 @@ from lsprotocol import types
 
 from torchplace_rules import Config
 from torchplace_rules.config import find_pyproject, load_config_checked
+from torchplace_rules.path_patterns import GlobSet
 
 from .analysis_units import Unit
 from .setting_keys import SECTION, SERVER_KEYS, read_server_keys, shown
@@ -82,6 +82,7 @@ class Settings:
         self._by_folder: dict[Optional[str], tuple[Config, Optional[str], Optional[float]]] = {}
         self._reported: set[str] = set()
         self._last_problems: list[str] = []
+        self._ignored: tuple[tuple[str, ...], GlobSet] = ((), GlobSet(()))
 
     # -- editor settings -------------------------------------------------
     def update(self, raw: Any, origin: str) -> list[str]:
@@ -133,7 +134,7 @@ class Settings:
         """The engine config for a file (None: a document with no file), or None when it must not be checked."""
         if not self.enabled:
             return None
-        if path and self.ignore_patterns and _matches_any(path, self.ignore_patterns):
+        if path and self.ignore_patterns and self._is_ignored(path):
             return None
         folder = os.path.dirname(path) if path else self.server.workspace.root_path
         entry = self._by_folder.get(folder)
@@ -144,6 +145,17 @@ class Settings:
         if path and config.extend_exclude and config.is_excluded(path):
             return None
         return config
+
+    def _is_ignored(self, path: str) -> bool:
+        """Does an `ignorePatterns` glob match the path, a trailing part of it (`tests/*.py`) or a
+        folder above it (`build`)?  The patterns are compiled once into the engine's `GlobSet`
+        (the matcher behind `extend-exclude`), so a long list costs no more per file than a short one."""
+        patterns, globs = self._ignored
+        if patterns != self.ignore_patterns:
+            globs = GlobSet((p.lstrip("/") for p in self.ignore_patterns), folders=True)
+            self._ignored = (self.ignore_patterns, globs)
+        parts = Path(path).as_posix().lstrip("/").split("/")
+        return any(globs.match("/".join(parts[i:])) for i in range(len(parts)))
 
     def _load(self, folder: Optional[str]) -> tuple[Config, Optional[str], Optional[float]]:
         """(config, the pyproject.toml it came from, that file's mtime).  Problems in the project's
@@ -204,9 +216,3 @@ def _mtime(path: Optional[str]) -> Optional[float]:
         return os.stat(path).st_mtime_ns
     except OSError:
         return -1.0
-
-
-def _matches_any(path: str, patterns: tuple[str, ...]) -> bool:
-    base = os.path.basename(path)
-    norm = path.replace(os.sep, "/")
-    return any(fnmatch.fnmatch(norm, p) or fnmatch.fnmatch(base, p) or fnmatch.fnmatch(norm, "*/" + p.lstrip("/")) for p in patterns)

@@ -24,16 +24,12 @@ from typing import TYPE_CHECKING, Optional
 
 from torchplace_rules import Span
 from torchplace_rules.incremental_parse import line_map
-from torchplace_rules.text_lines import LINE_BREAK
 
 from .analysis_service import SYNTAX_CODE, Analysis, CellPart, PlacedFinding
+from .text_positions import lsp_lines
 
 if TYPE_CHECKING:
     from .server import TorchplaceServer
-
-
-def lsp_lines(text: str) -> list[str]:
-    return LINE_BREAK.split(text) if "\r" in text else text.split("\n")
 
 
 class ShownFindings:

@@ -13,6 +13,12 @@ from torchplace_rules import Span
 from torchplace_rules.text_lines import LINE_BREAK
 
 
+def lsp_lines(text: str) -> list[str]:
+    """The lines of `text` as LSP counts them: broken only at `\\n`, `\\r\\n`, `\\r`, and a text
+    ending in a line break has an empty last line (unlike `split_lines`, which follows `splitlines`)."""
+    return LINE_BREAK.split(text) if "\r" in text else text.split("\n")
+
+
 class LineTable:
     """The LSP lines of one text (breaks at `\\n`, `\\r\\n`, `\\r`; a final break starts an
     empty line), split when a position is first converted.  Positions sent to the client are
@@ -28,8 +34,7 @@ class LineTable:
     @property
     def lines(self) -> list[str]:
         if self._lines is None:
-            text = self.text
-            self._lines = LINE_BREAK.split(text) if "\r" in text else text.split("\n")
+            self._lines = lsp_lines(self.text)
         return self._lines
 
     def line(self, index: int) -> str:

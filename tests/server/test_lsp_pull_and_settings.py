@@ -165,6 +165,25 @@ async def test_settings_from_workspace_configuration(client, docs):
     docs.close(uri)
 
 
+async def test_ignore_patterns_match_folders_trailing_parts_and_stay_fast_when_long(client, docs):
+    """`ignorePatterns` go through the engine's `GlobSet`: a folder name ignores what lies below it,
+    a relative glob matches a trailing part of the path; a long list is accepted as a whole."""
+    for sub in ("vendor/lib", "gen", "src"):
+        (client.folder / sub).mkdir(parents=True, exist_ok=True)
+    vendored = docs.open("vendor/lib/seed.py", SEED_SCRIPT)
+    generated = docs.open("gen/model_pb.py", SEED_SCRIPT)
+    kept = docs.open("src/seed.py", SEED_SCRIPT)
+    many = [f"unrelated_{i}/*.py" for i in range(100_000)]
+    await change_settings(client, {"ignorePatterns": ["vendor", "gen/*_pb.py", *many]})
+    assert list((await pull(client, vendored)).items) == []
+    assert list((await pull(client, generated)).items) == []
+    assert observed((await pull(client, kept)).items) == expected(SEED_SCRIPT, str(client.folder / "src/seed.py"))
+    await change_settings(client, {})
+    assert observed((await pull(client, vendored)).items) == expected(SEED_SCRIPT, str(client.folder / "vendor/lib/seed.py"))
+    for uri in (vendored, generated, kept):
+        docs.close(uri)
+
+
 async def test_bad_setting_is_named_and_defaults_are_used(client, docs):
     uri = docs.open("bad.py", SEED_SCRIPT)
     before = len(client.messages)
