@@ -267,7 +267,7 @@ describe('torchplace in VS Code (code-server)', { timeout: 10 * 60 * 1000 }, () 
             const squiggle = wb.activeEditor().locator('.squiggly-error').first();
             await squiggle.waitFor();
             await wb.pointAt(squiggle);
-            const text = await wb.hoverText();
+            const text = await wb.hoverText(/Documentation for TP101/);
             await wb.screenshot('hover-short', true);
             const lines = text.split('\n').filter((l) => l.trim() !== '');
             assert.ok(lines.length <= 12, `hover of ${lines.length} lines:\n${text}`);

@@ -198,7 +198,18 @@ export class Workbench {
         if ((await box.inputValue().catch(() => filter)) !== filter) {
             await box.fill(filter);
         }
-        return this.page.locator('.markers-panel .monaco-list-row').allInnerTexts();
+        // Only rows on screen: the list keeps recycled rows hidden in the page. A new filter applies
+        // after a delay, and until then the rows of other files are listed: wait for it by the
+        // resource rows ("N problems in file F of folder D"), which then all name a matching file.
+        const rows = this.page.locator('.markers-panel .monaco-list-row:visible');
+        if (filter) {
+            const applied = () => rows.evaluateAll((els, wanted) => els.every((el) => {
+                const label = el.getAttribute('aria-label') ?? '';
+                return !/ problems in file /.test(label) || label.toLowerCase().includes(wanted);
+            }), filter.toLowerCase());
+            await this.waitUntil(applied, `the Problems filter "${filter}" applied`);
+        }
+        return rows.allInnerTexts();
     }
 
     async waitForProblemRows(check: (rows: string[]) => boolean, what: string, timeoutMs = 30000, filter = ''): Promise<string[]> {
@@ -239,11 +250,18 @@ export class Workbench {
         await this.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     }
 
-    /** The text in the editor's hover widget, once one is shown. */
-    async hoverText(): Promise<string> {
+    /**
+     * The text in the editor's hover widget once it shows `complete`: the widget opens with the
+     * parts it has (the Problems part) and adds the language server's answer when it arrives.
+     */
+    async hoverText(complete: RegExp): Promise<string> {
         const hover = this.page.locator('.monaco-hover:visible .monaco-hover-content, .monaco-hover-content:visible').first();
-        await hover.waitFor();
-        return hover.innerText();
+        let text = '';
+        await this.waitUntil(async () => {
+            text = await hover.innerText({ timeout: 2000 }).catch(() => '');
+            return complete.test(text);
+        }, `a hover showing ${complete}`);
+        return text;
     }
 
     /**
