@@ -34,27 +34,34 @@ export class Workbench {
         await this.page.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ timeout: 60000 });
     }
 
-    /** Quick Open (Ctrl+P), type the name, pick it; once more if the editor did not come up. */
-    async openFile(name: string): Promise<void> {
+    /**
+     * Quick Open (Ctrl+P), type the name, pick it.  A file written a moment ago may not be listed
+     * yet (code-server's file search answers late on a busy machine): the query is asked again
+     * until it is, and the pick once more if the editor did not come up.
+     */
+    async openFile(name: string, timeoutMs = 90000): Promise<void> {
         await this.dismissNotifications();
         const tab = this.page.locator(`.tab.active[data-resource-name="${name}"], .tab.active[aria-label^="${name}"]`).first();
-        for (let attempt = 1; ; attempt++) {
+        const deadline = Date.now() + timeoutMs;
+        for (let picked = 0; ;) {
             await this.page.keyboard.press('Control+P');
             const input = this.page.locator('.quick-input-widget input');
             await input.waitFor({ state: 'visible' });
             await input.fill(name);
             const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
-            await row.waitFor();
-            await row.click();
-            try {
-                await tab.waitFor({ timeout: 10000 });
-                return;
-            } catch (error) {
-                if (attempt >= 2) {
-                    throw error;
+            const listed = await row.waitFor({ timeout: 10000 }).then(() => true, () => false);
+            if (listed) {
+                await row.click();
+                picked++;
+                if (await tab.waitFor({ timeout: 10000 }).then(() => true, () => false)) {
+                    return;
                 }
-                await this.page.keyboard.press('Escape');
             }
+            if (picked >= 2 || Date.now() > deadline) {
+                throw new Error(`could not open ${name} from Quick Open (${listed ? 'picked, no editor came up' : 'not listed'})`);
+            }
+            await this.page.keyboard.press('Escape');
+            await input.waitFor({ state: 'hidden' });
         }
     }
 
