@@ -16,6 +16,7 @@ LAYERS = (
     "torch_calls",    # torch.*, torch.nn.functional.*, nn layers, DataLoader, NumPy, by qualified name
     "torch_api",      # the tables of PyTorch's API both read
     "operators",      # PyTorch's operators and nn classes from the table generated from torch
+    "torch_placement",  # where a module is placed by its constructor or a parameter assignment
     "cross_file",     # values of the project's other modules (summaries made by `module_summaries`)
     "events",         # what rules receive
     "state",          # frames, loops, joins of environments

@@ -8,6 +8,7 @@ from typing import Optional
 from . import operators
 from .torch_api import CONTAINERS, MODULE_BASES, PARAMETER_CLASSES, TORCH_FACTORIES, is_torch_layer, layer_has_params
 from .devices import CPU, SELF_DEV
+from .torch_placement import container_elements
 from .values import UNKNOWN, ClassV, DeviceV, ModuleV, QualV, TensorV, Value
 
 MOVE_METHODS = {"to", "cuda", "cpu", "type_as", "type"}
@@ -33,6 +34,7 @@ class ClassInfo:
     submodule_classes: dict = field(default_factory=dict)  # name -> ClassInfo of classes defined here
     moves_self: bool = False  # __init__ calls self.to()/self.cuda()
     init_values: dict = field(default_factory=dict)
+    tensor_subclass: bool = False  # derives from torch.Tensor: `.to()` returns a new tensor
 
     @property
     def has_params(self) -> bool:
@@ -82,6 +84,9 @@ class ClassInfo:
         return uses
 
 
+TENSOR_BASES = ("torch.Tensor", "torch._tensor.Tensor")
+
+
 def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
     is_module = False
     bases = [analyzer.eval(b) for b in stmt.bases]
@@ -94,6 +99,8 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
         elif isinstance(value, ClassV) and value.info.is_module:
             is_module = True
     info = ClassInfo(stmt, stmt.name, is_module)
+    info.tensor_subclass = any(isinstance(v, QualV) and v.name in TENSOR_BASES
+                               or isinstance(v, ClassV) and v.info.tensor_subclass for v in bases)
     # A base we cannot resolve may be an nn.Module (PreTrainedModel, ModelMixin, ...), also
     # through a base defined here that derives from one.
     info.unresolved_base = not is_module and any(
@@ -149,7 +156,7 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
                     if node.args and isinstance(node.args[0], ast.Constant):
                         info.submodules[str(node.args[0].value)] = True
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append" \
-                and node.args and _classify(node.args[0], analyzer) == "module":
+                and node.args and _classify(node.args[0], analyzer) == "module" and _module_has_params(node.args[0], analyzer):
             owner = node.func.value
             if isinstance(owner, ast.Attribute) and isinstance(owner.value, ast.Name) and owner.value.id == "self" \
                     and owner.attr in empty_lists:
@@ -182,8 +189,9 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
                 info.submodule_classes[name] = callee.info
         elif kind == "cpu_tensor" and isinstance(node, ast.Assign) and name not in info.buffers:
             info.plain_tensors.setdefault(name, node)
-        elif kind == "module_list" and isinstance(node, ast.Assign):
-            info.plain_module_lists.setdefault(name, node)
+        elif kind == "module_list" and isinstance(node, ast.Assign) \
+                and any(_module_has_params(e, analyzer) for e in (value.elts if isinstance(value, ast.List) else [value.elt])):
+            info.plain_module_lists.setdefault(name, node)  # modules with nothing to move, train or save: harmless
 
 
 def _qual(func, analyzer) -> Optional[str]:
@@ -214,9 +222,14 @@ def _classify(value: ast.AST, analyzer) -> Optional[str]:
     return None
 
 
-def _module_has_params(value: ast.Call, analyzer) -> bool:
+def _module_has_params(value: ast.AST, analyzer, depth: int = 0) -> bool:
+    if not isinstance(value, ast.Call) or depth > 3:
+        return True
     qual = _qual(value.func, analyzer)
     if qual:
+        elements = container_elements(value) if qual.split(".")[-1] in CONTAINERS else None
+        if elements is not None:  # nn.ModuleList(Pool(s) for s in scales): what its modules hold
+            return any(_module_has_params(e, analyzer, depth + 1) for e in elements)
         return layer_has_params(qual.split(".")[-1], value)
     callee = analyzer.eval(value.func)
     if isinstance(callee, ClassV):

@@ -10,6 +10,7 @@ from typing import Optional
 from . import torch_api as api
 from .calls import dispatch_call
 from .torch_methods import setitem_conflicts
+from .torch_placement import after_parameter_assignment
 from .devices import ACCEL_KIND, SELF_DEV, Dev, devices_conflict, parse_device_string
 from .events import Conflict
 from .values import (
@@ -70,6 +71,13 @@ class ExpressionEvaluator:
                 setitem_conflicts(self, target, base, index, value, value_node)
         elif isinstance(target, ast.Attribute):
             self.eval(target.value)
+            owner = target.value  # `net.layer.weight = nn.Parameter(t)`: net and net.layer hold t now
+            while isinstance(owner, (ast.Attribute, ast.Name)):
+                owner_path = self.path_of(owner)
+                held = self.frame.env.get(owner_path) if owner_path is not None else None
+                if isinstance(held, ModuleV):
+                    self.frame.env[owner_path] = after_parameter_assignment(held, value, value_node)
+                owner = owner.value if isinstance(owner, ast.Attribute) else None
         if path is None:
             return
         env = self.frame.env

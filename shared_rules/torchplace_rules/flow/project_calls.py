@@ -13,6 +13,7 @@ import ast
 from typing import Optional
 
 from .class_model import ClassInfo, device_parameter
+from .torch_placement import constructor_device
 from .cross_file import foreign_result
 from .devices import CPU, SELF_DEV, Dev
 from .state import Frame, forget_moved_arguments
@@ -172,10 +173,13 @@ def instantiate(ev, node: ast.Call, cls: ClassV) -> Value:
     info = cls.info
     if not info.is_module:
         forget_moved_arguments(ev, node)
-        return UNKNOWN
+        # a torch.Tensor subclass: a tensor (of unknown device); `.to()` does not move it in place
+        return TensorV(None, origin=node) if info.tensor_subclass else UNKNOWN
     dev = None if info.moves_self else default_device(ev)
     if device_parameter(info, ev) is not None:  # Net(device=device): its layers are built there
         dev = _argument_device(ev, node, info, args, kwargs)
+    else:  # a device argument not followed to the layers: unknown, not the default device
+        dev = constructor_device(node, info.methods.get("__init__"), args, kwargs, dev)
     return ModuleV(dev, info.has_params, node, info)
 
 

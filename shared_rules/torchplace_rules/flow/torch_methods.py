@@ -183,16 +183,39 @@ def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwar
 
 
 def setitem_conflicts(ev, target: ast.Subscript, base: TensorV, index: Value, value: Value, value_node) -> bool:
-    """`x[key] = value` runs `index_put_`: indices on the CPU or x's device, a 0-dim value on any
-    device, any other value on x's device (the table's `Tensor.__setitem__`)."""
+    """`x[key] = value` with an advanced key (a tensor or list of indices, a mask) runs `index_put_`:
+    indices on the CPU or x's device, a 0-dim value on any device, any other value on x's device
+    (the table's `Tensor.__setitem__`).  A basic key (ints, slices, `...`, None) runs `copy_` into a
+    view of x (`at::indexing::set_item`/`copy_to` in ATen/TensorIndexing.h), and `copy_` copies
+    across devices: nothing to check.  A key not known to be advanced proves no mismatch."""
     method = operators.lookup_method("__setitem__")
     overload = method.overloads[0] if method is not None else None
-    if overload is None or value_node is None:
+    if overload is None or value_node is None or not _advanced_key(target.slice, index):
         return False
     operands = [operators.Operand(overload.param("self"), base, target.value)]
     operands += operators.operands_of(overload.param("indices"), index, target.slice)
     operands += operators.operands_of(overload.param("value"), value, value_node)
     return operators.check(ev, target, operands)
+
+
+def _advanced_key(key: ast.AST, value: Value) -> bool:
+    """Is `x[key]` surely advanced indexing?  A tensor index of rank >= 1 (or a batch of them), a
+    mask, a list of indices, a loader batch or a Python bool make it so; a 0-dim integer tensor is read as an int
+    (a select), and a name of unknown kind may be an int."""
+    parts, values = (key,), (value,)
+    if isinstance(key, ast.Tuple):  # x[i, :, idx]: the tuple's items, as the subscript evaluated them
+        parts = key.elts
+        values = value.items if isinstance(value, SeqV) and value.items is not None and len(value.items) == len(parts) \
+            else (UNKNOWN,) * len(parts)
+    for part, part_value in zip(parts, values):
+        if isinstance(part, (ast.List, ast.ListComp)) or (isinstance(part, ast.Constant) and isinstance(part.value, bool)):
+            return True
+        if isinstance(part_value, (BatchV, SeqV)):
+            return True
+        if isinstance(part_value, TensorV) and (part_value.rank not in (0, None) or part_value.dtype == "bool"
+                                                or part_value.batch is not None):  # a collated batch has a batch dim
+            return True
+    return False
 
 
 def stateless_module_output(ev, node: ast.Call, args: list) -> Value:
