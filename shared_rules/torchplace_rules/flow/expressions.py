@@ -9,11 +9,13 @@ from typing import Optional
 
 from . import torch_api as api
 from .calls import dispatch_call
+from .contexts import default_value
+from .project_calls import find_method, property_value, self_attribute
 from .devices import ACCEL_KIND, SELF_DEV, Dev, devices_conflict, parse_device_string
 from .events import Conflict
 from .values import (
-    UNKNOWN, BatchV, DatasetV, DeviceV, DictV, ModuleV, NumpyV, PlacedV, QualV, SelfV, SeqV, TensorV, Value,
-    iteration_element,
+    NONE, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
+    SelfV, SeqV, TensorV, Value, attrs_get, iteration_element,
 )
 
 CONFIG_OBJECT_NAMES = {"args", "opt", "opts", "cfg", "config", "conf", "hparams", "hp", "params", "settings",
@@ -68,15 +70,35 @@ class ExpressionEvaluator:
         elif isinstance(target, ast.Attribute):
             self.eval(target.value)
         if path is None:
+            if isinstance(target, ast.Subscript):
+                self.forget_container(target.value)
             return
         env = self.frame.env
         if isinstance(target, ast.Name):
             value = self.name_binding(target.id, value, value_node)
+        elif path not in env and path not in self.frame.before and isinstance(target, ast.Attribute):
+            self.frame.before[path] = self.eval(target)  # what a path not taken still sees
         prefix_dot, prefix_sub = path + ".", path + "["
         stale = [k for k in env if k.startswith(prefix_dot) or k.startswith(prefix_sub)] if len(env) < 400 or "." in path else ()
         for key in stale:
             del env[key]
         env[path] = value
+
+    def forget_container(self, node) -> None:
+        """`features[i][key] = v`: an item stored under a key the analysis cannot follow changes
+        what the container holds (a tensor written in place keeps its device)."""
+        while isinstance(node, ast.Subscript) and self.path_of(node) is None:
+            node = node.value
+        path = self.path_of(node)
+        if path is None:
+            return
+        value = self.eval(node)
+        if isinstance(value, TensorV) and value.batch is None:
+            return
+        env = self.frame.env
+        for key in [k for k in env if k.startswith(path + ".") or k.startswith(path + "[")]:
+            del env[key]
+        env[path] = UNKNOWN
 
     def name_binding(self, name: str, value: Value, value_node=None) -> Value:
         """Device variables take their name, so fixes can say `device`.  A name
@@ -86,7 +108,7 @@ class ExpressionEvaluator:
             if value.dev.kind == ACCEL_KIND:
                 self.targets_accelerator = True
             return DeviceV(replace(value.dev, expr=name))
-        if value is UNKNOWN and name in self.device_names and not _reads_tensor_device(value_node):
+        if (value is UNKNOWN or value is NONE) and name in self.device_names and not _reads_tensor_device(value_node):
             self.targets_accelerator = True
             return DeviceV(Dev(ACCEL_KIND, "target", name))
         return value
@@ -113,6 +135,8 @@ class ExpressionEvaluator:
         return method(self, node)
 
     def expr_Constant(self, node: ast.Constant) -> Value:
+        if node.value is None:
+            return NONE
         if isinstance(node.value, str) and 2 < len(node.value) < 12:
             dev = parse_device_string(node.value, node)
             if dev is not None:
@@ -143,15 +167,27 @@ class ExpressionEvaluator:
                 return TensorV(base.dev, origin=node, grad=base.grad, module_output=True)
             return UNKNOWN
         if isinstance(base, SelfV):
-            return self.class_attr(base.info, attr, node)
+            value = self_attribute(self, base, attr, node)
+            return value if value is not UNKNOWN else self.class_member(base, attr, node)
+        if isinstance(base, ObjectV):
+            value = attrs_get(base.attrs, attr)
+            return value if value is not None else self.class_member(base, attr, node)
         if isinstance(base, ModuleV):
             if attr in ("weight", "bias") or (base.cls is not None and (attr in base.cls.params or attr in base.cls.buffers)):
                 return TensorV(base.dev, origin=node, grad=True)
             if base.cls is not None and attr in base.cls.submodules:
-                return ModuleV(base.dev, base.cls.submodules[attr], base.placed_at)
+                return ModuleV(base.dev, base.cls.submodules[attr], base.placed_at, base.cls.submodule_classes.get(attr))
             if attr == "device" and base.dev is not None:
                 return DeviceV(replace(base.dev, expr=self.src.segment(node)))
-            return UNKNOWN
+            held = attrs_get(base.attrs, attr)
+            if isinstance(held, ModuleV):  # a module it holds is its submodule: it moved with it
+                return replace(held, dev=base.dev, placed_at=base.placed_at)
+            if held is not None:
+                return held
+            return self.class_member(base, attr, node) if base.cls is not None else UNKNOWN
+        if isinstance(base, ClassV):
+            value = base.info.class_values.get(attr)
+            return default_value(value) if value is not None else UNKNOWN
         if isinstance(base, PlacedV) and attr == "device":
             return DeviceV(replace(base.dev, expr=self.src.segment(node)))
         if attr in self.device_names and base is UNKNOWN and isinstance(node.value, ast.Name) \
@@ -159,6 +195,18 @@ class ExpressionEvaluator:
             self.targets_accelerator = True
             return DeviceV(Dev(ACCEL_KIND, "target", self.src.segment(node)))
         return UNKNOWN
+
+    def class_member(self, receiver: Value, name: str, node: ast.Attribute) -> Value:
+        """`obj.name` that is no attribute value: a property's value, a bound method, a class constant."""
+        prop = property_value(self, receiver, name, node, self.path_of(node.value))
+        if prop is not None:
+            return prop
+        found = find_method(receiver, name)
+        if found is not None:
+            return BoundMethodV(found[0], receiver)
+        info = receiver.cls if isinstance(receiver, ModuleV) else receiver.info
+        value = info.class_values.get(name) if info is not None else None
+        return default_value(value) if value is not None else UNKNOWN
 
     def expr_Subscript(self, node: ast.Subscript) -> Value:
         value = self.bound_path_value(node)
@@ -186,6 +234,8 @@ class ExpressionEvaluator:
                     return UNKNOWN
             return base.element() if not isinstance(node.slice, ast.Slice) else base
         if isinstance(base, DictV):
+            if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+                return base.get(node.slice.value)
             return base.elem
         if isinstance(base, DatasetV) and base.dev is not None:
             return SeqV(None, TensorV(base.dev, origin=node))
@@ -252,12 +302,15 @@ class ExpressionEvaluator:
         for k in node.keys:
             if k is not None:
                 self.eval(k)
+        items = None
+        if all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys):
+            items = tuple((k.value, v) for k, v in zip(node.keys, values))
         if not values:
-            return DictV(UNKNOWN)
+            return DictV(UNKNOWN, items)
         out = values[0]
         for v in values[1:]:
             out = out.join(v)
-        return DictV(out)
+        return DictV(out, items)
 
     def expr_comprehension(self, node) -> Value:
         saved = self.frame.env
@@ -289,6 +342,19 @@ class ExpressionEvaluator:
 
     def expr_Starred(self, node) -> Value:
         return self.eval(node.value)
+
+    def expr_Yield(self, node) -> Value:
+        value = self.eval(node.value) if node.value is not None else NONE
+        f = self.frame
+        f.yields = value if f.yields is None else f.yields.join(value)
+        return UNKNOWN
+
+    def expr_YieldFrom(self, node) -> Value:
+        inner = self.eval(node.value)
+        value = inner.element() if isinstance(inner, SeqV) else UNKNOWN
+        f = self.frame
+        f.yields = value if f.yields is None else f.yields.join(value)
+        return UNKNOWN
 
     def expr_Await(self, node) -> Value:
         self.eval(node.value)

@@ -15,7 +15,7 @@ from typing import Optional
 from . import torch_api as api
 from .devices import CPU, Dev, parse_device_string
 from .state import forget_moved_arguments
-from .values import UNKNOWN, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, PlacedV, SeqV, TensorV, Value
+from .values import NONE, UNKNOWN, BatchV, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, PlacedV, SeqV, TensorV, Value
 
 def kw_device(ev, node: ast.Call, kwargs: dict) -> tuple[bool, Optional[Dev]]:
     """(has a device= keyword, its device when known)."""
@@ -43,6 +43,8 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
     ev.emit("call", node, qual, None, None, args, kwargs)
     if qual == "torch.device":
         return torch_device(node, args)
+    if qual in ("torch.autograd.Variable", "torch.autograd.variable.Variable"):
+        return args[0] if args and isinstance(args[0], (TensorV, BatchV)) else UNKNOWN  # Variable(x) is x
     if qual == "torch.from_numpy":
         arr = args[0] if args else UNKNOWN
         if isinstance(arr, NumpyV):
@@ -231,7 +233,11 @@ def layer(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
         dev = devs.pop() if len(devs) == 1 else None
     elif not has_kw and any(v is UNKNOWN for v in list(args) + list(kwargs.values())) and name.endswith("Loss"):
         dev = None  # a loss weight of unknown device
-    return ModuleV(dev, api.layer_has_params(name, node), node, torch_layer=True)
+    has_params = api.layer_has_params(name, node)
+    weights = list(args[:1]) + [kwargs[k] for k in ("weight", "pos_weight") if k in kwargs]
+    if has_params and name.endswith("Loss") and weights and all(v is NONE for v in weights):
+        has_params = False  # `CrossEntropyLoss(weight=None)`: no weight buffer
+    return ModuleV(dev, has_params, node, torch_layer=True, layer=name)
 
 
 def mixing_call(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:

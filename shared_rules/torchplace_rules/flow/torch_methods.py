@@ -152,8 +152,13 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
 
 def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwargs: dict) -> bool:
     """Emit a conflict for each input of `module(...)` on another device than its
-    parameters; True when the call would raise (its result is then unknown)."""
+    parameters, and between the inputs of a loss; True when the call would raise (its
+    result is then unknown)."""
     arg_nodes = list(node.args) + [k.value for k in node.keywords]
+    if module.torch_layer and module.loss and not module.has_params:
+        # A loss runs where its inputs are, and they must agree (`criterion(output, target)`).
+        if ev.check_operands(node, [(v, n) for v, n in zip(list(args) + list(kwargs.values()), arg_nodes)]):
+            return True
     conflict = False
     if module.dev is not None and module.has_params:
         for value, arg in zip(list(args) + list(kwargs.values()), arg_nodes):

@@ -16,6 +16,8 @@ class Value:
     __slots__ = ()
 
     def join(self, other: "Value") -> "Value":
+        if other is NONE:
+            return self
         return self if self == other else UNKNOWN
 
 
@@ -25,8 +27,28 @@ class _Unknown(Value):
     def __repr__(self) -> str:
         return "UNKNOWN"
 
+    def join(self, other: "Value") -> "Value":
+        return UNKNOWN
+
 
 UNKNOWN = _Unknown()
+
+
+class _None(Value):
+    """`None`.  Joined with another value it gives that value: where a value is
+    None or a tensor, any tensor operation on it either raises for None anyway
+    or sees the tensor (`if self.cache is None: self.cache = ...`)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NONE"
+
+    def join(self, other: "Value") -> "Value":
+        return other
+
+
+NONE = _None()
 
 
 @dataclass(frozen=True)
@@ -43,6 +65,8 @@ class DeviceV(Value):
     dev: Dev
 
     def join(self, other):
+        if other is NONE:
+            return self
         if isinstance(other, DeviceV):
             d = join_dev(self.dev, other.dev)
             return DeviceV(d) if d else UNKNOWN
@@ -63,6 +87,8 @@ class TensorV(Value):
     module_output: bool = False
 
     def join(self, other):
+        if other is NONE:
+            return self
         if not isinstance(other, TensorV):
             return UNKNOWN
         if self == other and self.origin is other.origin:
@@ -103,14 +129,26 @@ class ModuleV(Value):
     known_class: bool = True  # False: an unknown object that was `.to()`-ed and then called
     torch_layer: bool = False  # a torch.nn layer: it never moves its inputs itself
 
+    attrs: tuple = ()  # (name, value) pairs: plain attributes of an instance made here (`self.device = device`)
+    layer: Optional[str] = None  # the torch.nn class of a torch layer (`CrossEntropyLoss`)
+
+    @property
+    def loss(self) -> bool:
+        """A torch loss: its inputs must be on one device (CTC takes its targets on the CPU)."""
+        return self.layer is not None and self.layer.endswith("Loss") and self.layer != "CTCLoss"
+
     def join(self, other):
+        if other is NONE:
+            return self
         if isinstance(other, ModuleV):
-            if self == other and self.placed_at is other.placed_at:
+            if self == other and self.placed_at is other.placed_at and self.cls is other.cls:
                 return self
             return ModuleV(join_dev(self.dev, other.dev), self.has_params or other.has_params,
                            self.placed_at if self.placed_at is other.placed_at else None,
                            self.cls if self.cls is other.cls else None, self.known_class and other.known_class,
-                           self.torch_layer and other.torch_layer)
+                           self.torch_layer and other.torch_layer,
+                           join_attrs(self.attrs, other.attrs) if self.cls is other.cls else (),
+                           self.layer if self.layer == other.layer else None)
         return UNKNOWN
 
 
@@ -129,6 +167,8 @@ class PlacedV(Value):
         return ModuleV(self.dev, True, self.at, None, known_class=False)
 
     def join(self, other):
+        if other is NONE:
+            return self
         if isinstance(other, PlacedV):
             d = join_dev(self.dev, other.dev)
             return PlacedV(d, self.at if self.at is other.at else None) if d else UNKNOWN
@@ -176,6 +216,8 @@ class SeqV(Value):
         return self.elem
 
     def join(self, other):
+        if other is NONE:
+            return self
         if isinstance(other, SeqV):
             if self == other:
                 return self
@@ -187,11 +229,29 @@ class SeqV(Value):
 
 @dataclass(frozen=True)
 class DictV(Value):
+    """A dict: `elem` joins its values; `items` are (key, value) pairs when every key is a known string."""
+
     elem: Value = UNKNOWN
+    items: Optional[tuple] = None
+
+    def get(self, key) -> Value:
+        if self.items is not None:
+            for k, v in self.items:
+                if k == key:
+                    return v
+            return UNKNOWN
+        return self.elem
 
     def join(self, other):
+        if other is NONE:
+            return self
         if isinstance(other, DictV):
-            return DictV(self.elem.join(other.elem))
+            if self == other:
+                return self
+            items = None
+            if self.items is not None and other.items is not None and [k for k, _ in self.items] == [k for k, _ in other.items]:
+                items = tuple((k, v.join(w)) for (k, v), (_, w) in zip(self.items, other.items))
+            return DictV(self.elem.join(other.elem), items)
         return UNKNOWN
 
 
@@ -204,10 +264,14 @@ class QualV(Value):
 
 @dataclass(frozen=True)
 class FuncV(Value):
+    """A function or method of the project (`owner`: the ClassInfo of a method)."""
+
     node: ast.AST = field(compare=False, hash=False)
     key: int = 0
     owner: Optional[object] = field(default=None, compare=False, hash=False)
     home: Optional[object] = field(default=None, compare=False, hash=False)  # ModuleSummary of another file
+    closure: Optional[dict] = field(default=None, compare=False, hash=False)  # the enclosing scope of a nested function
+    scope: Optional[ast.AST] = field(default=None, compare=False, hash=False)  # the function it is nested in
 
 
 @dataclass(frozen=True)
@@ -218,10 +282,69 @@ class ClassV(Value):
 
 @dataclass(frozen=True)
 class SelfV(Value):
-    """`self` inside a method of a class defined in this file."""
+    """`self` inside a method of a project class.  `attrs`: what the call's receiver is
+    known to hold (`(name, value)` pairs); None: analysed for no particular instance."""
 
     info: object = field(compare=False, hash=False)
     key: int = 0
+    attrs: Optional[tuple] = None
+
+
+@dataclass(frozen=True)
+class ObjectV(Value):
+    """An instance of a project class that is not an nn.Module (a predictor, a
+    trainer, a sampler, a small result object): its class and what it holds."""
+
+    info: object = field(compare=False, hash=False)
+    key: int = 0
+    attrs: tuple = ()
+    at: Optional[ast.AST] = field(default=None, compare=False, hash=False)
+
+    def join(self, other):
+        if other is NONE:
+            return self
+        if isinstance(other, ObjectV) and other.key == self.key:
+            return self if self == other else ObjectV(self.info, self.key, join_attrs(self.attrs, other.attrs))
+        return UNKNOWN
+
+
+@dataclass(frozen=True)
+class BoundMethodV(Value):
+    """`obj.method` not yet called (`fn = self.step`; `partial(self.step, ...)`)."""
+
+    func: FuncV
+    receiver: Value
+
+
+@dataclass(frozen=True)
+class PartialV(Value):
+    """`functools.partial(func, *args, **kwargs)`."""
+
+    func: Value
+    args: tuple = ()
+    kwargs: tuple = ()  # (name, value) pairs
+
+
+def attrs_get(attrs: Optional[tuple], name: str) -> Optional[Value]:
+    if attrs:
+        for key, value in attrs:
+            if key == name:
+                return value
+    return None
+
+
+def join_attrs(a: tuple, b: tuple) -> tuple:
+    """Attributes both sides know, each joined (an attribute one side lacks is unknown)."""
+    if a == b:
+        return a
+    other = dict(b)
+    out = []
+    for name, value in a:
+        if name in other:
+            joined = value.join(other[name])
+            if joined is not UNKNOWN:
+                out.append((name, joined))
+    return tuple(out)
 
 
 class EnumerateV(Value):

@@ -117,6 +117,8 @@ class BatchNotMoved(Rule):
             return
         src = ev.src
         loop = batch.loop
+        if loop.target is not None and _reported_for_loop(ev, self.code, src.span(loop.target)):
+            return  # one finding per loop: its fix moves the whole batch
         where = code_text(src, c.node.func) if c.kind == "module_input" else code_text(src, c.other_node)
         message = (f"batch `{code_text(src, c.cpu_node)}` from `{code_text(src, loop.iter)}` is still on the CPU "
                    f"but `{where}` is on {dev_text(c.other_dev)}: move the batch at the top of the loop")
@@ -143,6 +145,10 @@ class BatchNotMoved(Rule):
         if edit is None:
             return None  # body on the `for` line
         return make_fix("Move the batch to the device at the top of the loop", True, edit)
+
+
+def _reported_for_loop(ev, code: str, target_span) -> bool:
+    return any(f.code == code and f.related and f.related[0].span == target_span for f in ev.findings.values())
 
 
 def _single_batch_transfer(loop, name: str, expr: str) -> str:
