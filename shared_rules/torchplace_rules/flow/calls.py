@@ -152,6 +152,9 @@ def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
     ev.emit("module_call", node, module, args, kwargs)
     if conflict:
         return UNKNOWN
+    if module.torch_layer and not module.has_params:
+        # A layer without parameters or buffers runs where its input is.
+        return TensorV(_inputs_device(args, kwargs), origin=node, grad=ev.frame.no_grad == 0, module_output=True)
     if module.dev is not None and module.dev.is_cpu and not _has_cpu_tensor(args, kwargs):
         # A module left on the CPU gives CPU results only where its input is known to be there
         # too: with an input of unknown device the call itself is what may fail.
@@ -161,6 +164,18 @@ def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
         if followed is not None:
             return followed
     return TensorV(module.dev, origin=node, grad=ev.frame.no_grad == 0, module_output=True)
+
+
+def _inputs_device(args: list, kwargs: dict):
+    """The one device all tensor inputs are on (None: unknown, or they differ)."""
+    devs = set()
+    for v in list(args) + list(kwargs.values()):
+        if isinstance(v, TensorV):
+            if v.rank != 0:
+                devs.add(v.dev)
+        elif v is UNKNOWN or isinstance(v, (BatchV, PlacedV, SeqV, DictV)):
+            return None
+    return devs.pop() if len(devs) == 1 else None
 
 
 def _has_cpu_tensor(args: list, kwargs: dict) -> bool:

@@ -66,6 +66,8 @@ class CreateThenMove(Rule):
             return
         if dev is None or dev.kind != "accel" or recv.dev is None or not recv.dev.is_cpu:
             return
+        if ev.call_sites:
+            return  # a note about the function's own code: made where it runs for no particular call
         factory = recv.factory
         if any(k.arg == "device" for k in factory.keywords):
             return
