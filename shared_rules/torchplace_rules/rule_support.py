@@ -44,6 +44,21 @@ def fix_device_expr(ev, dev: Optional[Dev], other_node: Optional[ast.AST] = None
     return None
 
 
+def placed_device(ev, dev: Optional[Dev]) -> Optional[Dev]:
+    """`dev`, or where "the module's device" really is in the call context being analysed
+    (a module moved to cuda whose method runs for this call)."""
+    if dev is not None and dev.kind == "self" and ev.frame.self_dev is not None:
+        return ev.frame.self_dev
+    return dev
+
+
+def made_in_module_method(ev, c) -> bool:
+    """A CPU tensor made by a factory inside a module's method meets the module's tensors:
+    reported at the factory (TP202), in every context."""
+    return (c.other_dev.kind == "self" and c.cpu.factory is not None and c.cpu.plain_attr is None
+            and c.cpu.batch is None and ev.frame.cls is not None and ev.frame.cls.is_module and ev.frame.func is not None)
+
+
 def device_variable_in_scope(ev) -> Optional[str]:
     """A name bound to an accelerator device here (`device = torch.device(...)`)."""
     return device_variable(ev.frame.env) or ev.module_device_variable()

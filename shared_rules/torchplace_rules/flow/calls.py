@@ -18,14 +18,15 @@ from typing import Optional
 from .cross_file import ProjectModuleV
 from .devices import SELF_DEV
 from .project_calls import (
-    call_function, call_super, call_value, find_method, follow_forward, instantiate, make_partial, self_attribute,
+    call_function, call_super, call_value, find_method, follow_forward, instantiate, loader_batch, make_partial,
+    self_attribute,
 )
 from .project_calls import call_method as project_method
 from .state import forget_moved_arguments
 from .torch_calls import call_qualified
 from .torch_methods import module_input_conflicts, module_method, numpy_method, tensor_method
 from .values import (
-    UNKNOWN, BatchV, BoundMethodV, ClassV, DictV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ObjectV,
+    NONE, UNKNOWN, BatchV, BoundMethodV, ClassV, DictV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ObjectV,
     ParamsV, PartialV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, ZipV, attrs_get, iteration_element,
 )
 
@@ -85,10 +86,14 @@ def dispatch_call(ev, node: ast.Call, recv: Optional[Value]) -> Value:
 
 
 def _call_library(ev, node: ast.Call, qual: str) -> Value:
-    """A call of an imported library object: `functools.partial`, else torch semantics."""
+    """A call of an imported library object: `functools.partial`, else torch semantics (a
+    DataLoader over a project dataset is followed into its `__getitem__` and collate function)."""
     if qual == "functools.partial":
         return make_partial(*ev.eval_args(node))
-    return call_qualified(ev, node, qual)
+    result = call_qualified(ev, node, qual)
+    if isinstance(result, LoaderV) and (isinstance(result.dataset, ObjectV) or isinstance(result.collate, FuncV)):
+        return loader_batch(ev, node, result)
+    return result
 
 
 def _is_super(node) -> bool:
@@ -127,6 +132,8 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         recv = recv.as_tensor()
     if isinstance(recv, (TensorV, BatchV)) or (recv is UNKNOWN and name in ("to", "cuda")):
         return tensor_method(ev, node, recv, name)
+    if isinstance(recv, SeqV) and name in ("append", "extend", "insert"):
+        return _grow_list(ev, node, recv, name)
     if isinstance(recv, DictV) and name == "items":
         ev.eval_args(node)
         return ItemsV(recv.elem)
@@ -139,9 +146,31 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         return UNKNOWN
     args, kwargs = ev.eval_args(node)
     ev.emit("call", node, None, name, recv, args, kwargs)
+    if name == "add_graph" and len(args) >= 2 and isinstance(args[0], (ModuleV, PlacedV)):
+        _trace_module(ev, node, args[0], args[1])
     if not isinstance(recv, SelfV):
         forget_moved_arguments(ev, node)
     return UNKNOWN
+
+
+def _grow_list(ev, node: ast.Call, lst: SeqV, name: str) -> Value:
+    """`lst.append(x)`: the list now also holds x (its items are no longer known one by one)."""
+    args, _ = ev.eval_args(node)
+    added = args[-1] if args else UNKNOWN
+    if name == "extend":
+        added = added.element() if isinstance(added, SeqV) else UNKNOWN
+    path = ev.path_of(node.func.value)
+    if path is not None:
+        ev.frame.env[path] = SeqV(None, lst.element().join(added))
+    return NONE
+
+
+def _trace_module(ev, node: ast.Call, module: Value, example: Value) -> None:
+    """`writer.add_graph(model, example)` (TensorBoard) runs `model(example)`."""
+    call = ast.copy_location(ast.Call(func=node.args[0], args=[node.args[1]], keywords=[]), node)
+    ast.copy_location(call, node)
+    call.end_lineno, call.end_col_offset = node.end_lineno, node.end_col_offset
+    module_call(ev, call, module.as_module() if isinstance(module, PlacedV) else module, evaluated=([example], {}))
 
 
 def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
@@ -218,4 +247,5 @@ class _FakeLoop:
     def __init__(self, node):
         self.iter = node
         self.target = None
+        self.body = []
 

@@ -73,6 +73,10 @@ class ClassInfo:
         if name in self.buffers:
             return TensorV(SELF_DEV, origin=at)
         if name in self.submodules:
+            made = self.init_values.get("self." + name)  # what __init__ built there, where the module is
+            if isinstance(made, ModuleV):
+                return ModuleV(SELF_DEV, self.submodules[name], None, made.cls or self.submodule_classes.get(name),
+                               torch_layer=name in self.torch_layers, attrs=made.attrs, layer=made.layer, items=made.items)
             return ModuleV(SELF_DEV, self.submodules[name], None, self.submodule_classes.get(name),
                            torch_layer=name in self.torch_layers, layer=self.torch_layers.get(name))
         if name in self.plain_tensors and self.is_module:

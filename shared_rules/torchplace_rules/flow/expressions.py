@@ -14,7 +14,7 @@ from .project_calls import find_method, property_value, self_attribute
 from .devices import ACCEL_KIND, SELF_DEV, Dev, devices_conflict, parse_device_string
 from .events import Conflict
 from .values import (
-    NONE, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
+    NONE, NUMBER, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
     SelfV, SeqV, TensorV, Value, attrs_get, iteration_element,
 )
 
@@ -108,7 +108,7 @@ class ExpressionEvaluator:
             if value.dev.kind == ACCEL_KIND:
                 self.targets_accelerator = True
             return DeviceV(replace(value.dev, expr=name))
-        if (value is UNKNOWN or value is NONE) and name in self.device_names and not _reads_tensor_device(value_node):
+        if (value is UNKNOWN or value is NONE or value is NUMBER) and name in self.device_names and not _reads_tensor_device(value_node):
             self.targets_accelerator = True
             return DeviceV(Dev(ACCEL_KIND, "target", name))
         return value
@@ -137,6 +137,8 @@ class ExpressionEvaluator:
     def expr_Constant(self, node: ast.Constant) -> Value:
         if node.value is None:
             return NONE
+        if isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+            return NUMBER
         if isinstance(node.value, str) and 2 < len(node.value) < 12:
             dev = parse_device_string(node.value, node)
             if dev is not None:
@@ -226,6 +228,8 @@ class ExpressionEvaluator:
             return TensorV(base.dev, origin=node, rank=rank, batch=base.batch, grad=base.grad, module_output=base.module_output)
         if isinstance(base, BatchV):
             return base.element(node)
+        if isinstance(base, ModuleV) and base.layer in ("ModuleList", "Sequential", "ModuleDict"):
+            return base.member(node)
         if isinstance(base, SeqV):
             if base.items is not None and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
                 try:
@@ -430,12 +434,16 @@ class ExpressionEvaluator:
         return dispatch_call(self, node, recv_value)
 
     def eval_args(self, node: ast.Call) -> tuple[list, dict]:
-        """The values of a call's arguments: positional, and keyword (`**x` as `"**<n>"`)."""
+        """The values of a call's arguments: positional, and keyword (`**x` as `"**<n>"`, or its
+        keys when they are known)."""
         args = [self.eval(a) for a in node.args]
         kwargs = {}
         for k in node.keywords:
             value = self.eval(k.value)
-            kwargs[k.arg if k.arg is not None else f"**{len(kwargs)}"] = value
+            if k.arg is None and isinstance(value, DictV) and value.items is not None:
+                kwargs.update((key, v) for key, v in value.items if key not in kwargs)  # `**{"a": 1}`: known keys
+            else:
+                kwargs[k.arg if k.arg is not None else f"**{len(kwargs)}"] = value
         return args, kwargs
 
 

@@ -10,6 +10,7 @@ environment.
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import Optional
 
 from .class_model import method_kind
@@ -18,9 +19,9 @@ from .contexts import (
 )
 from .devices import SELF_DEV, SELF_KIND
 from .state import forget_moved_arguments
-from .torch_calls import default_device
+from .torch_calls import default_collate, default_device
 from .values import (
-    UNKNOWN, BoundMethodV, ClassV, FuncV, ModuleV, ObjectV, PartialV, SelfV, TensorV, Value, attrs_get,
+    NUMBER, UNKNOWN, BoundMethodV, ClassV, FuncV, LoaderV, ModuleV, ObjectV, PartialV, SelfV, SeqV, TensorV, Value, attrs_get,
 )
 
 # nn.Module's own API: these names keep torch's meaning even on a project module class.
@@ -196,6 +197,27 @@ def make_partial(args: list, kwargs: dict) -> Value:
     return PartialV(args[0], tuple(args[1:]), tuple(sorted(kwargs.items())))
 
 
+# -- data loaders over project datasets ------------------------------------------------------
+def loader_batch(ev, node: ast.Call, loader: LoaderV) -> LoaderV:
+    """A DataLoader over a dataset class of the project: its batch is what `__getitem__` returns,
+    collated by the project's `collate_fn` or by the default collate."""
+    sample = None
+    dataset = loader.dataset
+    if isinstance(dataset, ObjectV):
+        found = find_method(dataset, "__getitem__")
+        if found is not None:
+            sample = call_method(ev, node, found[0], found[1], dataset, None, evaluated=([UNKNOWN], {}), arg_nodes=[None])
+    collate = loader.collate
+    if isinstance(collate, FuncV):
+        samples = SeqV(None, sample if sample is not None else UNKNOWN)
+        batch = _call(ev, node, collate, None, [None], [samples], {}, None, None, ev.frame.self_dev)
+    elif collate is None and sample is not None:
+        batch = default_collate(sample, node)
+    else:
+        return loader
+    return replace(loader, batch=batch) if batch is not UNKNOWN else loader
+
+
 # -- classes and modules ---------------------------------------------------------------------
 def instantiate(ev, node: ast.Call, cls: ClassV) -> Value:
     """`Cls(...)`: an nn.Module subclass gives a module (where its parameters are created), any
@@ -216,7 +238,7 @@ def instantiate(ev, node: ast.Call, cls: ClassV) -> Value:
 
 
 def _informative(args: list, kwargs: dict) -> bool:
-    return any(v is not UNKNOWN for v in list(args) + list(kwargs.values()))
+    return any(v is not UNKNOWN and v is not NUMBER for v in list(args) + list(kwargs.values()))
 
 
 def _record_fields(info, args: list, kwargs: dict) -> tuple:
@@ -277,14 +299,15 @@ def self_attribute(ev, receiver: SelfV, name: str, at) -> Value:
 
 
 def _registered(info, name: str) -> bool:
-    return name in info.params or name in info.buffers or name in info.submodules or name in info.plain_tensors
+    """Tensors the class scan knows better than any instance: parameters, buffers, plain CPU tensors."""
+    return name in info.params or name in info.buffers or name in info.plain_tensors
 
 
 def _as_module_attribute(info, value: Value, at) -> Value:
     """What a module instance holds, as its methods see it: modules it holds are its submodules
     (they move with it); a tensor may have been registered some way the analysis missed."""
     if isinstance(value, ModuleV):
-        return ModuleV(SELF_DEV, value.has_params, None, value.cls, attrs=value.attrs)
+        return replace(value, dev=SELF_DEV, placed_at=None)
     if isinstance(value, TensorV):
         return TensorV(None, origin=at)
     return value

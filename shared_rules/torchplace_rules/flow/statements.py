@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import ast
 import traceback
+from dataclasses import replace
 from typing import Optional
 
 from ..model import EngineError
 from .cross_file import decorator_from_project, import_from, import_module
 from .state import MAX_LOOP_PASSES, LoopContext, Terminated, join_env, same_env
 from .torch_api import TRAINING_STEP_METHODS
-from .values import UNKNOWN, ClassV, DeviceV, FuncV, QualV, TensorV, Value, iteration_element
+from .values import NUMBER, UNKNOWN, ClassV, DeviceV, FuncV, QualV, TensorV, Value, iteration_element
 
 
 class StatementRunner:
@@ -67,7 +68,11 @@ class StatementRunner:
         value = self.eval(stmt.value)
         self.check_operands(stmt, [(target_value, stmt.target), (value, stmt.value)])
         if not isinstance(target_value, TensorV):
-            self.bind(stmt.target, UNKNOWN if isinstance(value, TensorV) else target_value, None)
+            if isinstance(value, TensorV):  # `total += loss`: a number plus a tensor is that tensor
+                value = replace(value, origin=stmt, factory=None, rank=None) if target_value is NUMBER else UNKNOWN
+            else:
+                value = target_value
+            self.bind(stmt.target, value, None)
 
     def stmt_Return(self, stmt: ast.Return) -> None:
         value = self.eval(stmt.value) if stmt.value is not None else UNKNOWN

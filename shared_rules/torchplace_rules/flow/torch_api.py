@@ -25,7 +25,7 @@ MIXING_FUNCTIONS = {
     "hypot", "logaddexp", "copysign", "bitwise_and", "bitwise_or", "bitwise_xor", "logical_and",
     "logical_or", "logical_xor", "chain_matmul", "block_diag", "cartesian_prod", "clamp", "clip",
 }
-SEQUENCE_ARG_FUNCTIONS = {"cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack",
+SEQUENCE_ARG_FUNCTIONS = {"cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack", "einsum",
                           "block_diag", "cartesian_prod", "chain_matmul"}
 MIXING_METHODS = MIXING_FUNCTIONS - SEQUENCE_ARG_FUNCTIONS | {
     "add_", "sub_", "mul_", "div_", "masked_fill", "masked_fill_", "masked_scatter", "index_add", "index_add_",

@@ -15,7 +15,7 @@ from typing import Optional
 from . import torch_api as api
 from .devices import CPU, Dev, parse_device_string
 from .state import forget_moved_arguments
-from .values import NONE, UNKNOWN, BatchV, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, PlacedV, SeqV, TensorV, Value
+from .values import NONE, NUMBER, UNKNOWN, BatchV, DatasetV, DictV, DeviceV, LoaderV, ModuleV, NumpyV, PlacedV, SeqV, TensorV, Value
 
 def kw_device(ev, node: ast.Call, kwargs: dict) -> tuple[bool, Optional[Dev]]:
     """(has a device= keyword, its device when known)."""
@@ -181,7 +181,9 @@ def _literal_data(node: ast.AST) -> bool:
 
 
 def _host_sequence(value: Value) -> bool:
-    """A list/tuple value holding no tensor that is off the CPU."""
+    """A number, or a list/tuple value holding no tensor that is off the CPU."""
+    if value is NUMBER:
+        return True
     if not isinstance(value, SeqV):
         return False
     items = value.items if value.items is not None else (value.elem,)
@@ -207,7 +209,26 @@ def data_loader(node: ast.Call, args: list, kwargs: dict) -> Value:
     dataset = args[0] if args else kwargs.get("dataset", UNKNOWN)
     if isinstance(dataset, DatasetV):
         dev = dataset.dev if dev is not None else None
-    return LoaderV(pin, dev, node)
+    return LoaderV(pin, dev, node, dataset=dataset, collate=kwargs.get("collate_fn"))
+
+
+def default_collate(sample: Value, at, depth: int = 0) -> Value:
+    """What DataLoader's default collate makes of samples like `sample`: tensors stacked where
+    they are, numbers and arrays as CPU tensors, tuples, lists and dicts item by item."""
+    if depth > 4:
+        return UNKNOWN
+    if isinstance(sample, TensorV):
+        return TensorV(sample.dev, origin=at, dtype=sample.dtype)
+    if isinstance(sample, NumpyV):
+        return TensorV(CPU, origin=at, dtype=sample.dtype)
+    if isinstance(sample, SeqV):
+        if sample.items is not None:
+            return SeqV(tuple(default_collate(v, at, depth + 1) for v in sample.items))
+        return SeqV(None, default_collate(sample.elem, at, depth + 1))
+    if isinstance(sample, DictV):
+        items = tuple((k, default_collate(v, at, depth + 1)) for k, v in sample.items) if sample.items is not None else None
+        return DictV(default_collate(sample.elem, at, depth + 1), items)
+    return UNKNOWN
 
 
 def layer(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
@@ -217,14 +238,22 @@ def layer(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
     if not has_kw:
         dev = default_device(ev)
     if name in api.CONTAINERS:
-        children = [a for a in args if isinstance(a, ModuleV)]
-        has_params = any(c.has_params for c in children) or len(children) < len(args) or not args
+        members = list(args)
+        if len(args) == 1 and isinstance(args[0], SeqV):  # nn.ModuleList([...])
+            members = list(args[0].items) if args[0].items is not None else [args[0].elem]
+        children = [a for a in members if isinstance(a, ModuleV)]
+        has_params = any(c.has_params for c in children) or len(children) < len(members) or not members
         child_devs = {c.dev for c in children}
-        if len(children) == len(args) and len(child_devs) == 1 and args:
+        if len(children) == len(members) and len(child_devs) == 1 and members:
             dev = child_devs.pop()
         elif children and len(child_devs) > 1:
             dev = None
-        return ModuleV(dev, has_params, node)
+        items = None
+        if children and len(children) == len(members):
+            items = children[0]
+            for child in children[1:]:
+                items = items.join(child)
+        return ModuleV(dev, has_params, node, layer=name, items=items if isinstance(items, ModuleV) else None)
     if name in ("Parameter", "Buffer"):
         return UNKNOWN
     tensors = [v for v in list(args) + list(kwargs.values()) if isinstance(v, TensorV)]

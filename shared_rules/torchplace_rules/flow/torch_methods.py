@@ -17,7 +17,7 @@ from .devices import ACCEL_KIND, CPU, Dev
 from .events import Conflict
 from .torch_calls import dtype_of, kw_device
 from .values import (
-    UNKNOWN, BatchV, DeviceV, DictV, ItemsV, ModuleV, NumpyV, ParamsV, PlacedV, SeqV, TensorV, Value,
+    NUMBER, UNKNOWN, BatchV, DeviceV, DictV, ItemsV, ModuleV, NumpyV, ParamsV, PlacedV, SeqV, TensorV, Value,
 )
 
 MODULE_SELF_METHODS = {"train", "eval", "requires_grad_", "half", "float", "double", "bfloat16", "share_memory", "apply",
@@ -49,7 +49,9 @@ def _to_target(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> tuple
             target = value
         elif isinstance(arg_node, ast.Attribute) and arg_node.attr in api.TORCH_DTYPES:
             dtype = api.TORCH_DTYPES[arg_node.attr]
-        elif value is UNKNOWN and target is None and not _looks_like_dtype(arg_node):
+        elif value is NUMBER and target is None and isinstance(arg_node, ast.Constant):
+            target = DeviceV(Dev(ACCEL_KIND, f"cuda:{arg_node.value}", f'"cuda:{arg_node.value}"', node))  # x.to(0)
+        elif (value is UNKNOWN or value is NUMBER) and target is None and not _looks_like_dtype(arg_node):
             target = UNKNOWN
     if target is None:
         return False, None, dtype

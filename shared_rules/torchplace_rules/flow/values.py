@@ -7,7 +7,7 @@ both agree, so an unknown never turns into a finding.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from .devices import CPU, Dev, join_dev
@@ -51,6 +51,24 @@ class _None(Value):
 NONE = _None()
 
 
+class _Number(Value):
+    """A Python number.  Joined with a tensor it gives the tensor: an accumulator that starts
+    at 0 (`total = 0; total += loss`) holds a tensor once anything was added."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NUMBER"
+
+    def join(self, other: "Value") -> "Value":
+        if other is self or other is NONE:
+            return self
+        return other if isinstance(other, TensorV) else UNKNOWN
+
+
+NUMBER = _Number()
+
+
 @dataclass(frozen=True)
 class BatchInfo:
     """Where a batch came from: the loop over a loader and its target names."""
@@ -87,7 +105,7 @@ class TensorV(Value):
     module_output: bool = False
 
     def join(self, other):
-        if other is NONE:
+        if other is NONE or other is NUMBER:
             return self
         if not isinstance(other, TensorV):
             return UNKNOWN
@@ -131,6 +149,7 @@ class ModuleV(Value):
 
     attrs: tuple = ()  # (name, value) pairs: plain attributes of an instance made here (`self.device = device`)
     layer: Optional[str] = None  # the torch.nn class of a torch layer (`CrossEntropyLoss`)
+    items: Optional[Value] = None  # an nn.ModuleList / Sequential / ModuleDict: what its members are
 
     @property
     def loss(self) -> bool:
@@ -148,7 +167,14 @@ class ModuleV(Value):
                            self.cls if self.cls is other.cls else None, self.known_class and other.known_class,
                            self.torch_layer and other.torch_layer,
                            join_attrs(self.attrs, other.attrs) if self.cls is other.cls else (),
-                           self.layer if self.layer == other.layer else None)
+                           self.layer if self.layer == other.layer else None,
+                           self.items.join(other.items) if self.items is not None and other.items is not None else None)
+
+    def member(self, at=None) -> "Value":
+        """A member of a module container (iterated, indexed): a module where the container is."""
+        if isinstance(self.items, ModuleV):
+            return replace(self.items, dev=self.dev, placed_at=self.placed_at or self.items.placed_at)
+        return ModuleV(self.dev, True, self.placed_at, None, known_class=False)
         return UNKNOWN
 
 
@@ -184,9 +210,15 @@ class ParamsV(Value):
 
 @dataclass(frozen=True)
 class LoaderV(Value):
+    """A DataLoader: where its batches are (`batch_dev`), or the batch itself when the analysis
+    could follow the dataset's `__getitem__` and the collate function (`batch`)."""
+
     pin_memory: bool = False
     batch_dev: Optional[Dev] = CPU
     at: Optional[ast.AST] = field(default=None, compare=False, hash=False)
+    batch: Optional[Value] = None
+    dataset: object = field(default=None, compare=False, hash=False)
+    collate: object = field(default=None, compare=False, hash=False)
 
 
 @dataclass(frozen=True)
@@ -213,6 +245,8 @@ class SeqV(Value):
             for v in self.items[1:]:
                 out = out.join(v)
             return out
+        if self.items is not None:
+            return NONE  # an empty list holds nothing: what is appended later is what it holds
         return self.elem
 
     def join(self, other):
@@ -249,8 +283,10 @@ class DictV(Value):
             if self == other:
                 return self
             items = None
-            if self.items is not None and other.items is not None and [k for k, _ in self.items] == [k for k, _ in other.items]:
-                items = tuple((k, v.join(w)) for (k, v), (_, w) in zip(self.items, other.items))
+            if self.items is not None and other.items is not None:  # a key one side lacks: unknown
+                theirs = dict(other.items)
+                items = tuple((k, v.join(theirs[k]) if k in theirs else UNKNOWN) for k, v in self.items)
+                items += tuple((k, UNKNOWN) for k, _ in other.items if k not in dict(self.items))
             return DictV(self.elem.join(other.elem), items)
         return UNKNOWN
 
@@ -377,6 +413,8 @@ def iteration_element(iterable: Value, loop) -> tuple[Value, Optional[LoaderV]]:
     """What one step of `for target in iterable` binds, and the loader behind it
     (`loop` is the `for` statement or comprehension: batches remember it)."""
     if isinstance(iterable, LoaderV):
+        if iterable.batch is not None:
+            return _as_batch(iterable.batch, BatchInfo(loop, id(loop), iterable.pin_memory), 0), iterable
         if iterable.batch_dev is None:
             return UNKNOWN, iterable
         if not iterable.batch_dev.is_cpu:
@@ -393,6 +431,24 @@ def iteration_element(iterable: Value, loop) -> tuple[Value, Optional[LoaderV]]:
         return SeqV((UNKNOWN, iterable.inner)), None
     if isinstance(iterable, SeqV):
         return iterable.element(), None
+    if isinstance(iterable, ModuleV) and iterable.layer in ("ModuleList", "Sequential"):
+        return iterable.member(), None
     if isinstance(iterable, DatasetV) and iterable.dev is not None:
         return SeqV(None, TensorV(iterable.dev, origin=loop.iter)), None
     return UNKNOWN, None
+
+
+def _as_batch(value: Value, info: BatchInfo, depth: int) -> Value:
+    """A loader's batch as one loop step sees it: its CPU tensors come from the loader."""
+    if depth > 4:
+        return value
+    if isinstance(value, TensorV) and value.dev is not None and value.dev.is_cpu:
+        return TensorV(value.dev, origin=info.loop.iter, batch=info, dtype=value.dtype)
+    if isinstance(value, SeqV):
+        if value.items is not None:
+            return SeqV(tuple(_as_batch(v, info, depth + 1) for v in value.items))
+        return SeqV(None, _as_batch(value.elem, info, depth + 1))
+    if isinstance(value, DictV):
+        items = tuple((k, _as_batch(v, info, depth + 1)) for k, v in value.items) if value.items is not None else None
+        return DictV(_as_batch(value.elem, info, depth + 1), items)
+    return value

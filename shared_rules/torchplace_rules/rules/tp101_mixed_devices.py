@@ -2,7 +2,7 @@
 from ..edits import insert_keyword, make_fix, method_suffix
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
-from ..rule_support import code_text, dev_text, fix_device_expr, origin_related
+from ..rule_support import code_text, dev_text, fix_device_expr, made_in_module_method, origin_related, placed_device
 
 
 class MixedDevices(Rule):
@@ -131,18 +131,21 @@ class MixedDevices(Rule):
     ]
 
     def on_conflict(self, ev, c) -> None:
-        if c.cpu.batch is not None or c.kind not in ("op", "index") or c.other_dev.kind != "accel":
+        other_dev = placed_device(ev, c.other_dev)
+        if c.cpu.batch is not None or c.kind not in ("op", "index") or other_dev.kind != "accel":
+            return
+        if made_in_module_method(ev, c):
             return
         src = ev.src
         cpu_text, other_text = code_text(src, c.cpu_node), code_text(src, c.other_node)
         if c.kind == "index":
-            message = (f"`{cpu_text}` is on the CPU but is indexed with `{other_text}` on {dev_text(c.other_dev)}: "
+            message = (f"`{cpu_text}` is on the CPU but is indexed with `{other_text}` on {dev_text(other_dev)}: "
                        "indices must be on the CPU or on the indexed tensor's device")
         else:
-            message = (f"`{cpu_text}` is on the CPU but `{other_text}` is on {dev_text(c.other_dev)}: this raises "
+            message = (f"`{cpu_text}` is on the CPU but `{other_text}` is on {dev_text(other_dev)}: this raises "
                        "\"Expected all tensors to be on the same device\"")
         related = [origin_related(c.cpu_node, c.cpu, "created on the CPU here"),
-                   origin_related(c.other_node, c.other, f"placed on {dev_text(c.other_dev)} here")]
+                   origin_related(c.other_node, c.other, f"placed on {dev_text(other_dev)} here")]
         ev.report(self, c.node, message, [r for r in related if r], self.fix(ev, c))
 
     def fix(self, ev, c):

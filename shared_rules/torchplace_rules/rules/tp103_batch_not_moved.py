@@ -4,7 +4,7 @@ import ast
 from ..edits import insert_line_before, make_fix
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
-from ..rule_support import code_text, dev_text, fix_device_expr
+from ..rule_support import code_text, dev_text, fix_device_expr, placed_device
 
 
 class BatchNotMoved(Rule):
@@ -113,7 +113,8 @@ class BatchNotMoved(Rule):
 
     def on_conflict(self, ev, c) -> None:
         batch = c.cpu.batch
-        if batch is None or c.other_dev.kind != "accel":
+        other_dev = placed_device(ev, c.other_dev)
+        if batch is None or other_dev.kind != "accel":
             return
         src = ev.src
         loop = batch.loop
@@ -121,7 +122,7 @@ class BatchNotMoved(Rule):
             return  # one finding per loop: its fix moves the whole batch
         where = code_text(src, c.node.func) if c.kind == "module_input" else code_text(src, c.other_node)
         message = (f"batch `{code_text(src, c.cpu_node)}` from `{code_text(src, loop.iter)}` is still on the CPU "
-                   f"but `{where}` is on {dev_text(c.other_dev)}: move the batch at the top of the loop")
+                   f"but `{where}` is on {dev_text(other_dev)}: move the batch at the top of the loop")
         ev.report(self, c.node, message, [(loop.target, "batch produced on the CPU here")], self.fix(ev, c, loop))
 
     def fix(self, ev, c, loop):
