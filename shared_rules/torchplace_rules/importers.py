@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 MAX_FILES = 5000  # a bigger tree is read only this far
 MAX_FILE_BYTES = 400_000
-MAX_IMPORTERS = 8  # the nearest importers of a file are analysed for what they pass it
+MAX_IMPORTERS = 4  # the nearest importers of a file are analysed for what they pass it
 RESCAN_SECONDS = 5.0
 
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([^\n#)]*)|import[ \t]+([^\n#]+))", re.M)
@@ -51,21 +51,28 @@ class ImporterTable:
         self.index = index
         self.find_root = find_root  # path -> the project root above it (None: none)
         self.root: Optional[Path] = None
-        self.files: dict[Path, tuple] = {}  # file -> (fingerprint, imports)
+        self.files: dict[Path, tuple] = {}  # file -> (fingerprint, imports, lines)
         self.by_name: dict[str, set] = {}
         self.scanned_at = -1.0
 
     def importers_of(self, path: Path) -> list[Path]:
-        """The files that import `path`, nearest first (at most MAX_IMPORTERS)."""
+        """The files that import `path`, nearest first."""
         with self.index.lock:
             self._refresh(self._root_for(path))
             name = path.parent.name if path.name == "__init__.py" else path.stem
-            found = []
-            for candidate in self.by_name.get(name, ()):
-                if candidate != path and self._imports(candidate, path):
-                    found.append(candidate)
+            found = [c for c in self.by_name.get(name, ()) if c != path and self._imports(c, path)]
             found.sort(key=lambda p: (_distance(p, path), str(p)))
-            return found[:MAX_IMPORTERS]
+            return found
+
+    def entry_importers_of(self, path: Path) -> list[Path]:
+        """The importers of `path` that no project file imports in turn (scripts, notebooks' modules,
+        trainers run from the command line: where the values passed to a library come from),
+        nearest first, at most MAX_IMPORTERS."""
+        return [p for p in self.importers_of(path) if not self.importers_of(p)][:MAX_IMPORTERS]
+
+    def line_count(self, path: Path) -> int:
+        known = self.files.get(path)
+        return known[2] if known is not None else 0
 
     def _imports(self, importer: Path, target: Path) -> bool:
         for level, module, names in self.files[importer][1]:
@@ -107,7 +114,7 @@ class ImporterTable:
             if known is not None:
                 self._forget(path)
             imports = imports_in(text)
-            self.files[path] = (fingerprint, imports)
+            self.files[path] = (fingerprint, imports, text.count("\n") + 1)
             for _level, module, names in imports:
                 for token in {module.rsplit(".", 1)[-1], module.split(".", 1)[0], *names}:
                     if token:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
@@ -36,6 +36,7 @@ class ModuleSummary:
     env: dict
     deps: dict  # path -> fingerprint, every project file this summary read (transitively)
     depth: int = 1
+    generic_contexts: dict = field(default_factory=dict)  # its functions analysed for callers passing nothing known
 
 
 def _mark(tree: ast.AST, summary: ModuleSummary) -> None:
@@ -152,6 +153,37 @@ def summarise(index: "ProjectIndex", path: Path, text: str, fingerprint: tuple, 
 
 
 # -- callers in other files ---------------------------------------------------------------
+def _calls_into(owner: ast.AST, names: set) -> bool:
+    """Does `owner` call something bound to one of `names` (`Trainer(...)`, `utils.load(...)`)?"""
+    for node in ast.walk(owner):
+        if isinstance(node, ast.Call):
+            func = node.func
+            while isinstance(func, ast.Attribute):
+                func = func.value
+            if isinstance(func, ast.Name) and func.id in names:
+                return True
+    return False
+
+
+def _names_from(index: "ProjectIndex", path: Path, tree: ast.Module, target: Path) -> set:
+    """The names `path` binds to `target` or to what it defines (`from target import A`, `import target`)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if index.resolve(path, node.module, node.level) == target:
+                names.update(a.asname or a.name for a in node.names)
+                continue
+            for a in node.names:
+                full = f"{node.module}.{a.name}" if node.module else a.name
+                if index.resolve(path, full, node.level) == target:
+                    names.add(a.asname or a.name)
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if index.resolve(path, a.name, 0) == target:
+                    names.add(a.asname or a.name.split(".")[0])
+    return names
+
+
 @dataclass(eq=False)
 class CallerSummary:
     """What one file's code passes when it calls functions and methods of other project files:
@@ -164,29 +196,37 @@ class CallerSummary:
 
 
 class CallerCache(_FileCache):
-    """Caller summaries, by file: each importer is analysed once (module body and every function
-    as an entry point, no rules), recording the contexts of its calls into other project files."""
+    """Caller summaries, by (importer, imported file): the importer's module body and the functions
+    and classes that use a name it imports from that file are analysed once (no rules), recording
+    the contexts of their calls into other project files."""
 
-    def get(self, path: Path, ev=None) -> Optional[CallerSummary]:
+    def get(self, path: Path, target: Path, ev=None) -> Optional[CallerSummary]:
         with self.index.lock:
-            entry = self.entries.get(path)
+            key = (path, target)
+            entry = self.entries.get(key)
             if entry is not None and self.valid(entry):
-                self.entries.move_to_end(path)
+                self.entries.move_to_end(key)
             else:
-                entry = self.build(path, path, lambda text, fp: summarise_callers(self.index, path, text, fp))
+                entry = self.build(key, path, lambda text, fp: summarise_callers(self.index, path, text, fp, target))
             self.note_dependencies(ev, entry)
             return entry
 
 
-def summarise_callers(index: "ProjectIndex", path: Path, text: str, fingerprint: tuple) -> CallerSummary:
-    """Run all of `path` (no rules) and keep the contexts of its calls into other project files."""
+def summarise_callers(index: "ProjectIndex", path: Path, text: str, fingerprint: tuple, target: Path) -> CallerSummary:
+    """Run the parts of `path` that can call into `target` (no rules) and keep the contexts of
+    their calls into other project files."""
     entry = CallerSummary(path, fingerprint, {}, {})
     home = ModuleSummary(path, fingerprint, SourceText(text), {}, {}, 1)
     tree = _parse_marked(path, text, home)
     if tree is None:
         return entry
+    names = _names_from(index, path, tree, target)
+    if not names:
+        return entry
     analyzer = Analyzer(tree, home.src, [], Config(), str(path), project=index)
+    analyzer.summary_depth = 1  # its own imports are summarised without theirs: the cost stays bounded
     analyzer.outgoing = entry.outgoing
+    analyzer.group_filter = lambda owner: _calls_into(owner, names)
     try:
         analyzer.run()
     except Exception:  # a bug or a pathological module: no contexts from it

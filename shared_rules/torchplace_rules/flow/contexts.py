@@ -26,10 +26,14 @@ from .cross_file import foreign_result, qualified_name, record_outgoing
 from .devices import ACCEL_KIND, CPU, SELF_DEV, SELF_KIND, Dev, parse_device_string
 from .state import Frame
 from .values import (
-    NONE, UNKNOWN, BatchV, DeviceV, DictV, LoaderV, ModuleV, ObjectV, PlacedV, SelfV, SeqV, TensorV, Value,
+    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, LoaderV, ModuleV, ObjectV, PlacedV, QualV, SelfV, SeqV, TensorV, Value,
 )
 
 MAX_CALL_DEPTH = 6
+# Another file's code called with nothing this file knows (unknown arguments) is followed only when it is
+# short (a helper: `get_device()`, `load_config()`), two levels deep, once per process for every caller.
+GENERIC_DEPTH = MAX_CALL_DEPTH - 2
+GENERIC_MAX_LINES = 60
 
 
 @dataclass
@@ -194,23 +198,63 @@ def _identity(value: Value):
     return 0
 
 
-def call_in_context(ev, func, cls, bound: dict, node: ast.Call, self_dev: Optional[Dev]) -> Optional[CallResult]:
+def call_in_context(ev, func, cls, bound: dict, node: ast.Call, self_dev: Optional[Dev],
+                    own_object: bool = False) -> Optional[CallResult]:
     """Analyse `func` (a FuncV) for the context `bound` (kept per distinct context); None when the
-    call is not followed (recursion, too deep)."""
+    call is not followed (recursion, too deep).  `own_object`: a method called on the caller's own
+    `self` (`self.post_init()`, `super().__init__()`)."""
     fnode = func.node
     if id(fnode) in ev.active_calls or ev.frame.inline_depth >= MAX_CALL_DEPTH or isinstance(fnode, ast.AsyncFunctionDef):
         return None
     if ev.outgoing is not None:
         record_outgoing(ev, func, cls, bound, self_dev, node)
+    shared = _generic_cache(func, cls, bound, self_dev, own_object)
+    if shared is not None:  # nothing of this file goes in: the result is the same for every caller
+        if fnode.end_lineno - fnode.lineno > GENERIC_MAX_LINES:
+            return None
+        cache, bound, depth = shared, _generic_bound(bound, cls), GENERIC_DEPTH
+    else:
+        cache, depth = ev.contexts, ev.frame.inline_depth + 1
     key = context_key(fnode, bound, self_dev)
-    if key is not None and key in ev.contexts:
-        result, record = ev.contexts[key]
+    if key is not None and key in cache:
+        result, record = cache[key]
         ev.replay_context(record)
         return result
-    result, record = ev.run_context(lambda: _run_body(ev, func, cls, bound, node, self_dev))
+    result, record = ev.run_context(lambda: _run_body(ev, func, cls, bound, node, self_dev, depth))
     if key is not None:
-        ev.contexts[key] = (result, record)
+        cache[key] = (result, record)
     return result
+
+
+def _generic_cache(func, cls, bound: dict, self_dev, own_object: bool) -> Optional[dict]:
+    """For a call into another file's code whose arguments are nothing this file knows (unknown
+    values; a method of a base class called on the caller's own object is taken as that class
+    knows it): the cache kept with that file's summary, shared by every checked file."""
+    home = func.home if func.home is not None else getattr(cls, "home", None)
+    if home is None or self_dev is not None:
+        return None
+    if all(_uninformative(v) or own_object and isinstance(v, SelfV) for v in bound.values()):
+        return home.generic_contexts
+    return None
+
+
+def _uninformative(value: Value, depth: int = 0) -> bool:
+    """Nothing the checked file knows: unknown values, numbers, None, library objects, `self`."""
+    if value is UNKNOWN or value is NUMBER or value is NONE or isinstance(value, QualV):
+        return True
+    if isinstance(value, SelfV):
+        return not value.attrs
+    if isinstance(value, SeqV) and depth < 2:
+        return all(_uninformative(v, depth + 1) for v in (value.items if value.items is not None else (value.elem,)))
+    if isinstance(value, DictV) and depth < 2:
+        return all(_uninformative(v, depth + 1) for v in ((v for _, v in value.items) if value.items is not None else (value.elem,)))
+    return False
+
+
+def _generic_bound(bound: dict, cls) -> dict:
+    """`self` as the defining class sees it, whatever subclass the caller has."""
+    return {name: SelfV(cls, id(cls.node)) if isinstance(value, SelfV) and cls is not None else value
+            for name, value in bound.items()}
 
 
 def run_incoming(ev, func, cls) -> None:
@@ -224,7 +268,7 @@ def run_incoming(ev, func, cls) -> None:
             call_in_context(ev, func, cls, bound, replace(call, callee=fnode), call.self_dev)
 
 
-def _run_body(ev, func, cls, bound: dict, node: ast.Call, self_dev: Optional[Dev]) -> CallResult:
+def _run_body(ev, func, cls, bound: dict, node: ast.Call, self_dev: Optional[Dev], depth: int) -> CallResult:
     fnode = func.node
     home = func.home if func.home is not None else getattr(cls, "home", None)
     closure = func.closure
@@ -232,7 +276,7 @@ def _run_body(ev, func, cls, bound: dict, node: ast.Call, self_dev: Optional[Dev
     env = dict(scope) if scope else {}
     env.update(bound)
     frame = Frame("method" if cls is not None else "function", env, fnode, cls,
-                  inline_depth=ev.frame.inline_depth + 1, call_site=node, self_dev=self_dev)
+                  inline_depth=depth, call_site=node, self_dev=self_dev)
     saved_frame, saved_module, saved_src = ev.frame, ev.module_env, ev.src
     if home is not None:  # another file's code runs with that file's globals and text, and reports nothing
         ev.module_env, ev.src = home.env, home.src

@@ -157,6 +157,7 @@ def foreign_home(node) -> Optional[object]:
 
 # -- contexts from callers in other files ------------------------------------------------
 MAX_CONTEXTS_PER_CALLEE = 4
+MIN_IMPORTER_LINES = 1500  # the importers analysed for one checked file, in lines (nearest first), at least
 
 
 @dataclass(frozen=True)
@@ -204,11 +205,17 @@ def incoming_calls(ev) -> dict:
         own = Path(ev.path).resolve()
     except (OSError, ValueError, TypeError):
         return {}
-    importers = ev.project.importers.importers_of(own)
+    importers = ev.project.importers.entry_importers_of(own)
     classes = {v.info.name: v.info for v in ev.own_env.values() if isinstance(v, ClassV) and v.info.home is None}
     out: dict = {}
+    # What reading the importers costs stays of the order of checking this file.
+    budget = max(MIN_IMPORTER_LINES, ev.src.text.count("\n"))
     for importer in importers:
-        summary = ev.project.callers.get(importer, ev)
+        lines = ev.project.importers.line_count(importer)
+        if lines > budget:
+            continue
+        budget -= lines
+        summary = ev.project.callers.get(importer, own, ev)
         if summary is None:
             continue
         for (path, name), calls in summary.outgoing.items():

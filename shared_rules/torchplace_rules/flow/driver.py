@@ -78,6 +78,7 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.call_sites: list = []  # the calls whose contexts are being analysed, outermost first
         self.outgoing: Optional[dict] = None  # set while summarising an importer: its calls into other files
         self.incoming: dict = {}  # "Class.method" -> IncomingCall: what other files pass this file's functions
+        self.group_filter = None  # summarising an importer: only the groups that can call into the file asked about
         self.frame = Frame("module", {})
         self.path = path
         self.errors: list[EngineError] = []
@@ -135,7 +136,7 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.exec_body(self.tree.body)
         self.module_env = self.own_env = self.frame.env
         self.contexts = {}  # made while module names were still being bound: not for the groups
-        if self.project is not None and self.outgoing is None and getattr(self, "summary_depth", 0) == 0:
+        if self.project is not None and self.outgoing is None and self.pending and getattr(self, "summary_depth", 0) == 0:
             self.incoming = incoming_calls(self)
         groups: list[tuple] = []  # (owner node, ClassInfo | None, pending items): one per top-level function/class
         for item in self.pending:
@@ -148,6 +149,8 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.pending = []
         done: set[int] = set()
         for owner, cls, items in groups:
+            if self.group_filter is not None and not self.group_filter(owner):
+                continue
             if id(owner) not in self.used_groups:
                 self.used_groups.add(id(owner))
                 self.run_group(owner, cls, items, done)

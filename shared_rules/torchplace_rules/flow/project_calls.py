@@ -38,12 +38,12 @@ def call_function(ev, node: ast.Call, func: FuncV, evaluated=None) -> Value:
 
 
 def _call(ev, node: ast.Call, func: FuncV, cls, arg_nodes: list, args: list, kwargs: dict,
-          first: Optional[Value], first_path: Optional[str], self_dev) -> Value:
+          first: Optional[Value], first_path: Optional[str], self_dev, own_object: bool = False) -> Value:
     bound = bind_arguments(func.node, arg_nodes, args, kwargs, first)
     if bound is None:
         forget_moved_arguments(ev, node)
         return UNKNOWN
-    result = call_in_context(ev, func, cls, bound, node, self_dev)
+    result = call_in_context(ev, func, cls, bound, node, self_dev, own_object)
     if result is None:
         forget_moved_arguments(ev, node)
         return UNKNOWN
@@ -95,7 +95,8 @@ def call_method(ev, node: ast.Call, func: FuncV, owner, receiver: Value, recv_pa
     if dev is not None:
         args = [relative_to(a, dev) for a in args]
         kwargs = {k: relative_to(v, dev) for k, v in kwargs.items()}
-    result = _call(ev, node, func, owner, arg_nodes, args, kwargs, self_value, recv_path, self_dev)
+    result = _call(ev, node, func, owner, arg_nodes, args, kwargs, self_value, recv_path, self_dev,
+                   own_object=isinstance(receiver, SelfV))
     return relocate(result, dev) if dev is not None else result
 
 

@@ -169,13 +169,13 @@ class ModuleV(Value):
                            join_attrs(self.attrs, other.attrs) if self.cls is other.cls else (),
                            self.layer if self.layer == other.layer else None,
                            self.items.join(other.items) if self.items is not None and other.items is not None else None)
+        return UNKNOWN
 
     def member(self, at=None) -> "Value":
         """A member of a module container (iterated, indexed): a module where the container is."""
         if isinstance(self.items, ModuleV):
             return replace(self.items, dev=self.dev, placed_at=self.placed_at or self.items.placed_at)
         return ModuleV(self.dev, True, self.placed_at, None, known_class=False)
-        return UNKNOWN
 
 
 @dataclass(frozen=True)
