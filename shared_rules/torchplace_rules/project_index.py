@@ -16,9 +16,10 @@ import threading
 from pathlib import Path
 from typing import Iterable, Optional
 
-from .files import read_source
+from .config import DEFAULT_MAX_FILE_SIZE
 from .importers import ImporterTable
 from .module_summaries import CallerCache, SummaryCache
+from .source_files import UnreadableFile, read_source
 from .third_party_classes import ThirdPartyClasses
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
@@ -86,7 +87,10 @@ class ProjectIndex:
         text = self.overlays.get(path)
         if text is not None:
             return text
-        return read_source(path)[0]
+        try:  # regular files of sane size only, decoded as Python decodes them
+            return read_source(path, DEFAULT_MAX_FILE_SIZE).text
+        except UnreadableFile:
+            return None
 
     # -- resolution --------------------------------------------------------------
     def search_roots(self, importer: Optional[Path]) -> tuple[Path, ...]:

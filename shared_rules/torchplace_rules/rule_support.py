@@ -53,10 +53,14 @@ def placed_device(ev, dev: Optional[Dev]) -> Optional[Dev]:
 
 
 def made_in_module_method(ev, c) -> bool:
-    """A CPU tensor made by a factory inside a module's method meets the module's tensors:
-    reported at the factory (TP202), in every context."""
-    return (c.other_dev.kind == "self" and c.cpu.factory is not None and c.cpu.plain_attr is None
-            and c.cpu.batch is None and ev.frame.cls is not None and ev.frame.cls.is_module and ev.frame.func is not None)
+    """A CPU tensor made by a factory inside a module's method (reported at the factory, TP202), or a
+    plain tensor attribute (reported where it is set, TP203), meets the module's own tensors: in every
+    call context the cause is reported there, not at each use."""
+    if c.other_dev.kind != "self" or c.cpu.batch is not None:
+        return False
+    if c.cpu.plain_attr is not None:
+        return True
+    return c.cpu.factory is not None and ev.frame.cls is not None and ev.frame.cls.is_module and ev.frame.func is not None
 
 
 def device_variable_in_scope(ev) -> Optional[str]:

@@ -192,6 +192,8 @@ def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
         followed = follow_forward(ev, node, module, args, kwargs)
         if followed is not None:
             return followed
+    if not module.has_params:  # a module of the project without parameters: runs where its input is
+        return TensorV(_inputs_device(args, kwargs), origin=node, grad=ev.frame.no_grad == 0, module_output=True)
     return TensorV(module.dev, origin=node, grad=ev.frame.no_grad == 0, module_output=True)
 
 

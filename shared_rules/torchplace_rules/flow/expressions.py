@@ -11,6 +11,7 @@ from . import torch_api as api
 from .calls import dispatch_call
 from .contexts import default_value
 from .project_calls import find_method, property_value, self_attribute
+from .torch_methods import setitem_conflicts
 from .devices import ACCEL_KIND, SELF_DEV, Dev, devices_conflict, parse_device_string
 from .events import Conflict
 from .values import (
@@ -65,8 +66,10 @@ class ExpressionEvaluator:
             return
         path = self.path_of(target)
         if isinstance(target, ast.Subscript):
-            self.eval(target.value)
-            self.eval(target.slice)
+            base = self.eval(target.value)
+            index = self.eval(target.slice)
+            if isinstance(base, TensorV) and base.batch is None:  # x[mask] = values: PyTorch checks values (index_put_)
+                setitem_conflicts(self, target, base, index, value, value_node)
         elif isinstance(target, ast.Attribute):
             self.eval(target.value)
         if path is None:

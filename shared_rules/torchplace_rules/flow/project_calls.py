@@ -21,7 +21,7 @@ from .devices import SELF_DEV, SELF_KIND
 from .state import forget_moved_arguments
 from .torch_calls import default_collate, default_device
 from .values import (
-    NUMBER, UNKNOWN, BoundMethodV, ClassV, FuncV, LoaderV, ModuleV, ObjectV, PartialV, SelfV, SeqV, TensorV, Value, attrs_get,
+    NUMBER, UNKNOWN, BoundMethodV, ClassV, DeviceV, FuncV, LoaderV, ModuleV, ObjectV, PartialV, SelfV, SeqV, TensorV, Value, attrs_get,
 )
 
 # nn.Module's own API: these names keep torch's meaning even on a project module class.
@@ -235,6 +235,8 @@ def instantiate(ev, node: ast.Call, cls: ClassV) -> Value:
     if not info.is_module:
         return ObjectV(info, id(info.node), attrs, node)
     dev = None if info.moves_self else default_device(ev)
+    if info.device_param is not None:  # Net(device=device): its layers are built there
+        dev = _argument_device(ev, node, info, args, kwargs)
     return ModuleV(dev, info.has_params, node, info, attrs=attrs)
 
 
@@ -312,3 +314,20 @@ def _as_module_attribute(info, value: Value, at) -> Value:
     if isinstance(value, TensorV):
         return TensorV(None, origin=at)
     return value
+
+
+def _argument_device(ev, node: ast.Call, info, args: list, kwargs: dict):
+    """The device passed for `info.device_param`: known, unknown (None), or, when not passed,
+    the default device."""
+    init = info.methods["__init__"]
+    names = [a.arg for a in init.args.args[1:]]
+    name = info.device_param
+    if name in kwargs:
+        value = kwargs[name]
+    elif name in names and names.index(name) < len(args):
+        value = args[names.index(name)]
+    elif any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        return None
+    else:
+        return default_device(ev)
+    return value.dev if isinstance(value, DeviceV) else None
