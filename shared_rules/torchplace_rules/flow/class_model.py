@@ -13,6 +13,7 @@ from .devices import CPU, SELF_DEV
 from .values import NONE, UNKNOWN, ClassV, DeviceV, ModuleV, QualV, TensorV, Value
 
 MOVE_METHODS = {"to", "cuda", "cpu", "type_as", "type"}
+_HOST_USES = {"cpu", "tolist", "item", "numpy", "to", "cuda"}  # what forward may do with a CPU input itself
 _MOVING_ATTRS = frozenset(MOVE_METHODS | {"device", "shape", "dtype"})  # `self.x.to(...)`: not a use
 
 
@@ -43,6 +44,7 @@ class ClassInfo:
     record_kind: Optional[str] = None  # "dataclass" | "namedtuple": __init__ takes the fields
     class_values: dict = field(default_factory=dict)  # name -> value node of class-level assignments
     home: Optional[object] = None  # the ModuleSummary of the file defining it (None: the checked file)
+    plain_values: dict = field(default_factory=dict)  # name -> assignment: CPU tensors __init__ keeps unregistered
 
     def find_method(self, name: str, after: Optional["ClassInfo"] = None):
         """(method node, the class defining it) through the bases in order; `after`: start
@@ -56,6 +58,30 @@ class ClassInfo:
             if method is not None:
                 return method, cls
         return None
+
+    def host_inputs(self) -> set:
+        """Parameters of `forward` it reads on the host or moves itself (`pack_padded_sequence(x,
+        lengths)`, `lengths.cpu()`, `x.to(self.device)`): a CPU tensor passed there is no mismatch.
+        Positions (0 = the first after `self`) and names.  Memoised on the method node."""
+        found = self.find_method("forward")
+        if found is None:
+            return set()
+        forward = found[0]
+        known = getattr(forward, "_tp_host_inputs", None)
+        if known is None:
+            params = [a.arg for a in forward.args.posonlyargs + forward.args.args][1:] + [a.arg for a in forward.args.kwonlyargs]
+            used = set()
+            for node in ast.walk(forward):
+                if isinstance(node, ast.Call):
+                    func = node.func
+                    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                    if "pack" in name:
+                        used.update(a.id for a in list(node.args) + [k.value for k in node.keywords] if isinstance(a, ast.Name))
+                    if isinstance(func, ast.Attribute) and name in _HOST_USES and isinstance(func.value, ast.Name):
+                        used.add(func.value.id)
+            known = {p for p in params if p in used} | {i for i, p in enumerate(params) if p in used}
+            forward._tp_host_inputs = known
+        return known
 
     def mro(self) -> list:
         out, stack = [], [self]

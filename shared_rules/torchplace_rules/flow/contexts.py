@@ -40,6 +40,7 @@ GENERIC_MAX_LINES = 60
 class CallResult:
     returns: Value
     effects: dict  # parameter name -> ((path suffix, value), ...): what the body did to the caller's objects
+    assigned: dict = None  # (parameter name, path suffix) -> the statement that set it
 
 
 # -- the entry context ---------------------------------------------------------------
@@ -55,9 +56,34 @@ def analyze_function(ev, node, enclosing: Optional[dict], cls, args: Optional[di
         ev.exec_body(node.body)
         if cls is not None and node.name == "__init__" and args is None:
             cls.init_values = {k: v for k, v in ev.frame.env.items() if k.startswith("self.")}
+            if cls.is_module:
+                cls.plain_values = _plain_tensor_attributes(cls, ev.frame)
+                ev.emit("init_analysed", cls)
         return ev.frame
     finally:
         ev.frame = saved
+
+
+def _plain_tensor_attributes(cls, frame) -> dict:
+    """`self.x = <a CPU tensor>` in a module's `__init__`, however the tensor is made (a helper
+    method, a function, from NumPy), where x is no parameter or buffer: name -> the assignment."""
+    out = {}
+    for key, value in frame.env.items():
+        name = key[5:]
+        if isinstance(value, SeqV) and isinstance(value.element(), ModuleV) and name not in cls.plain_module_lists:
+            stmt = frame.assigned.get(key)
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute):
+                cls.plain_module_lists[name] = stmt  # modules in a plain list, however it was built
+            continue
+        if not isinstance(value, TensorV) or value.dev is None or not value.dev.is_cpu or value.rank == 0 \
+                or "." in name or "[" in name or value.plain_attr is not None:
+            continue
+        if name in cls.params or name in cls.buffers or name in cls.submodules or name in cls.plain_tensors:
+            continue
+        stmt = frame.assigned.get(key)
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute):
+            out[name] = stmt
+    return out
 
 
 def bind_entry_parameters(ev, node, cls, args: Optional[dict]) -> None:
@@ -303,7 +329,10 @@ def _run_body(ev, func, cls, bound: dict, node: ast.Call, self_dev: Optional[Dev
             returns = UNKNOWN
     if home is not None:
         returns = foreign_result(returns)
-    return CallResult(returns, _effects(frame.env, bound))
+    effects = _effects(frame.env, bound)
+    assigned = {(name, key[len(name):]): stmt for key, stmt in frame.assigned.items()
+                for name in effects if key.startswith(name) and key[len(name):len(name) + 1] in (".", "[")}
+    return CallResult(returns, effects, assigned)
 
 
 def _effects(exit_env: dict, bound: dict) -> dict:
@@ -327,7 +356,7 @@ def _effects(exit_env: dict, bound: dict) -> dict:
     return effects
 
 
-def apply_effects(ev, effects: dict, paths: dict) -> None:
+def apply_effects(ev, effects: dict, paths: dict, assigned: Optional[dict] = None) -> None:
     """Write a call's effects into the caller's environment (`paths`: parameter -> the caller's access path)."""
     env = ev.frame.env
     for name, changes in effects.items():
@@ -336,6 +365,9 @@ def apply_effects(ev, effects: dict, paths: dict) -> None:
             continue
         for suffix, value in changes:
             env[path + suffix] = value
+            stmt = assigned.get((name, suffix)) if assigned else None
+            if stmt is not None:
+                ev.frame.assigned[path + suffix] = stmt
 
 
 def argument_paths(ev, fnode, arg_nodes: list, keywords: list, first_path: Optional[str] = None,

@@ -86,6 +86,8 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.bare_call = None
         self.current_stmt = None
         self.guards: list = []  # tests of the enclosing `if` bodies
+        # `.cuda()` / "cuda" are cuda:0 unless the program picks the current device itself
+        self.current_cuda_is_zero = "set_device" not in src.text
 
     # -- reporting -------------------------------------------------------
     def emit(self, event: str, *args) -> None:

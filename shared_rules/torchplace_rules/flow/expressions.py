@@ -79,8 +79,10 @@ class ExpressionEvaluator:
         env = self.frame.env
         if isinstance(target, ast.Name):
             value = self.name_binding(target.id, value, value_node)
-        elif path not in env and path not in self.frame.before and isinstance(target, ast.Attribute):
-            self.frame.before[path] = self.eval(target)  # what a path not taken still sees
+        elif isinstance(target, ast.Attribute):
+            if path not in env and path not in self.frame.before:
+                self.frame.before[path] = self.eval(target)  # what a path not taken still sees
+            self.frame.assigned[path] = self.current_stmt
         prefix_dot, prefix_sub = path + ".", path + "["
         stale = [k for k in env if k.startswith(prefix_dot) or k.startswith(prefix_sub)] if len(env) < 400 or "." in path else ()
         for key in stale:
@@ -220,6 +222,8 @@ class ExpressionEvaluator:
         base = self.eval(node.value)
         index = self.eval(node.slice)
         if isinstance(base, TensorV):
+            if isinstance(index, (PlacedV, BatchV)):
+                index = _as_tensor(index, node.slice)
             # CPU indices may index an accelerator tensor; the reverse raises.
             if isinstance(index, TensorV) and base.dev is not None and index.dev is not None \
                     and base.dev.is_cpu and index.dev.kind == ACCEL_KIND and base.rank != 0:
@@ -419,7 +423,7 @@ class ExpressionEvaluator:
             # Two different explicit accelerators (cuda:0 vs cuda:1) also raise.
             accels = [(v, n) for v, n in operands if isinstance(v, TensorV) and v.dev is not None and v.dev.kind == ACCEL_KIND]
             for i in range(1, len(accels)):
-                if devices_conflict(accels[0][0].dev, accels[i][0].dev):
+                if devices_conflict(accels[0][0].dev, accels[i][0].dev, self.current_cuda_is_zero):
                     self.emit("conflict", Conflict(node, "op", accels[i][0], accels[i][1], accels[0][0], accels[0][1], accels[0][0].dev))
                     return True
             return False

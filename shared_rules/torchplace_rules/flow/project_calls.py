@@ -49,7 +49,7 @@ def _call(ev, node: ast.Call, func: FuncV, cls, arg_nodes: list, args: list, kwa
         return UNKNOWN
     if result.effects:
         paths = argument_paths(ev, func.node, arg_nodes, node.keywords, first_path, first is not None)
-        apply_effects(ev, result.effects, paths)
+        apply_effects(ev, result.effects, paths, result.assigned)
     return result.returns
 
 

@@ -40,6 +40,7 @@ class Frame:
     self_dev: Optional[Dev] = None  # where "the module's device" (SELF_DEV) really is in this context
     yields: Optional[Value] = None  # what a generator yields
     before: dict = field(default_factory=dict)  # attribute path -> what it held before this frame first bound it
+    assigned: dict = field(default_factory=dict)  # attribute path -> the statement that last bound it here
 
 
 class Terminated(Exception):

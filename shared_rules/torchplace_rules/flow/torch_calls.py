@@ -15,7 +15,7 @@ from typing import Optional
 
 from . import operators
 from . import torch_api as api
-from .devices import CPU, Dev, parse_device_string
+from .devices import ACCEL_KIND, CPU, Dev, parse_device_string
 from .state import forget_moved_arguments
 from .values import NONE, NUMBER, UNKNOWN, BatchV, DatasetV, DictV, DeviceV, LoaderV, ModuleV, NumpyV, PlacedV, SeqV, TensorV, Value
 
@@ -33,6 +33,22 @@ def default_device(ev) -> Dev:
     return value.dev if isinstance(value, DeviceV) else CPU
 
 
+# The legacy typed constructors: `torch.FloatTensor(...)` is on the CPU, `torch.cuda.FloatTensor(...)`
+# on the current CUDA device.  They take no device= (a fix cannot add one).
+LEGACY_TENSOR_TYPES = {"FloatTensor": "float32", "DoubleTensor": "float64", "HalfTensor": "float16",
+                       "BFloat16Tensor": "bfloat16", "LongTensor": "int64", "IntTensor": "int32", "ShortTensor": "int16",
+                       "CharTensor": "int8", "ByteTensor": "uint8", "BoolTensor": "bool", "Tensor": "float32"}
+
+
+def legacy_tensor(ev, node: ast.Call, head: str, last: str, args: list) -> Value:
+    if head == "torch.cuda":
+        ev.targets_accelerator = True
+        return TensorV(Dev(ACCEL_KIND, "cuda", '"cuda"', node), origin=node, dtype=LEGACY_TENSOR_TYPES[last])
+    data = args[0] if len(args) == 1 else None
+    rank = 1 if isinstance(data, SeqV) or len(args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple)) else None
+    return TensorV(CPU, origin=node, dtype=LEGACY_TENSOR_TYPES[last], rank=rank)
+
+
 def call_qualified(ev, node: ast.Call, qual: str) -> Value:
     """The value of a call of the torch/NumPy (or other library) object `qual`."""
     head, _, last = qual.rpartition(".")
@@ -43,6 +59,8 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
     ev.emit("call", node, qual, None, None, args, kwargs)
     if qual == "torch.device":
         return torch_device(node, args)
+    if head in ("torch", "torch.cuda") and last in LEGACY_TENSOR_TYPES:
+        return legacy_tensor(ev, node, head, last, args)
     if qual in ("torch.autograd.Variable", "torch.autograd.variable.Variable"):
         return args[0] if args and isinstance(args[0], (TensorV, BatchV)) else UNKNOWN  # Variable(x) is x
     if qual == "torch.from_numpy":

@@ -18,7 +18,7 @@ from .devices import ACCEL_KIND, CPU, Dev
 from .events import Conflict
 from .torch_calls import dtype_of, kw_device
 from .values import (
-    NUMBER, UNKNOWN, BatchV, DeviceV, DictV, ItemsV, ModuleV, NumpyV, ParamsV, PlacedV, SeqV, TensorV, Value,
+    NUMBER, UNKNOWN, BatchV, DeviceV, DictV, ItemsV, ModuleV, NumpyV, ParamsV, PlacedV, QualV, SeqV, TensorV, Value,
 )
 
 MODULE_SELF_METHODS = {"train", "eval", "requires_grad_", "half", "float", "double", "bfloat16", "share_memory", "apply",
@@ -68,6 +68,26 @@ def _looks_like_dtype(node: ast.AST) -> bool:
     return "dtype" in text.lower() or text in api.TORCH_DTYPES
 
 
+def _typed(ev, node: ast.Call, recv: TensorV, args: list) -> Value:
+    """`x.type()` names x's type (`'torch.cuda.FloatTensor'`); `x.type(t)` converts to the type t
+    names, on the current CUDA device for a `torch.cuda.*` type and on the CPU for a `torch.*` one."""
+    if not args:
+        if recv.dev is not None and (recv.dev.is_cpu or recv.dev.label.startswith("cuda")):
+            return QualV("torch.cuda.FloatTensor" if recv.dev.is_accel else "torch.FloatTensor")
+        return UNKNOWN
+    target = args[0]
+    name = target.name if isinstance(target, QualV) else (node.args[0].value if node.args and isinstance(
+        node.args[0], ast.Constant) and isinstance(node.args[0].value, str) else None)
+    if name is None or not name.startswith("torch."):
+        return replace(recv, origin=node, factory=None)  # a dtype: the device stays
+    if name.startswith("torch.cuda."):
+        ev.targets_accelerator = True
+        return TensorV(Dev(ACCEL_KIND, "cuda", '"cuda"', node), origin=node, rank=recv.rank, grad=recv.grad)
+    if name.rsplit(".", 1)[1].endswith("Tensor"):
+        return TensorV(CPU, origin=node, rank=recv.rank, grad=recv.grad)
+    return replace(recv, origin=node, factory=None)
+
+
 def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
     args, kwargs = ev.eval_args(node)
     ev.emit("call", node, None, name, recv, args, kwargs)
@@ -91,6 +111,8 @@ def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         if isinstance(recv, BatchV):
             return TensorV(dev, origin=node)
         return TensorV(dev, origin=node, rank=recv.rank, dtype=dtype or recv.dtype, grad=recv.grad)
+    if name == "type" and isinstance(recv, TensorV):
+        return _typed(ev, node, recv, args)
     if isinstance(recv, BatchV):
         if name == "items":
             return ItemsV(recv.element(node))
@@ -169,8 +191,12 @@ def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwar
         if ev.check_operands(node, [(v, n) for v, n in zip(list(args) + list(kwargs.values()), arg_nodes)]):
             return True
     conflict = False
+    host = module.cls.host_inputs() if module.cls is not None and not module.torch_layer else ()
+    keys = list(range(len(args))) + list(kwargs)
     if module.dev is not None and module.has_params:
-        for value, arg in zip(list(args) + list(kwargs.values()), arg_nodes):
+        for key, value, arg in zip(keys, list(args) + list(kwargs.values()), arg_nodes):
+            if key in host:
+                continue  # forward reads it on the host (lengths) or moves it itself
             for tensor in _tensors_in(value, arg):
                 if tensor.dev is None or tensor.rank == 0:
                     continue

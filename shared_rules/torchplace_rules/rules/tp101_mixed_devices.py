@@ -142,7 +142,8 @@ class MixedDevices(Rule):
             message = (f"`{cpu_text}` is on the CPU but is indexed with `{other_text}` on {dev_text(other_dev)}: "
                        "indices must be on the CPU or on the indexed tensor's device")
         else:
-            message = (f"`{cpu_text}` is on the CPU but `{other_text}` is on {dev_text(other_dev)}: this raises "
+            where = "the CPU" if c.cpu.dev is None or c.cpu.dev.is_cpu else dev_text(c.cpu.dev)
+            message = (f"`{cpu_text}` is on {where} but `{other_text}` is on {dev_text(other_dev)}: this raises "
                        "\"Expected all tensors to be on the same device\"")
         related = [origin_related(c.cpu_node, c.cpu, "created on the CPU here"),
                    origin_related(c.other_node, c.other, f"placed on {dev_text(other_dev)} here")]

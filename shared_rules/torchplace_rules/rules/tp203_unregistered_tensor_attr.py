@@ -121,24 +121,10 @@ class UnregisteredTensorAttr(Rule):
         if not info.is_module or info.overrides_apply:
             return
         for name, assign in info.plain_tensors.items():
-            uses = info.plain_attr_uses(name)
-            if not uses:
-                continue
-            message = (f"`self.{name}` is a plain tensor attribute: `model.to(device)` will not move it, "
-                       f"so `{info.name}` fails on a GPU; register it as a buffer")
-            home = foreign_home(assign)
-            if home is not None:  # set by a base class in another file: say so where it is used here
-                message = (f"`self.{name}` is a plain tensor attribute set by a base class in `{home.path.name}` "
-                           f"(line {assign.lineno}): `model.to(device)` will not move it, so `{info.name}` fails "
-                           "on a GPU; register it as a buffer there")
-                ev.report(self, uses[0], message)
-                continue
-            fix = None
-            if statement_line_start(ev.src, assign) is not None:
-                value = ev.src.segment(assign.value)
-                fix = make_fix(f"Register `{name}` as a non-persistent buffer", True,
-                               replace_node(ev.src, assign, f'self.register_buffer("{name}", {value}, persistent=False)'))
-            ev.report(self, assign.targets[0], message, [(uses[0], "used here")], fix)
+            self.report_plain(ev, info, name, assign)
+        self.report_lists(ev, info)
+
+    def report_lists(self, ev, info) -> None:
         for name, assign in info.plain_module_lists.items():
             uses = info.plain_attr_uses(name)
             if not uses or info.registers_modules:
@@ -149,6 +135,34 @@ class UnregisteredTensorAttr(Rule):
             fix = make_fix("Wrap the list in `nn.ModuleList`", False,
                            replace_node(ev.src, assign.value, f"{nn}.ModuleList({ev.src.segment(assign.value)})")) if nn else None
             ev.report(self, assign.targets[0], message, [(uses[0], "used here")], fix)
+
+    def on_init_analysed(self, ev, info) -> None:
+        """CPU tensors `__init__` keeps however it makes them (a helper, a function, NumPy)."""
+        if info.overrides_apply:
+            return
+        for name, assign in info.plain_values.items():
+            self.report_plain(ev, info, name, assign)
+        self.report_lists(ev, info)
+
+    def report_plain(self, ev, info, name: str, assign) -> None:
+        uses = info.plain_attr_uses(name)
+        if not uses:
+            return
+        message = (f"`self.{name}` is a plain tensor attribute: `model.to(device)` will not move it, "
+                   f"so `{info.name}` fails on a GPU; register it as a buffer")
+        home = foreign_home(assign)
+        if home is not None:  # set by a base class in another file: say so where it is used here
+            message = (f"`self.{name}` is a plain tensor attribute set by a base class in `{home.path.name}` "
+                       f"(line {assign.lineno}): `model.to(device)` will not move it, so `{info.name}` fails "
+                       "on a GPU; register it as a buffer there")
+            ev.report(self, uses[0], message)
+            return
+        fix = None
+        if statement_line_start(ev.src, assign) is not None:
+            value = ev.src.segment(assign.value)
+            fix = make_fix(f"Register `{name}` as a non-persistent buffer", True,
+                           replace_node(ev.src, assign, f'self.register_buffer("{name}", {value}, persistent=False)'))
+        ev.report(self, assign.targets[0], message, [(uses[0], "used here")], fix)
 
 
 def _nn_name(ev) -> str | None:
