@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 
 MAX_FILES = 5000  # a bigger tree is read only this far
 MAX_FILE_BYTES = 400_000
-MAX_IMPORTERS = 4  # the nearest importers of a file are analysed for what they pass it
 RESCAN_SECONDS = 5.0
 
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([^\n#)]*)|import[ \t]+([^\n#]+))", re.M)
@@ -63,12 +62,6 @@ class ImporterTable:
             found = [c for c in self.by_name.get(name, ()) if c != path and self._imports(c, path)]
             found.sort(key=lambda p: (_distance(p, path), str(p)))
             return found
-
-    def entry_importers_of(self, path: Path) -> list[Path]:
-        """The importers of `path` that no project file imports in turn (scripts, notebooks' modules,
-        trainers run from the command line: where the values passed to a library come from),
-        nearest first, at most MAX_IMPORTERS."""
-        return [p for p in self.importers_of(path) if not self.importers_of(p)][:MAX_IMPORTERS]
 
     def line_count(self, path: Path) -> int:
         known = self.files.get(path)

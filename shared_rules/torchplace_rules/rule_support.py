@@ -23,9 +23,9 @@ def dev_text(dev: Optional[Dev]) -> str:
         return "the CPU"
     if dev.kind == "self":
         return "the module's device"
-    if dev.label in ("target", "cuda") and dev.expr and dev.expr[0] not in "\"'":
+    if dev.label in ("target", "cuda", "runtime") and dev.expr and dev.expr[0] not in "\"'":
         return f"the accelerator (`{dev.expr}`)"
-    if dev.label == "target":
+    if dev.label in ("target", "runtime"):
         return "the accelerator"
     return dev.label
 

@@ -16,7 +16,7 @@ import ast
 from typing import Optional
 
 from .cross_file import ProjectModuleV
-from .devices import SELF_DEV
+from .devices import SELF_DEV, runtime_device
 from .project_calls import (
     call_function, call_super, call_value, find_method, follow_forward, instantiate, loader_batch, make_partial,
     self_attribute,
@@ -26,7 +26,7 @@ from .state import forget_moved_arguments
 from .torch_calls import call_qualified
 from .torch_methods import module_input_conflicts, module_method, numpy_method, tensor_method
 from .values import (
-    NONE, UNKNOWN, BatchV, BoundMethodV, ClassV, DictV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ObjectV,
+    NONE, UNKNOWN, BatchV, BoundMethodV, ClassV, DeviceV, DictV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ObjectV,
     ParamsV, PartialV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, ZipV, attrs_get, iteration_element,
 )
 
@@ -132,6 +132,10 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         recv = recv.as_tensor()
     if isinstance(recv, (TensorV, BatchV)) or (recv is UNKNOWN and name in ("to", "cuda")):
         return tensor_method(ev, node, recv, name)
+    if isinstance(recv, DeviceV) and name == "format" and isinstance(node.func.value, ast.Constant):
+        ev.eval_args(node)
+        dev = runtime_device(node.func.value.value, node)  # "cuda:{}".format(gpu)
+        return DeviceV(dev) if dev is not None else UNKNOWN
     if isinstance(recv, SeqV) and name in ("append", "extend", "insert"):
         return _grow_list(ev, node, recv, name)
     if isinstance(recv, DictV) and name == "items":

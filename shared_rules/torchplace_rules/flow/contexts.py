@@ -455,4 +455,4 @@ def _map_leaves(value: Value, leaf, depth: int) -> Value:
 def _same_place(a: Dev, b: Dev) -> bool:
     if a.kind != b.kind:
         return False
-    return a.kind != ACCEL_KIND or a.label == b.label or "target" in (a.label, b.label)
+    return a.kind != ACCEL_KIND or a.label == b.label or bool({"target", "runtime"} & {a.label, b.label})

@@ -157,6 +157,7 @@ def foreign_home(node) -> Optional[object]:
 
 # -- contexts from callers in other files ------------------------------------------------
 MAX_CONTEXTS_PER_CALLEE = 4
+MAX_IMPORTERS = 4  # the nearest importers of a file are analysed for what they pass it
 MIN_IMPORTER_LINES = 1500  # the importers analysed for one checked file, in lines (nearest first), at least
 
 
@@ -205,7 +206,7 @@ def incoming_calls(ev) -> dict:
         own = Path(ev.path).resolve()
     except (OSError, ValueError, TypeError):
         return {}
-    importers = ev.project.importers.entry_importers_of(own)
+    importers = ev.project.importers.importers_of(own)[:MAX_IMPORTERS]
     classes = {v.info.name: v.info for v in ev.own_env.values() if isinstance(v, ClassV) and v.info.home is None}
     out: dict = {}
     # What reading the importers costs stays of the order of checking this file.

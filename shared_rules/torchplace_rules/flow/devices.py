@@ -65,6 +65,16 @@ def _indexed(label: str, current_is_zero: bool) -> str:
     return "cuda:0" if label == "cuda" and current_is_zero else label
 
 
+def runtime_device(prefix, at=None) -> Optional[Dev]:
+    """`f"cuda:{rank}"`, `"cuda:{}".format(gpu)`: an accelerator whose index is chosen at run time
+    (`prefix`: the literal text the string starts with)."""
+    if isinstance(prefix, str):
+        base = prefix.split(":")[0].strip().lower()
+        if base in ACCEL_TYPES and (":" in prefix or prefix.strip().lower() == base):
+            return Dev(ACCEL_KIND, "runtime", None, at)
+    return None
+
+
 def parse_device_string(text: str, at=None) -> Optional[Dev]:
     """`"cpu"`, `"cuda"`, `"cuda:1"`, `"mps"` as a device (None: not a device string)."""
     base, _, index = text.partition(":")

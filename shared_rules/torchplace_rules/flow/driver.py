@@ -201,6 +201,8 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
             if id(func.node) in done:
                 continue
             done.add(id(func.node))
+            if self.group_filter is not None and func.node.name != "__init__" and not self.group_filter(func.node):
+                continue  # summarising an importer: only what calls into the file asked about (and __init__)
             analyze_function(self, func.node, enclosing, cls)
         if self.incoming:
             for func, enclosing, cls in items:

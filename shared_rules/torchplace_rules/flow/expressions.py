@@ -12,13 +12,16 @@ from .calls import dispatch_call
 from .contexts import default_value
 from .project_calls import find_method, property_value, self_attribute
 from .torch_methods import setitem_conflicts
-from .devices import ACCEL_KIND, SELF_DEV, Dev, devices_conflict, parse_device_string
+from .devices import ACCEL_KIND, SELF_DEV, Dev, devices_conflict, parse_device_string, runtime_device
 from .events import Conflict
 from .values import (
     NONE, NUMBER, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
     SelfV, SeqV, TensorV, Value, attrs_get, iteration_element,
 )
 
+# Attributes of a tensor that are no tensors (a module's output may be an object with tensor fields).
+TENSOR_METADATA = {"shape", "dtype", "ndim", "is_cuda", "is_sparse", "requires_grad", "layout", "names", "is_leaf",
+                   "itemsize", "nbytes", "is_quantized", "is_meta"}
 CONFIG_OBJECT_NAMES = {"args", "opt", "opts", "cfg", "config", "conf", "hparams", "hp", "params", "settings",
                        "FLAGS", "flags", "options", "training_args", "train_args", "cmd_args"}
 
@@ -170,8 +173,8 @@ class ExpressionEvaluator:
                 return DeviceV(replace(base.dev, expr=text if base.dev.kind != "cpu" else base.dev.expr))
             if attr in ("T", "mT", "H", "data", "real", "imag", "grad"):
                 return replace(base, origin=node, factory=None, grad=base.grad and attr != "data")
-            if base.module_output:
-                return TensorV(base.dev, origin=node, grad=base.grad, module_output=True)
+            if base.module_output and attr not in TENSOR_METADATA:
+                return TensorV(base.dev, origin=node, grad=base.grad, module_output=True)  # `out.logits`
             return UNKNOWN
         if isinstance(base, SelfV):
             value = self_attribute(self, base, attr, node)
@@ -287,11 +290,16 @@ class ExpressionEvaluator:
             return self.eval(node.orelse)
         self.eval(node.test)
         body, orelse = self.eval(node.body), self.eval(node.orelse)
-        # "cuda" if use_gpu else "cpu": the program targets the accelerator.
         if isinstance(body, DeviceV) and isinstance(orelse, DeviceV):
             accel = [v.dev for v in (body, orelse) if v.dev.kind == ACCEL_KIND]
             if len(accel) == 1 and any(v.dev.is_cpu for v in (body, orelse)):
-                return DeviceV(replace(accel[0], label="target" if ":" not in accel[0].label else accel[0].label))
+                # "cuda" if x.is_cuda else "cpu": x's device (an accelerator when x is on one)
+                if isinstance(node.test, ast.Attribute) and node.test.attr == "is_cuda" and body.dev.kind == ACCEL_KIND:
+                    tested = self.eval(node.test.value)
+                    return DeviceV(tested.dev) if isinstance(tested, TensorV) and tested.dev is not None else UNKNOWN
+                # "cuda" if use_gpu else "cpu": the program targets the accelerator.
+                label = accel[0].label if ":" in accel[0].label or accel[0].label == "runtime" else "target"
+                return DeviceV(replace(accel[0], label=label))
         return body.join(orelse)
 
     def expr_Tuple(self, node) -> Value:
@@ -375,7 +383,8 @@ class ExpressionEvaluator:
         for v in node.values:
             if isinstance(v, ast.FormattedValue):
                 self.eval(v.value)
-        return UNKNOWN
+        dev = runtime_device(node.values[0].value if node.values and isinstance(node.values[0], ast.Constant) else None, node)
+        return DeviceV(dev) if dev is not None else UNKNOWN
 
     # -- where tensors meet --------------------------------------------------
     def combine(self, node, operands: list) -> Value:
@@ -465,10 +474,10 @@ def _int_like(node) -> bool:
 
 
 def _reads_tensor_device(node) -> bool:
-    """`x.device`, `a.device if c else b.device`, `x.get_device()`: a tensor's own device."""
+    """`x.device`, `a.device if c else b.device`, `x.get_device()`, `"cuda" if x.is_cuda else "cpu"`: a tensor's own device."""
     if node is None:
         return False
-    return any(isinstance(n, ast.Attribute) and n.attr in ("device", "get_device") and not (
+    return any(isinstance(n, ast.Attribute) and n.attr in ("device", "get_device", "is_cuda") and not (
         isinstance(n.value, ast.Name) and n.value.id in CONFIG_OBJECT_NAMES) for n in ast.walk(node))
 
 

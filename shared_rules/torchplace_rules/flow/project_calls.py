@@ -286,10 +286,19 @@ def follow_forward(ev, node: ast.Call, module: ModuleV, args: list, kwargs: dict
     method, owner = found
     func = FuncV(method, id(method), owner, owner.home)
     path = ev.path_of(node.func)
+    if module.layer in ("DataParallel", "DistributedDataParallel", "FullyShardedDataParallel"):
+        args, kwargs = [_scattered(a) for a in args], {k: _scattered(v) for k, v in kwargs.items()}
     result = call_method(ev, node, func, owner, module, path, evaluated=(args, kwargs))
     if result is UNKNOWN and module.dev.kind != SELF_KIND:
         return None
     return result
+
+
+def _scattered(value: Value) -> Value:
+    """An input of DataParallel(model): moved to the wrapped module's device before forward runs."""
+    if isinstance(value, TensorV):
+        return replace(value, dev=SELF_DEV, batch=None, factory=None)
+    return value
 
 
 def self_attribute(ev, receiver: SelfV, name: str, at) -> Value:

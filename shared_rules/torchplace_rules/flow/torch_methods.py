@@ -186,6 +186,8 @@ def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwar
     parameters, and between the inputs of a loss; True when the call would raise (its
     result is then unknown)."""
     arg_nodes = list(node.args) + [k.value for k in node.keywords]
+    if module.layer in api.UNKNOWN_DEVICE_WRAPPERS:
+        return False  # it moves its inputs to the devices of the module it wraps
     if module.torch_layer and module.loss and not module.has_params:
         # A loss runs where its inputs are, and they must agree (`criterion(output, target)`).
         if ev.check_operands(node, [(v, n) for v, n in zip(list(args) + list(kwargs.values()), arg_nodes)]):

@@ -5,6 +5,16 @@ from ..rule_base import Invalid, Rule, valid
 from ..rule_support import code_text, dev_text, fix_device_expr, made_in_module_method, origin_related, placed_device
 
 
+def _cause_reported(ev, code: str, c) -> bool:
+    """The same CPU tensor already gave a finding: the first use that raises is the one to fix."""
+    origin = c.cpu.origin
+    if origin is None or origin is c.cpu_node or not hasattr(origin, "lineno"):
+        return False
+    span = ev.src.span(origin)
+    return any(f.code == code and any(r.span == span and r.message == "created on the CPU here" for r in f.related)
+               for f in ev.findings.values())
+
+
 class MixedDevices(Rule):
     code = "TP101"
     name = "mixed-devices"
@@ -134,7 +144,7 @@ class MixedDevices(Rule):
         other_dev = placed_device(ev, c.other_dev)
         if c.cpu.batch is not None or c.kind not in ("op", "index") or other_dev.kind != "accel":
             return
-        if made_in_module_method(ev, c):
+        if made_in_module_method(ev, c) or _cause_reported(ev, self.code, c):
             return
         src = ev.src
         cpu_text, other_text = code_text(src, c.cpu_node), code_text(src, c.other_node)

@@ -64,7 +64,7 @@ class CreateThenMove(Rule):
     def on_transfer(self, ev, node, recv, recv_node, dev, method) -> None:
         if not isinstance(recv, TensorV) or recv.factory is None or recv.factory is not recv_node:
             return
-        if dev is None or dev.kind != "accel" or recv.dev is None or not recv.dev.is_cpu:
+        if dev is None or dev.kind != "accel" or dev.label == "runtime" or recv.dev is None or not recv.dev.is_cpu:
             return
         if ev.call_sites:
             return  # a note about the function's own code: made where it runs for no particular call
