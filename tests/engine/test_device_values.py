@@ -4,16 +4,15 @@ The first table is checked against PyTorch under a fake GPU (tests/engine/fake_g
 against the engine; the second covers what the analysis derives from the program (no new claim
 about PyTorch).  Lines count from the first line of the snippet.
 """
-import textwrap
 
 import pytest
 
 from torchplace_rules import Severity, check_source
 
 from .fake_gpu import run_on_fake_gpu
+from .snippets import assert_findings
 
 H = "import torch\nimport torch.nn as nn\nimport numpy as np\nfrom torch.utils.data import DataLoader, Dataset\n"
-OFFSET = H.count("\n")
 
 # (name, code, raises on a GPU, the code the engine must report there or None)
 TRUTH = [
@@ -159,8 +158,4 @@ CASES = {
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_device_values(name):
     body, expected = CASES[name]
-    source = H + textwrap.dedent(body)
-    findings = check_source(source, "flow.py")
-    got = {(f.span.start_line + 1 - OFFSET, f.code) for f in findings if f.severity <= Severity.INFORMATION}
-    assert got == expected, "\n" + "\n".join(f"{i + 1 - OFFSET:3}: {l}" for i, l in enumerate(source.splitlines())) + "\n" + \
-        "\n".join(f"{f.span.start_line + 1 - OFFSET}: {f.code} {f.message}" for f in findings)
+    assert_findings(H, body, expected)

@@ -8,7 +8,9 @@ import textwrap
 
 import pytest
 
-from torchplace_rules import Severity, check_source
+from torchplace_rules import check_source
+
+from .snippets import assert_findings
 
 H = "import torch\nimport torch.nn as nn\nimport functools\nfrom dataclasses import dataclass\n"
 OFFSET = H.count("\n")
@@ -220,11 +222,7 @@ CASES = {
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_interprocedural(name):
     body, expected = CASES[name]
-    source = H + textwrap.dedent(body)
-    findings = check_source(source, "flow.py")
-    got = {(f.span.start_line + 1 - OFFSET, f.code) for f in findings if f.severity <= Severity.INFORMATION}
-    assert got == expected, "\n" + "\n".join(f"{i + 1 - OFFSET:3}: {l}" for i, l in enumerate(source.splitlines())) + "\n" + \
-        "\n".join(f"{f.span.start_line + 1 - OFFSET}: {f.code} {f.message}" for f in findings)
+    assert_findings(H, body, expected)
 
 
 def test_a_callee_finding_names_the_call_site():
