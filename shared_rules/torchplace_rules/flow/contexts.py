@@ -19,6 +19,7 @@ the calling function goes on.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, replace
 from typing import Optional
 
@@ -76,8 +77,8 @@ def _plain_tensor_attributes(cls, frame) -> dict:
                 cls.plain_module_lists[name] = stmt  # modules in a plain list, however it was built
             continue
         if not isinstance(value, TensorV) or value.dev is None or not value.dev.is_cpu or value.rank == 0 \
-                or "." in name or "[" in name or value.plain_attr is not None:
-            continue
+                or value.grad or "." in name or "[" in name or value.plain_attr is not None:
+            continue  # (a tensor that requires grad may be an nn.Parameter the scan could not see)
         if name in cls.params or name in cls.buffers or name in cls.submodules or name in cls.plain_tensors:
             continue
         stmt = frame.assigned.get(key)
@@ -117,13 +118,18 @@ def entry_parameter_value(ev, arg: ast.arg, default, cls, func) -> Value:
         ev.targets_accelerator = True
         return DeviceV(Dev("accel", "target", name, arg))
     if cls is not None and cls.is_module and func.name == "forward":
-        if _annotated_tensor(arg.annotation) or (arg.annotation is None and default is None):
+        if _annotated_tensor(arg.annotation) or (arg.annotation is None and default is None and not _NOT_A_TENSOR.search(name)):
             return TensorV(SELF_DEV, origin=arg)
     elif cls is not None and cls.is_module and _annotated_tensor(arg.annotation):
         return TensorV(SELF_DEV, origin=arg)
     if name.endswith("loader") and arg.annotation is None and default is None:
         return LoaderV(False, CPU, arg)
     return UNKNOWN
+
+
+# forward's parameters are taken as tensors on the module's device, except those whose names say
+# they are sizes, counts, flags or options
+_NOT_A_TENSOR = re.compile(r"size|shape|dim|num_|^n_|len|count|mode|^use_|^is_|^return_|^output_|kwargs|args$")
 
 
 def _is_static(node) -> bool:
