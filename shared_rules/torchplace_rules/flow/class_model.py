@@ -220,21 +220,22 @@ def _scan_record(stmt: ast.ClassDef, info: ClassInfo, bases: list) -> None:
 
 
 def _init_helpers(init, info: ClassInfo) -> list:
-    """`__init__` and the methods it calls as `self.name(...)` (transitively): where
-    `__init__` really sets the module up."""
-    out, todo = [], [init]
-    while todo and len(out) < 12:
+    """The nodes of `__init__` and of the methods it calls as `self.name(...)` (transitively):
+    where `__init__` really sets the module up.  One walk of each method."""
+    nodes, done, todo = [], [], [init]
+    while todo and len(done) < 12:
         method = todo.pop(0)
-        if method in out:
+        if method in done:
             continue
-        out.append(method)
+        done.append(method)
         for node in ast.walk(method):
+            nodes.append(node)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                     and isinstance(node.func.value, ast.Name) and node.func.value.id == "self":
                 found = info.find_method(node.func.attr)
                 if found is not None and method_kind(found[0]) == "method":
                     todo.append(found[0])
-    return out
+    return nodes
 
 
 def _device_parameter(init: ast.FunctionDef, analyzer) -> Optional[str]:
@@ -269,7 +270,7 @@ def _device_parameter(init: ast.FunctionDef, analyzer) -> Optional[str]:
 def _scan_init(init, info: ClassInfo, analyzer) -> None:
     empty_lists = {}  # self.X = [] (filled with .append later)
     relevant = []  # method calls and assignments: all that registers anything
-    for node in (n for method in _init_helpers(init, info) for n in ast.walk(method)):
+    for node in _init_helpers(init, info):
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Attribute):
                 relevant.append(node)
