@@ -30,7 +30,7 @@ from .values import (
     NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, LoaderV, ModuleV, ObjectV, PlacedV, QualV, SelfV, SeqV, TensorV, Value,
 )
 
-MAX_CALL_DEPTH = 6
+MAX_CALL_DEPTH = 4
 # Another file's code called with nothing this file knows (unknown arguments) is followed only when it is
 # short (a helper: `get_device()`, `load_config()`), two levels deep, once per process for every caller.
 GENERIC_DEPTH = MAX_CALL_DEPTH - 2
