@@ -50,22 +50,30 @@ class ImporterTable:
     def __init__(self, index: "ProjectIndex", find_root) -> None:
         self.index = index
         self.find_root = find_root  # path -> the project root above it (None: none)
-        self.folders: dict[Path, tuple] = {}  # folder -> (read at, {file: (fingerprint, imports, lines, tokens)})
+        self.folders: dict[Path, tuple] = {}  # folder -> (read at, {file: entry}, {token: files}) (see `_read`)
+        self.answers: dict[Path, list] = {}  # static runs: file -> its importers
 
     def importers_of(self, path: Path) -> list[Path]:
-        """The files that import `path`, nearest first."""
+        """The files that import `path`, nearest first (kept for the whole run when files do not change)."""
         with self.index.lock:
-            name = path.parent.name if path.name == "__init__.py" else path.stem
-            found = []
-            for folder in self._folders_for(path):
-                for candidate, entry in self._read(folder).items():
-                    if candidate != path and name in entry[3] and self._imports(candidate, entry[1], path):
-                        found.append(candidate)
-            found.sort(key=lambda p: (_distance(p, path), str(p)))
-            return found
+            known = self.answers.get(path) if self.index.static else None
+            if known is None:
+                known = self.answers[path] = self._importers_of(path)
+            return known
+
+    def _importers_of(self, path: Path) -> list[Path]:
+        name = path.parent.name if path.name == "__init__.py" else path.stem
+        found = []
+        for folder in self._folders_for(path):
+            entries, by_token = self._read(folder)
+            for candidate in by_token.get(name, ()):
+                if candidate != path and self._imports(candidate, entries[candidate][1], path):
+                    found.append(candidate)
+        found.sort(key=lambda p: (_distance(p, path), str(p)))
+        return found
 
     def line_count(self, path: Path) -> int:
-        entry = self.folders.get(path.parent, (0, {}))[1].get(path)
+        entry = self.folders.get(path.parent, (0, {}, {}))[1].get(path)
         return entry[2] if entry is not None else 0
 
     def _imports(self, importer: Path, imports: list, target: Path) -> bool:
@@ -91,11 +99,12 @@ class ImporterTable:
             out.append(parent)
         return out
 
-    def _read(self, folder: Path) -> dict:
+    def _read(self, folder: Path) -> tuple:
+        """({file: (fingerprint, imports, lines, tokens)}, {token: [file]}) of the folder's files."""
         now = time.monotonic()
         known = self.folders.get(folder)
         if known is not None and (self.index.static or now - known[0] < RESCAN_SECONDS):
-            return known[1]
+            return known[1], known[2]
         old = known[1] if known is not None else {}
         entries = {}
         try:
@@ -114,8 +123,12 @@ class ImporterTable:
                 tokens = {t for _, module, names_ in imports for t in (module.rsplit(".", 1)[-1], module.split(".", 1)[0], *names_) if t}
                 entry = (fingerprint, imports, text.count("\n") + 1, tokens)
             entries[path] = entry
-        self.folders[folder] = (now, entries)
-        return entries
+        by_token: dict = {}
+        for path, entry in entries.items():
+            for token in entry[3]:
+                by_token.setdefault(token, []).append(path)
+        self.folders[folder] = (now, entries, by_token)
+        return entries, by_token
 
 
 def _distance(a: Path, b: Path) -> int:

@@ -120,6 +120,8 @@ def attribute_callee(ev, recv: Value, func: ast.Attribute) -> Optional[Value]:
 
 def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
     """`recv.name(...)` where `recv` is a value (not a module of the project or a torch namespace)."""
+    if isinstance(recv, ObjectV) and recv.info.unresolved_base:
+        recv = UNKNOWN  # an instance of a class whose base we cannot see (maybe a Module): `.to()` moves it
     if isinstance(recv, ModuleV):
         if name == "forward":
             args, kwargs = ev.eval_args(node)
