@@ -52,6 +52,7 @@ class ImporterTable:
         self.find_root = find_root  # path -> the project root above it (None: none)
         self.folders: dict[Path, tuple] = {}  # folder -> (read at, {file: entry}, {token: files}) (see `_read`)
         self.answers: dict[Path, list] = {}  # static runs: file -> its importers
+        self.chains: dict[Path, list] = {}  # folder -> the folders read for a file in it
 
     def importers_of(self, path: Path) -> list[Path]:
         """The files that import `path`, nearest first (kept for the whole run when files do not change)."""
@@ -88,7 +89,13 @@ class ImporterTable:
 
     def _folders_for(self, path: Path) -> list[Path]:
         """The file's folder and the folders above it up to the project root (outside any project:
-        the file's folder only)."""
+        the file's folder only).  Kept per folder."""
+        known = self.chains.get(path.parent)
+        if known is None:
+            known = self.chains[path.parent] = self._chain(path)
+        return known
+
+    def _chain(self, path: Path) -> list[Path]:
         root = self.index.root if self.index.root is not None and self.index.root in path.parents else self.find_root(path)
         if root is None:
             return [path.parent]
