@@ -24,7 +24,7 @@ from .project_calls import (
 from .project_calls import call_method as project_method
 from .state import forget_moved_arguments
 from .torch_calls import call_qualified
-from .torch_methods import module_input_conflicts, module_method, numpy_method, tensor_method
+from .torch_methods import module_input_conflicts, module_method, numpy_method, stateless_module_output, tensor_method
 from .values import (
     NONE, UNKNOWN, BatchV, BoundMethodV, ClassV, DeviceV, DictV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ObjectV,
     ParamsV, PartialV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, ZipV, attrs_get, iteration_element,
@@ -187,9 +187,8 @@ def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
     ev.emit("module_call", node, module, args, kwargs)
     if conflict:
         return UNKNOWN
-    if module.torch_layer and not module.has_params:
-        # A layer without parameters or buffers runs where its input is.
-        return TensorV(_inputs_device(args, kwargs), origin=node, grad=ev.frame.no_grad == 0, module_output=True)
+    if module.torch_layer and not module.has_params:  # a loss, pooling, an activation: runs where its input is
+        return stateless_module_output(ev, node, args)
     if module.dev is not None and module.dev.is_cpu and not _has_cpu_tensor(args, kwargs):
         # A module left on the CPU gives CPU results only where its input is known to be there
         # too: with an input of unknown device the call itself is what may fail.
@@ -199,20 +198,8 @@ def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
         if followed is not None:
             return followed
     if not module.has_params:  # a module of the project without parameters: runs where its input is
-        return TensorV(_inputs_device(args, kwargs), origin=node, grad=ev.frame.no_grad == 0, module_output=True)
+        return stateless_module_output(ev, node, args)
     return TensorV(module.dev, origin=node, grad=ev.frame.no_grad == 0, module_output=True)
-
-
-def _inputs_device(args: list, kwargs: dict):
-    """The one device all tensor inputs are on (None: unknown, or they differ)."""
-    devs = set()
-    for v in list(args) + list(kwargs.values()):
-        if isinstance(v, TensorV):
-            if v.rank != 0:
-                devs.add(v.dev)
-        elif v is UNKNOWN or isinstance(v, (BatchV, PlacedV, SeqV, DictV)):
-            return None
-    return devs.pop() if len(devs) == 1 else None
 
 
 def _has_cpu_tensor(args: list, kwargs: dict) -> bool:

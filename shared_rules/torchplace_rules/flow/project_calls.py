@@ -13,7 +13,7 @@ import ast
 from dataclasses import replace
 from typing import Optional
 
-from .class_model import method_kind
+from .class_model import device_parameter, method_kind
 from .contexts import (
     apply_effects, argument_paths, bind_arguments, call_in_context, relative_to, relocate,
 )
@@ -235,7 +235,7 @@ def instantiate(ev, node: ast.Call, cls: ClassV) -> Value:
     if not info.is_module:
         return ObjectV(info, id(info.node), attrs, node)
     dev = None if info.moves_self else default_device(ev)
-    if info.device_param is not None:  # Net(device=device): its layers are built there
+    if device_parameter(info, ev) is not None:  # Net(device=device): its layers are built there
         dev = _argument_device(ev, node, info, args, kwargs)
     return ModuleV(dev, info.has_params, node, info, attrs=attrs)
 
@@ -326,11 +326,11 @@ def _as_module_attribute(info, value: Value, at) -> Value:
 
 
 def _argument_device(ev, node: ast.Call, info, args: list, kwargs: dict):
-    """The device passed for `info.device_param`: known, unknown (None), or, when not passed,
-    the default device."""
+    """The device passed for the class's device parameter: known, unknown (None), or, when not
+    passed, the default device."""
     init = info.methods["__init__"]
     names = [a.arg for a in init.args.args[1:]]
-    name = info.device_param
+    name = device_parameter(info, ev)
     if name in kwargs:
         value = kwargs[name]
     elif name in names and names.index(name) < len(args):

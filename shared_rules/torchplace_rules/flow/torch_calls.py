@@ -166,6 +166,8 @@ def factory(ev, node: ast.Call, name: str, args: list, kwargs: dict, overload, o
     if "dtype" in kwargs:
         dtype = dtype_of(node, "dtype")
     rank = factory_rank(node, name)
+    if rank is None and api.TORCH_FACTORIES.get(name) == "args" and len(args) == 1 and args[0] is NUMBER:
+        rank = 1  # torch.zeros(n) with n a number (a parameter bound to one in this call)
     if overload.result == "data" and args:
         data, data_node = args[0], node.args[0]
         if isinstance(data, NumpyV):
@@ -308,7 +310,9 @@ def layer(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
             items = children[0]
             for child in children[1:]:
                 items = items.join(child)
-        return ModuleV(dev, has_params, node, layer=name, items=items if isinstance(items, ModuleV) else None)
+        # A container of stateless layers is stateless itself: it runs where its input is.
+        return ModuleV(dev, has_params, node, torch_layer=not has_params, layer=name,
+                       items=items if isinstance(items, ModuleV) else None)
     if name in ("Parameter", "Buffer"):
         return UNKNOWN
     tensors = [v for v in list(args) + list(kwargs.values()) if isinstance(v, TensorV)]
@@ -317,8 +321,7 @@ def layer(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
         dev = devs.pop() if len(devs) == 1 else None
     elif not has_kw and any(v is UNKNOWN for v in list(args) + list(kwargs.values())) and name.endswith("Loss"):
         dev = None  # a loss weight of unknown device
-    holds = operators.module_state(name, node)
-    has_params = True if holds is None else holds
+    has_params = api.layer_has_params(name, node)
     weights = list(args[:1]) + [kwargs[k] for k in ("weight", "pos_weight") if k in kwargs]
     if has_params and name.endswith("Loss") and weights and all(v is NONE for v in weights):
         has_params = False  # `CrossEntropyLoss(weight=w)` with w None: no weight buffer
