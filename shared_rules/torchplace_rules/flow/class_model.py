@@ -1,4 +1,6 @@
-"""What a class defined in the file is: an nn.Module, and what its __init__ registers."""
+"""What a class of the project is: an nn.Module or a plain class, its bases and
+methods (looked up through the bases in order), and what its `__init__` (and
+the helper methods `__init__` calls) registers."""
 from __future__ import annotations
 
 import ast
@@ -6,12 +8,13 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from . import operators
-from .torch_api import CONTAINERS, MODULE_BASES, PARAMETER_CLASSES, TORCH_FACTORIES, is_torch_layer, layer_has_params
+from .torch_api import CONTAINERS, MODULE_BASES, PARAMETER_CLASSES, is_torch_layer, layer_has_params
 from .devices import CPU, SELF_DEV
 from .torch_placement import container_elements
-from .values import UNKNOWN, ClassV, DeviceV, ModuleV, QualV, TensorV, Value
+from .values import NONE, UNKNOWN, ClassV, DeviceV, ModuleV, QualV, TensorV, Value
 
 MOVE_METHODS = {"to", "cuda", "cpu", "type_as", "type"}
+_HOST_USES = {"cpu", "tolist", "item", "numpy", "to", "cuda"}  # what forward may do with a CPU input itself
 _MOVING_ATTRS = frozenset(MOVE_METHODS | {"device", "shape", "dtype"})  # `self.x.to(...)`: not a use
 
 
@@ -30,11 +33,63 @@ class ClassInfo:
     overrides_apply: bool = False
     registers_modules: bool = False  # __init__ calls self.add_module/register_module
     unresolved_base: bool = False  # a base class we cannot see into (maybe an nn.Module)
-    torch_layers: set = field(default_factory=set)  # submodules that are torch.nn layers
+    torch_layers: dict = field(default_factory=dict)  # submodules that are torch.nn layers -> their class name
     submodule_classes: dict = field(default_factory=dict)  # name -> ClassInfo of classes defined here
     moves_self: bool = False  # __init__ calls self.to()/self.cuda()
     init_values: dict = field(default_factory=dict)
     tensor_subclass: bool = False  # derives from torch.Tensor: `.to()` returns a new tensor
+    bases: list = field(default_factory=list)  # ClassInfo of the bases defined in the project, in order
+    fields: list = field(default_factory=list)  # a dataclass's / NamedTuple's fields, in order
+    record_kind: Optional[str] = None  # "dataclass" | "namedtuple": __init__ takes the fields
+    class_values: dict = field(default_factory=dict)  # name -> value node of class-level assignments
+    home: Optional[object] = None  # the ModuleSummary of the file defining it (None: the checked file)
+    plain_values: dict = field(default_factory=dict)  # name -> assignment: CPU tensors __init__ keeps unregistered
+
+    def find_method(self, name: str, after: Optional["ClassInfo"] = None):
+        """(method node, the class defining it) through the bases in order; `after`: start
+        looking after that class (`super()`).  None when no project class defines it."""
+        seen = False if after is not None else True
+        for cls in self.mro():
+            if not seen:
+                seen = cls is after
+                continue
+            method = cls.methods.get(name)
+            if method is not None:
+                return method, cls
+        return None
+
+    def host_inputs(self) -> set:
+        """Parameters of `forward` it reads on the host or moves itself (`pack_padded_sequence(x,
+        lengths)`, `lengths.cpu()`, `x.to(self.device)`): a CPU tensor passed there is no mismatch.
+        Positions (0 = the first after `self`) and names.  Memoised on the method node."""
+        found = self.find_method("forward")
+        if found is None:
+            return set()
+        forward = found[0]
+        known = getattr(forward, "_tp_host_inputs", None)
+        if known is None:
+            params = [a.arg for a in forward.args.posonlyargs + forward.args.args][1:] + [a.arg for a in forward.args.kwonlyargs]
+            used = set()
+            for node in ast.walk(forward):
+                if isinstance(node, ast.Call):
+                    func = node.func
+                    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                    if "pack" in name:
+                        used.update(a.id for a in list(node.args) + [k.value for k in node.keywords] if isinstance(a, ast.Name))
+                    if isinstance(func, ast.Attribute) and name in _HOST_USES and isinstance(func.value, ast.Name):
+                        used.add(func.value.id)
+            known = {p for p in params if p in used} | {i for i, p in enumerate(params) if p in used}
+            forward._tp_host_inputs = known
+        return known
+
+    def mro(self) -> list:
+        out, stack = [], [self]
+        while stack and len(out) < 32:
+            cls = stack.pop(0)
+            if cls not in out:
+                out.append(cls)
+                stack[:0] = cls.bases
+        return out
 
     @property
     def has_params(self) -> bool:
@@ -47,14 +102,20 @@ class ClassInfo:
         if name in self.buffers:
             return TensorV(SELF_DEV, origin=at)
         if name in self.submodules:
+            made = self.init_values.get("self." + name)  # what __init__ built there, where the module is
+            if isinstance(made, ModuleV):
+                return ModuleV(SELF_DEV, self.submodules[name], None, made.cls or self.submodule_classes.get(name),
+                               torch_layer=name in self.torch_layers, attrs=made.attrs, layer=made.layer, items=made.items)
             return ModuleV(SELF_DEV, self.submodules[name], None, self.submodule_classes.get(name),
-                           torch_layer=name in self.torch_layers)
+                           torch_layer=name in self.torch_layers, layer=self.torch_layers.get(name))
         if name in self.plain_tensors and self.is_module:
             assign = self.plain_tensors[name]
             return TensorV(CPU, origin=assign, plain_attr=name, rank=_rank_hint(assign.value))
         if self.is_module and name == "device":
             return DeviceV(SELF_DEV)
         value = self.init_values.get("self." + name, UNKNOWN)
+        if value is NONE:
+            return NONE  # a placeholder: whatever a method puts there is what it holds
         if self.unresolved_base and isinstance(value, (ModuleV, TensorV)) and value.dev is not None and value.dev.is_cpu:
             return UNKNOWN  # this object may itself be a module: what it holds moves with it
         if self.is_module:
@@ -113,9 +174,11 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
             if item.name in ("_apply", "to", "cuda"):
                 info.overrides_apply = True
     info.method_order = sorted(info.methods, key=lambda n: (n != "__init__", info.methods[n].lineno))
+    _scan_record(stmt, info, bases)
     for value in bases:
         if isinstance(value, ClassV):  # inherit what the base registers
             b = value.info
+            info.bases.append(b)
             info.params |= b.params
             info.buffers |= b.buffers
             info.submodules.update(b.submodules)
@@ -127,10 +190,61 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
     return info
 
 
+def method_kind(node) -> str:
+    """static | class | property | setter | method, from the decorators."""
+    for deco in node.decorator_list:
+        name = deco.attr if isinstance(deco, ast.Attribute) else getattr(deco, "id", None)
+        if name == "staticmethod":
+            return "static"
+        if name == "classmethod":
+            return "class"
+        if name in ("property", "cached_property"):
+            return "property"
+        if name in ("setter", "deleter"):
+            return "setter"
+    return "method"
+
+
+def _scan_record(stmt: ast.ClassDef, info: ClassInfo, bases: list) -> None:
+    """Dataclasses and NamedTuples: their fields; any class: its class-level assignments."""
+    names = {d.attr if isinstance(d, ast.Attribute) else getattr(d.func if isinstance(d, ast.Call) else d, "id",
+             getattr(getattr(d, "func", None), "attr", None)) for d in stmt.decorator_list}
+    if "dataclass" in names:
+        info.record_kind = "dataclass"
+    elif any(isinstance(b, QualV) and b.name.rsplit(".", 1)[-1] == "NamedTuple" for b in bases):
+        info.record_kind = "namedtuple"
+    for item in stmt.body:
+        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+            info.fields.append(item.target.id)
+            if item.value is not None:
+                info.class_values[item.target.id] = item.value
+        elif isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name):
+            info.class_values[item.targets[0].id] = item.value
+
+
+def _init_helpers(init, info: ClassInfo) -> list:
+    """The nodes of `__init__` and of the methods it calls as `self.name(...)` (transitively):
+    where `__init__` really sets the module up.  One walk of each method."""
+    nodes, done, todo = [], [], [init]
+    while todo and len(done) < 12:
+        method = todo.pop(0)
+        if method in done:
+            continue
+        done.append(method)
+        for node in ast.walk(method):
+            nodes.append(node)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "self":
+                found = info.find_method(node.func.attr)
+                if found is not None and method_kind(found[0]) == "method":
+                    todo.append(found[0])
+    return nodes
+
+
 def _scan_init(init, info: ClassInfo, analyzer) -> None:
     empty_lists = {}  # self.X = [] (filled with .append later)
     relevant = []  # method calls and assignments: all that registers anything
-    for node in ast.walk(init):
+    for node in _init_helpers(init, info):
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Attribute):
                 relevant.append(node)
@@ -183,7 +297,7 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
             info.submodules[name] = _module_has_params(value, analyzer)
             qual = _qual(value.func, analyzer) if isinstance(value, ast.Call) else None
             if qual and is_torch_layer(qual) and qual.split(".")[-1] not in CONTAINERS:
-                info.torch_layers.add(name)
+                info.torch_layers[name] = qual.split(".")[-1]
             callee = analyzer.eval(value.func) if isinstance(value, ast.Call) else None
             if isinstance(callee, ClassV):
                 info.submodule_classes[name] = callee.info
@@ -208,7 +322,7 @@ def _classify(value: ast.AST, analyzer) -> Optional[str]:
             return "buffer"
         if qual and is_torch_layer(qual):
             return "module"
-        if qual and qual.startswith("torch.") and qual.split(".")[-1] in TORCH_FACTORIES and qual.count(".") == 1:
+        if qual and qual.count(".") == 1 and operators.makes_tensors_from_nothing(qual):
             if any(k.arg == "device" for k in value.keywords):
                 return None
             return "cpu_tensor"

@@ -18,7 +18,7 @@ from .devices import ACCEL_KIND, CPU, Dev
 from .events import Conflict
 from .torch_calls import dtype_of, kw_device
 from .values import (
-    UNKNOWN, BatchV, DeviceV, DictV, ItemsV, ModuleV, NumpyV, ParamsV, PlacedV, SeqV, TensorV, Value,
+    NUMBER, UNKNOWN, BatchV, DeviceV, DictV, ItemsV, ModuleV, NumpyV, ParamsV, PlacedV, QualV, SeqV, TensorV, Value,
 )
 
 MODULE_SELF_METHODS = {"train", "eval", "requires_grad_", "half", "float", "double", "bfloat16", "share_memory", "apply",
@@ -50,7 +50,9 @@ def _to_target(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> tuple
             target = value
         elif isinstance(arg_node, ast.Attribute) and arg_node.attr in api.TORCH_DTYPES:
             dtype = api.TORCH_DTYPES[arg_node.attr]
-        elif value is UNKNOWN and target is None and not _looks_like_dtype(arg_node):
+        elif value is NUMBER and target is None and isinstance(arg_node, ast.Constant):
+            target = DeviceV(Dev(ACCEL_KIND, f"cuda:{arg_node.value}", f'"cuda:{arg_node.value}"', node))  # x.to(0)
+        elif (value is UNKNOWN or value is NUMBER) and target is None and not _looks_like_dtype(arg_node):
             target = UNKNOWN
     if target is None:
         return False, None, dtype
@@ -64,6 +66,26 @@ def _to_target(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> tuple
 def _looks_like_dtype(node: ast.AST) -> bool:
     text = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
     return "dtype" in text.lower() or text in api.TORCH_DTYPES
+
+
+def _typed(ev, node: ast.Call, recv: TensorV, args: list) -> Value:
+    """`x.type()` names x's type (`'torch.cuda.FloatTensor'`); `x.type(t)` converts to the type t
+    names, on the current CUDA device for a `torch.cuda.*` type and on the CPU for a `torch.*` one."""
+    if not args:
+        if recv.dev is not None and (recv.dev.is_cpu or recv.dev.label.startswith("cuda")):
+            return QualV("torch.cuda.FloatTensor" if recv.dev.is_accel else "torch.FloatTensor")
+        return UNKNOWN
+    target = args[0]
+    name = target.name if isinstance(target, QualV) else (node.args[0].value if node.args and isinstance(
+        node.args[0], ast.Constant) and isinstance(node.args[0].value, str) else None)
+    if name is None or not name.startswith("torch."):
+        return replace(recv, origin=node, factory=None)  # a dtype: the device stays
+    if name.startswith("torch.cuda."):
+        ev.targets_accelerator = True
+        return TensorV(Dev(ACCEL_KIND, "cuda", '"cuda"', node), origin=node, rank=recv.rank, grad=recv.grad)
+    if name.rsplit(".", 1)[1].endswith("Tensor"):
+        return TensorV(CPU, origin=node, rank=recv.rank, grad=recv.grad)
+    return replace(recv, origin=node, factory=None)
 
 
 def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
@@ -89,6 +111,8 @@ def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         if isinstance(recv, BatchV):
             return TensorV(dev, origin=node)
         return TensorV(dev, origin=node, rank=recv.rank, dtype=dtype or recv.dtype, grad=recv.grad)
+    if name == "type" and isinstance(recv, TensorV):
+        return _typed(ev, node, recv, args)
     if isinstance(recv, BatchV):
         if name == "items":
             return ItemsV(recv.element(node))
@@ -159,11 +183,22 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
 
 def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwargs: dict) -> bool:
     """Emit a conflict for each input of `module(...)` on another device than its
-    parameters; True when the call would raise (its result is then unknown)."""
+    parameters, and between the inputs of a loss; True when the call would raise (its
+    result is then unknown)."""
     arg_nodes = list(node.args) + [k.value for k in node.keywords]
+    if module.layer in api.UNKNOWN_DEVICE_WRAPPERS:
+        return False  # it moves its inputs to the devices of the module it wraps
+    if module.torch_layer and module.loss and not module.has_params:
+        # A loss runs where its inputs are, and they must agree (`criterion(output, target)`).
+        if ev.check_operands(node, [(v, n) for v, n in zip(list(args) + list(kwargs.values()), arg_nodes)]):
+            return True
     conflict = False
+    host = module.cls.host_inputs() if module.cls is not None and not module.torch_layer else ()
+    keys = list(range(len(args))) + list(kwargs)
     if module.dev is not None and module.has_params:
-        for value, arg in zip(list(args) + list(kwargs.values()), arg_nodes):
+        for key, value, arg in zip(keys, list(args) + list(kwargs.values()), arg_nodes):
+            if key in host:
+                continue  # forward reads it on the host (lengths) or moves it itself
             for tensor in _tensors_in(value, arg):
                 if tensor.dev is None or tensor.rank == 0:
                     continue

@@ -9,6 +9,7 @@ cannot prove where such a module is, it is at an unknown place, never "still on 
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import Optional
 
 from .devices import Dev
@@ -57,6 +58,17 @@ def _device_argument(node: ast.Call, init, args: list, kwargs: dict) -> Optional
     return None
 
 
+def unplace_parameter_owners(ev, target: ast.Attribute, value: Value, value_node: ast.AST) -> None:
+    """`net.layer.weight = nn.Parameter(t)`: `net.layer` and `net` hold `t` from now on."""
+    owner = target.value
+    while isinstance(owner, (ast.Attribute, ast.Name)):
+        path = ev.path_of(owner)
+        held = ev.frame.env.get(path) if path is not None else None
+        if isinstance(held, ModuleV):
+            ev.frame.env[path] = after_parameter_assignment(held, value, value_node)
+        owner = owner.value if isinstance(owner, ast.Attribute) else None
+
+
 def after_parameter_assignment(module: Value, value: Value, value_node: ast.AST) -> Value:
     """`layer.weight = nn.Parameter(t)` (or a tensor) replaces a parameter: the module keeps its
     place only when `t` is known to be there too; otherwise it is no longer in one known place."""
@@ -78,7 +90,7 @@ def _is_parameter_call(node: ast.AST) -> bool:
 
 
 def _unplaced(module: ModuleV) -> ModuleV:
-    return ModuleV(None, module.has_params, module.placed_at, module.cls, module.known_class, module.torch_layer)
+    return replace(module, dev=None)
 
 
 def container_elements(call: ast.Call) -> Optional[list]:
