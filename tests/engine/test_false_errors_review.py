@@ -70,6 +70,20 @@ WRAPPED_LINEAR = """\
                 return self.w(x)
 
 """
+# A module whose only buffer is registered when an optional argument is given (PyTorch3D).
+SUBDIVIDE = """\
+        class Subdivide(nn.Module):
+            def __init__(self, offset=None):
+                super().__init__()
+                self.precomputed = False
+                if offset is not None:
+                    self.register_buffer("_offset", offset)
+                    self.precomputed = True
+
+            def forward(self, verts):
+                return verts + self._offset if self.precomputed else verts * 2
+
+"""
 COLLECTION = """\
         class Collection(nn.Module):
             def __init__(self, tables, device=None):
@@ -191,6 +205,36 @@ QUIET = {
         pooler = Pooler(7, [0.25, 0.125])
         out = pooler(features, [torch.rand(5, 4).to(device)])
     """,
+    "container-of-classes-the-analysis-cannot-see": """
+        import torch
+        import torch.nn as nn
+        from vision_ops import RoIPool
+
+
+        class Pooler(nn.Module):
+            def __init__(self, size, scales):
+                super().__init__()
+                self.level_poolers = nn.ModuleList(RoIPool(size, s) for s in scales)
+
+            def forward(self, features, boxes):
+                return self.level_poolers[0](features, boxes)
+
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        pooler = Pooler(7, [0.25, 0.125])
+        out = pooler(torch.rand(2, 4, 10, 8).to(device), [torch.rand(5, 4).to(device)])
+    """,
+    "buffer-registered-only-for-an-argument-not-given": """
+        import torch
+        import torch.nn as nn
+
+
+""" + SUBDIVIDE + """
+        device = torch.device("cuda:0")
+        verts = torch.rand(10, 3, device=device)
+        subdivide = Subdivide()
+        new_verts = subdivide(verts)
+    """,
     "plain-list-of-parameter-free-modules": """
         import torch.nn as nn
 
@@ -271,6 +315,17 @@ REPORTED = {
         lin_t = Linear(n_neurons=4, input_size=4, bias=False)
         outputs = lin_t(inputs)
     """, {(18, "TP102")}),
+    "buffer-registered-for-an-argument-given": ("""
+        import torch
+        import torch.nn as nn
+
+
+""" + SUBDIVIDE + """
+        device = torch.device("cuda:0")
+        verts = torch.rand(10, 3, device=device)
+        subdivide = Subdivide(torch.ones(10, 3))
+        new_verts = subdivide(verts)
+    """, {(21, "TP102")}),
     "container-of-layers-with-weights": ("""
         import torch
         import torch.nn as nn

@@ -38,6 +38,8 @@ class ClassInfo:
     moves_self: bool = False  # __init__ calls self.to()/self.cuda()
     init_values: dict = field(default_factory=dict)
     tensor_subclass: bool = False  # derives from torch.Tensor: `.to()` returns a new tensor
+    optional_state: dict = field(default_factory=dict)  # state name -> the `__init__` argument (default None)
+    # it is registered under (`if meshes is not None: self.register_buffer(...)`)
     bases: list = field(default_factory=list)  # ClassInfo of the bases defined in the project, in order
     fields: list = field(default_factory=list)  # a dataclass's / NamedTuple's fields, in order
     record_kind: Optional[str] = None  # "dataclass" | "namedtuple": __init__ takes the fields
@@ -94,6 +96,16 @@ class ClassInfo:
     @property
     def has_params(self) -> bool:
         return bool(self.params or self.buffers or any(self.submodules.values()))
+
+    def has_params_without(self, absent: set) -> bool:
+        """`has_params` for an instance built without the `__init__` arguments in `absent`: state
+        registered only when one of them is given is not there (`SubdivideMeshes()`)."""
+        if not absent or not self.optional_state:
+            return self.has_params
+        def there(name):
+            return self.optional_state.get(name) not in absent
+        return any(there(n) for n in self.params | self.buffers) or any(
+            has and there(n) for n, has in self.submodules.items())
 
     def attr_value(self, name: str, at: ast.AST) -> Value:
         """The value of `self.<name>` inside a method."""
@@ -255,6 +267,7 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
                     and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id == "self":
                 empty_lists[node.targets[0].attr] = node
     relevant.sort(key=lambda n: (n.lineno, n.col_offset))  # stable: ties keep the walk's order
+    guards, unguarded = _none_guarded(init), set()
     for node in relevant:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             recv = node.func.value
@@ -263,6 +276,7 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
                     key = node.args[0]
                     if isinstance(key, ast.Constant) and isinstance(key.value, str):
                         (info.buffers if node.func.attr == "register_buffer" else info.params).add(key.value)
+                        _note_guard(info, key.value, guards.get(id(node)), unguarded)
                 elif node.func.attr in ("to", "cuda"):
                     info.moves_self = True
                 elif node.func.attr in ("add_module", "register_module"):
@@ -289,6 +303,8 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
             # `self.layers = nn.ModuleList(self.layers)`: the later registration wins.
             info.plain_module_lists.pop(name, None)
             info.plain_tensors.pop(name, None)
+        if kind in ("param", "buffer", "module"):
+            _note_guard(info, name, guards.get(id(node)), unguarded)
         if kind == "param":
             info.params.add(name)
         elif kind == "buffer":
@@ -306,6 +322,34 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
         elif kind == "module_list" and isinstance(node, ast.Assign) \
                 and any(_module_has_params(e, analyzer) for e in (value.elts if isinstance(value, ast.List) else [value.elt])):
             info.plain_module_lists.setdefault(name, node)  # modules with nothing to move, train or save: harmless
+
+
+def _none_guarded(init) -> dict:
+    """id(node) -> the `__init__` parameter (default None) of each `if param is not None:` block
+    its nodes are in."""
+    a = init.args
+    positional = a.posonlyargs + a.args
+    defaults = dict(zip([p.arg for p in positional[len(positional) - len(a.defaults):]], a.defaults))
+    defaults.update((p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)
+    optional = {n for n, d in defaults.items() if isinstance(d, ast.Constant) and d.value is None}
+    guards = {}
+    for node in ast.walk(init):
+        test = node.test if isinstance(node, ast.If) else None
+        if isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id in optional \
+                and len(test.ops) == 1 and isinstance(test.ops[0], ast.IsNot) \
+                and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
+            for stmt in node.body:
+                for inner in ast.walk(stmt):
+                    guards.setdefault(id(inner), test.left.id)
+    return guards
+
+
+def _note_guard(info: ClassInfo, name: str, guard: Optional[str], unguarded: set) -> None:
+    if guard is None:
+        unguarded.add(name)
+        info.optional_state.pop(name, None)
+    elif name not in unguarded:
+        info.optional_state[name] = guard
 
 
 def _qual(func, analyzer) -> Optional[str]:
@@ -342,8 +386,9 @@ def _module_has_params(value: ast.AST, analyzer, depth: int = 0) -> bool:
     qual = _qual(value.func, analyzer)
     if qual:
         elements = container_elements(value) if qual.split(".")[-1] in CONTAINERS else None
-        if elements is not None:  # nn.ModuleList(Pool(s) for s in scales): what its modules hold
-            return any(_module_has_params(e, analyzer, depth + 1) for e in elements)
+        if elements is not None:  # nn.ModuleList(Pool(s) for s in scales): what its modules hold; a
+            # class the analysis cannot see counts as it does assigned directly (`self.x = Unseen()`)
+            return any(_classify(e, analyzer) == "module" and _module_has_params(e, analyzer, depth + 1) for e in elements)
         return layer_has_params(qual.split(".")[-1], value)
     callee = analyzer.eval(value.func)
     if isinstance(callee, ClassV):

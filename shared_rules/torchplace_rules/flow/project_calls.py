@@ -20,7 +20,7 @@ from .contexts import (
 from .devices import SELF_DEV, SELF_KIND
 from .state import forget_moved_arguments
 from .torch_calls import default_collate, default_device
-from .torch_placement import constructor_device
+from .torch_placement import absent_arguments, constructor_device
 from .values import (
     NUMBER, UNKNOWN, BoundMethodV, ClassV, DeviceV, FuncV, LoaderV, ModuleV, ObjectV, PartialV, SelfV, SeqV, TensorV, Value, attrs_get,
 )
@@ -242,7 +242,8 @@ def instantiate(ev, node: ast.Call, cls: ClassV) -> Value:
         dev = _argument_device(ev, node, info, args, kwargs)
     else:  # a device argument not followed to the layers, or modules held: unknown, not the default
         dev = constructor_device(node, _init_of(info), args, kwargs, dev)
-    return ModuleV(dev, info.has_params, node, info, attrs=attrs)
+    has_params = info.has_params_without(absent_arguments(node, _init_of(info), set(info.optional_state.values())))
+    return ModuleV(dev, has_params, node, info, attrs=attrs)
 
 
 def _init_of(info):

@@ -37,6 +37,17 @@ def constructor_device(node: ast.Call, init: Optional[ast.FunctionDef], args: li
     return None
 
 
+def absent_arguments(node: ast.Call, init: Optional[ast.FunctionDef], names: set) -> set:
+    """Which of the `__init__` parameters `names` the call surely leaves out (or passes as None)."""
+    if not names or init is None or any(isinstance(a, ast.Starred) for a in node.args) \
+            or any(k.arg is None for k in node.keywords):
+        return set()
+    params = [a.arg for a in init.args.posonlyargs + init.args.args][1:]
+    given = {k.arg: k.value for k in node.keywords}
+    given.update((p, a) for p, a in zip(params, node.args))
+    return {n for n in names if n not in given or (isinstance(given[n], ast.Constant) and given[n].value is None)}
+
+
 def _held_module_elsewhere(value: Value, dev: Dev) -> bool:
     items = value.items if isinstance(value, SeqV) and value.items is not None else ()
     elem = value.elem if isinstance(value, (SeqV, DictV)) else None
