@@ -235,6 +235,65 @@ QUIET = {
         subdivide = Subdivide()
         new_verts = subdivide(verts)
     """,
+    "batch-typed-with-a-conditional-cuda-type": """
+        import torch
+        from torch.utils.data import DataLoader
+
+        cuda = torch.cuda.is_available()
+        Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor
+        for imgs, _ in DataLoader(dataset, batch_size=8):
+            real = imgs.type(Tensor)
+            alpha = torch.rand(real.size(0), 1, 1, 1).cuda()
+            mixed = alpha * real
+    """,
+    "pipeline-object-called-without-tensors": """
+        import numpy as np
+        import torch
+
+        device = torch.device("cuda")
+        pipeline = load_pipeline("tiny-sd").to(device)
+        out0 = pipeline(prompt="a squirrel", output_type="np", return_dict=False)[0]
+        out1 = pipeline(prompt="a burger", output_type="np", return_dict=False)[0]
+        assert not np.allclose(out0, out1)
+    """,
+    "module-with-weights-on-one-branch-only": """
+        import torch
+        import torch.nn as nn
+
+
+        class Mixer(nn.Module):
+            def __init__(self, method):
+                super().__init__()
+                self.method = method
+
+            def forward(self, x):
+                if self.method == "avg":
+                    down_pool = nn.AvgPool1d(2)
+                else:
+                    down_pool = nn.Conv1d(4, 4, 3, padding=1)
+                return down_pool(x)
+
+
+        device = torch.device("cuda")
+        out = Mixer("avg").to(device)(torch.rand(2, 4, 8, device=device))
+    """,
+    "list-of-registered-submodules": """
+        import torch
+        import torch.nn as nn
+
+
+        class Dense(nn.Module):
+            def __init__(self, filters):
+                super().__init__()
+                self.b1 = nn.Conv2d(filters, filters, 3, 1, 1)
+                self.b2 = nn.Conv2d(2 * filters, filters, 3, 1, 1)
+                self.blocks = [self.b1, self.b2]
+
+            def forward(self, x):
+                for block in self.blocks:
+                    x = torch.cat([x, block(x)], 1)
+                return x
+    """,
     "plain-list-of-parameter-free-modules": """
         import torch.nn as nn
 
@@ -326,6 +385,43 @@ REPORTED = {
         subdivide = Subdivide(torch.ones(10, 3))
         new_verts = subdivide(verts)
     """, {(21, "TP102")}),
+    "batch-typed-with-a-cpu-type": ("""
+        import torch
+        from torch.utils.data import DataLoader
+
+        model = torch.nn.Linear(8, 2).cuda()
+        for imgs, _ in DataLoader(dataset, batch_size=8):
+            real = imgs.type(torch.FloatTensor)
+            out = model(real)
+    """, {(8, "TP102")}),
+    "model-object-called-with-a-cpu-tensor": ("""
+        import torch
+
+        device = torch.device("cuda")
+        model = load_model("resnet").to(device)
+        out = model(torch.rand(1, 3, 8, 8))
+    """, {(6, "TP102")}),
+    "module-with-weights-on-every-branch": ("""
+        import torch
+        import torch.nn as nn
+
+
+        class Mixer(nn.Module):
+            def __init__(self, method):
+                super().__init__()
+                self.method = method
+
+            def forward(self, x):
+                if self.method == "wide":
+                    down_pool = nn.Conv1d(4, 4, 5, padding=2)
+                else:
+                    down_pool = nn.Conv1d(4, 4, 3, padding=1)
+                return down_pool(x)
+
+
+        device = torch.device("cuda")
+        out = Mixer("wide").to(device)(torch.rand(2, 4, 8, device=device))
+    """, {(16, "TP102")}),
     "container-of-layers-with-weights": ("""
         import torch
         import torch.nn as nn

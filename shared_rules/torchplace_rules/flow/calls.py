@@ -199,6 +199,8 @@ def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
             return followed
     if not module.has_params:  # a module of the project without parameters: runs where its input is
         return stateless_module_output(ev, node, args)
+    if not module.known_class and not any(isinstance(v, (TensorV, BatchV, PlacedV)) for v in list(args) + list(kwargs.values())):
+        return UNKNOWN  # an object of unknown kind moved with .to() (a pipeline) called with no tensor: not known to give one
     return TensorV(module.dev, origin=node, grad=ev.frame.no_grad == 0, module_output=True)
 
 

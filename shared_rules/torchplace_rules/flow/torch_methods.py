@@ -78,6 +78,8 @@ def _typed(ev, node: ast.Call, recv: TensorV, args: list) -> Value:
     target = args[0]
     name = target.name if isinstance(target, QualV) else (node.args[0].value if node.args and isinstance(
         node.args[0], ast.Constant) and isinstance(node.args[0].value, str) else None)
+    if name is None and target is UNKNOWN:  # `Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`
+        return replace(recv, dev=None, origin=node, factory=None, batch=None)
     if name is None or not name.startswith("torch."):
         return replace(recv, origin=node, factory=None)  # a dtype: the device stays
     if name.startswith("torch.cuda."):
@@ -111,14 +113,14 @@ def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         if isinstance(recv, BatchV):
             return TensorV(dev, origin=node)
         return TensorV(dev, origin=node, rank=recv.rank, dtype=dtype or recv.dtype, grad=recv.grad)
-    if name == "type" and isinstance(recv, TensorV):
-        return _typed(ev, node, recv, args)
     if isinstance(recv, BatchV):
         if name == "items":
             return ItemsV(recv.element(node))
         if name in ("values",):
             return SeqV(None, recv.element(node))
         recv = recv.element(recv_node)
+    if name == "type" and isinstance(recv, TensorV):  # also a batch: `imgs.type(torch.cuda.FloatTensor)`
+        return _typed(ev, node, recv, args)
     if not isinstance(recv, TensorV):
         return UNKNOWN
     if name in ("item", "tolist"):

@@ -162,7 +162,8 @@ class ModuleV(Value):
         if isinstance(other, ModuleV):
             if self == other and self.placed_at is other.placed_at and self.cls is other.cls:
                 return self
-            return ModuleV(join_dev(self.dev, other.dev), self.has_params or other.has_params,
+            # holds state only when it does on every path (a pool on one branch, a conv on another)
+            return ModuleV(join_dev(self.dev, other.dev), self.has_params and other.has_params,
                            self.placed_at if self.placed_at is other.placed_at else None,
                            self.cls if self.cls is other.cls else None, self.known_class and other.known_class,
                            self.torch_layer and other.torch_layer,
