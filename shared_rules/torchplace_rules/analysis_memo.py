@@ -54,6 +54,18 @@ class GroupRecord:
 
 
 @dataclass(eq=False)
+class ContextRecord:
+    """What analysing a body for one call context read and reported (see `Analyzer.run_context`)."""
+
+    reads: dict
+    reported: list
+    sets_accelerator: bool
+    deferred: list
+    cross_deps: dict
+    uncacheable: bool
+
+
+@dataclass(eq=False)
 class ScanRecord:
     node: ast.ClassDef
     info: object

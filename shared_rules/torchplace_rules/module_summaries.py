@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import ast
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from .config import Config
 from .flow.cross_file import MAX_DEPTH, import_depth, is_foreign
 from .flow.driver import Analyzer
-from .flow.values import FuncV
+from .flow.values import ClassV, FuncV
 from .source_text import SourceText
 from .syntax_nodes import own_nodes
 
@@ -36,6 +36,7 @@ class ModuleSummary:
     env: dict
     deps: dict  # path -> fingerprint, every project file this summary read (transitively)
     depth: int = 1
+    generic_contexts: dict = field(default_factory=dict)  # its functions analysed for callers passing nothing known
 
 
 def _mark(tree: ast.AST, summary: ModuleSummary) -> None:
@@ -44,30 +45,60 @@ def _mark(tree: ast.AST, summary: ModuleSummary) -> None:
         node._tp_home = summary
 
 
-class SummaryCache:
-    """Per-process cache of module summaries (least recently used first out)."""
+class _FileCache:
+    """A per-process cache of what was derived from one project file, kept (least recently used
+    first out) while the file and every project file it read keep their fingerprints."""
 
     def __init__(self, index: "ProjectIndex", limit: int) -> None:
         self.index = index
         self.limit = limit
-        self.entries: "OrderedDict[tuple[Path, int], ModuleSummary]" = OrderedDict()
+        self.entries: OrderedDict = OrderedDict()
         self.building: list[Path] = []
 
-    def valid(self, summary: ModuleSummary) -> bool:
+    def valid(self, entry) -> bool:
         if self.index.static:
             return True
         fp = self.index.fingerprint
-        return fp(summary.path) == summary.fingerprint and all(fp(p) == f for p, f in summary.deps.items())
+        return fp(entry.path) == entry.fingerprint and all(fp(p) == f for p, f in entry.deps.items())
+
+    @staticmethod
+    def note_dependencies(ev, entry) -> None:
+        """The analysis `ev` read `entry`: it depends on its file and what that file read."""
+        if ev is not None and entry is not None:
+            deps = ev.__dict__.setdefault("cross_deps", {})
+            deps[entry.path] = entry.fingerprint
+            deps.update(entry.deps)
+
+    def build(self, key, path: Path, make):
+        """`make(text, fingerprint)` for `path`, kept under `key` (None: unreadable, or a cycle)."""
+        if path in self.building or len(self.building) > 40:
+            return None  # circular import (or absurdly deep chain): unknown
+        fingerprint = self.index.fingerprint(path)
+        text = self.index.read(path) if fingerprint is not None else None
+        if text is None:
+            self.entries.pop(key, None)
+            return None
+        self.building.append(path)
+        try:
+            entry = make(text, fingerprint)
+        finally:
+            self.building.pop()
+        self.entries[key] = entry
+        self.entries.move_to_end(key)
+        while len(self.entries) > self.limit:
+            self.entries.popitem(last=False)
+        return entry
+
+
+class SummaryCache(_FileCache):
+    """Module summaries, by (file, depth)."""
 
     def get(self, path: Path, ev=None, depth: Optional[int] = None) -> Optional[ModuleSummary]:
         """The summary of `path` (None: unreadable, unparsable or part of an import cycle)."""
         depth = depth or import_depth(ev)
         with self.index.lock:
             summary = self._get(path, depth)
-            if ev is not None and summary is not None:
-                deps = ev.__dict__.setdefault("cross_deps", {})
-                deps[summary.path] = summary.fingerprint
-                deps.update(summary.deps)
+            self.note_dependencies(ev, summary)
             return summary
 
     def _get(self, path: Path, depth: int) -> Optional[ModuleSummary]:
@@ -79,37 +110,29 @@ class SummaryCache:
         if summary is not None and self.valid(summary):
             self.entries.move_to_end(key)
             return summary
-        key = (path, depth)  # a stale fuller summary is rebuilt at the depth asked, under that depth
-        if path in self.building or len(self.building) > 40:
-            return None  # circular import (or absurdly deep chain): unknown
-        fingerprint = self.index.fingerprint(path)
-        text = self.index.read(path) if fingerprint is not None else None
-        if text is None:
-            self.entries.pop(key, None)
-            return None
-        self.building.append(path)
-        try:
-            summary = summarise(self.index, path, text, fingerprint, depth)
-        finally:
-            self.building.pop()
-        self.entries[key] = summary
-        self.entries.move_to_end(key)
-        while len(self.entries) > self.limit:
-            self.entries.popitem(last=False)
-        return summary
+        # a stale fuller summary is rebuilt at the depth asked, under that depth
+        return self.build((path, depth), path, lambda text, fp: summarise(self.index, path, text, fp, depth))
+
+
+def _parse_marked(path: Path, text: str, home: ModuleSummary) -> Optional[ast.Module]:
+    """Another file's tree, every node tagged with its home (None: it does not parse)."""
+    if "\x00" in text:
+        return None
+    try:
+        tree = ast.parse(text, filename=str(path))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    _mark(tree, home)
+    return tree
 
 
 def summarise(index: "ProjectIndex", path: Path, text: str, fingerprint: tuple, depth: int = 1) -> ModuleSummary:
     """Run the module body of `path` with no rules; anything odd leaves an empty summary."""
     src = SourceText(text)
     summary = ModuleSummary(path, fingerprint, src, {}, {}, depth)
-    if "\x00" in text:
+    tree = _parse_marked(path, text, summary)
+    if tree is None:
         return summary
-    try:
-        tree = ast.parse(text, filename=str(path))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return summary
-    _mark(tree, summary)
     analyzer = Analyzer(tree, src, [], Config(), str(path), project=index if depth < MAX_DEPTH else None)
     analyzer.summary_depth = depth
     try:
@@ -120,8 +143,94 @@ def summarise(index: "ProjectIndex", path: Path, text: str, fingerprint: tuple, 
     for name, value in analyzer.frame.env.items():
         if isinstance(value, FuncV) and value.home is None and is_foreign(value.node):
             value = replace(value, home=summary)
+        elif isinstance(value, ClassV) and value.info.home is None and is_foreign(value.info.node):
+            value.info.home = summary  # its methods run with this file's globals
         env[name] = value
     summary.env = env
     summary.deps = dict(analyzer.__dict__.get("cross_deps", {}))
     summary.deps.pop(path, None)
     return summary
+
+
+# -- callers in other files ---------------------------------------------------------------
+def _calls_into(owner: ast.AST, names: set) -> bool:
+    """Does `owner` call something bound to one of `names` (`Trainer(...)`, `utils.load(...)`)?"""
+    for node in ast.walk(owner):
+        if isinstance(node, ast.Call):
+            func = node.func
+            while isinstance(func, ast.Attribute):
+                func = func.value
+            if isinstance(func, ast.Name) and func.id in names:
+                return True
+    return False
+
+
+def _names_from(index: "ProjectIndex", path: Path, tree: ast.Module, target: Path) -> set:
+    """The names `path` binds to `target` or to what it defines (`from target import A`, `import target`)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if index.resolve(path, node.module, node.level) == target:
+                names.update(a.asname or a.name for a in node.names)
+                continue
+            for a in node.names:
+                full = f"{node.module}.{a.name}" if node.module else a.name
+                if index.resolve(path, full, node.level) == target:
+                    names.add(a.asname or a.name)
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if index.resolve(path, a.name, 0) == target:
+                    names.add(a.asname or a.name.split(".")[0])
+    return names
+
+
+@dataclass(eq=False)
+class CallerSummary:
+    """What one file's code passes when it calls functions and methods of other project files:
+    {(callee file, "Class.method" or "function"): [IncomingCall, ...]}."""
+
+    path: Path
+    fingerprint: tuple
+    outgoing: dict
+    deps: dict
+
+
+class CallerCache(_FileCache):
+    """Caller summaries, by (importer, imported file): the importer's module body and the functions
+    and classes that use a name it imports from that file are analysed once (no rules), recording
+    the contexts of their calls into other project files."""
+
+    def get(self, path: Path, target: Path, ev=None) -> Optional[CallerSummary]:
+        with self.index.lock:
+            key = (path, target)
+            entry = self.entries.get(key)
+            if entry is not None and self.valid(entry):
+                self.entries.move_to_end(key)
+            else:
+                entry = self.build(key, path, lambda text, fp: summarise_callers(self.index, path, text, fp, target))
+            self.note_dependencies(ev, entry)
+            return entry
+
+
+def summarise_callers(index: "ProjectIndex", path: Path, text: str, fingerprint: tuple, target: Path) -> CallerSummary:
+    """Run the parts of `path` that can call into `target` (no rules) and keep the contexts of
+    their calls into other project files."""
+    entry = CallerSummary(path, fingerprint, {}, {})
+    home = ModuleSummary(path, fingerprint, SourceText(text), {}, {}, 1)
+    tree = _parse_marked(path, text, home)
+    if tree is None:
+        return entry
+    names = _names_from(index, path, tree, target)
+    if not names:
+        return entry
+    analyzer = Analyzer(tree, home.src, [], Config(), str(path), project=index)
+    analyzer.summary_depth = 1  # its own imports are summarised without theirs: the cost stays bounded
+    analyzer.outgoing = entry.outgoing
+    analyzer.group_filter = lambda owner: _calls_into(owner, names)
+    try:
+        analyzer.run()
+    except Exception:  # a bug or a pathological module: no contexts from it
+        entry.outgoing.clear()
+    entry.deps = dict(analyzer.__dict__.get("cross_deps", {}))
+    entry.deps.pop(path, None)
+    return entry

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from .config import DEFAULT_MAX_FILE_SIZE
+from .importers import ImporterTable
+from .module_summaries import CallerCache, SummaryCache
 from .source_files import UnreadableFile, read_source
-from .module_summaries import SummaryCache
 from .third_party_classes import ThirdPartyClasses
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
@@ -49,6 +50,8 @@ class ProjectIndex:
         self.static = static  # files do not change while this index lives (a CLI run): skip re-validation
         self.lock = threading.RLock()
         self.summaries = SummaryCache(self, max_summaries)
+        self.callers = CallerCache(self, max(16, max_summaries // 10))  # what importers pass a file's functions
+        self.importers = ImporterTable(self, find_project_root)
         self.third_party = ThirdPartyClasses(self.root, environment, enabled=use_jedi, extra_paths=self.extra_roots)
         self.dependencies: dict[Path, dict] = {}  # checked file -> {project file it read: fingerprint}, transitively
         self._roots: dict[Path, tuple[Path, ...]] = {}

@@ -24,9 +24,9 @@ def dev_text(dev: Optional[Dev]) -> str:
         return "the CPU"
     if dev.kind == "self":
         return "the module's device"
-    if dev.label in ("target", "cuda") and dev.expr and dev.expr[0] not in "\"'":
+    if dev.label in ("target", "cuda", "runtime") and dev.expr and dev.expr[0] not in "\"'":
         return f"the accelerator (`{dev.expr}`)"
-    if dev.label == "target":
+    if dev.label in ("target", "runtime"):
         return "the accelerator"
     return dev.label
 
@@ -43,6 +43,25 @@ def fix_device_expr(ev, dev: Optional[Dev], other_node: Optional[ast.AST] = None
     if module_node is not None and isinstance(module_node, (ast.Name, ast.Attribute)):
         return f"next({ev.src.segment(module_node)}.parameters()).device"
     return None
+
+
+def placed_device(ev, dev: Optional[Dev]) -> Optional[Dev]:
+    """`dev`, or where "the module's device" really is in the call context being analysed
+    (a module moved to cuda whose method runs for this call)."""
+    if dev is not None and dev.kind == "self" and ev.frame.self_dev is not None:
+        return ev.frame.self_dev
+    return dev
+
+
+def made_in_module_method(ev, c) -> bool:
+    """A CPU tensor made by a factory inside a module's method (reported at the factory, TP202), or a
+    plain tensor attribute (reported where it is set, TP203), meets the module's own tensors: in every
+    call context the cause is reported there, not at each use."""
+    if c.other_dev.kind != "self" or c.cpu.batch is not None:
+        return False
+    if c.cpu.plain_attr is not None:
+        return True
+    return c.cpu.factory is not None and ev.frame.cls is not None and ev.frame.cls.is_module and ev.frame.func is not None
 
 
 def device_variable_in_scope(ev) -> Optional[str]:

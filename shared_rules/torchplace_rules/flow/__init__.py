@@ -10,12 +10,14 @@ LAYERS = (
     "statements",     # one method per statement kind
     "expressions",    # one method per expression kind; where tensors meet
     "calls",          # how a call is analysed: routes each call to one of the modules below
-    "project_calls",  # the project's functions, methods and classes (bodies run through `ev`)
+    "project_calls",  # the project's functions, methods, classes, forward, __call__, properties, partial
+    "contexts",       # the contexts a body is analysed for; running a body for a call (through `ev`)
     "class_model",    # what a class of the project is and registers
     "torch_methods",  # Tensor.* and nn.Module methods
     "torch_calls",    # torch.*, torch.nn.functional.*, nn layers, DataLoader, NumPy, by qualified name
     "torch_api",      # the tables of PyTorch's API both read
     "operators",      # PyTorch's operators and nn classes from the table generated from torch
+    "torch_placement",  # where a module is placed by its constructor or a parameter assignment
     "cross_file",     # values of the project's other modules (summaries made by `module_summaries`)
     "events",         # what rules receive
     "state",          # frames, loops, joins of environments

@@ -16,17 +16,21 @@ import ast
 from typing import Optional
 
 from .cross_file import ProjectModuleV
-from .devices import SELF_DEV
-from .project_calls import call_function, inline_forward, instantiate
+from .devices import SELF_DEV, runtime_device
+from .project_calls import (
+    call_function, call_super, call_value, find_method, follow_forward, instantiate, loader_batch, make_partial,
+    self_attribute,
+)
+from .project_calls import call_method as project_method
 from .state import forget_moved_arguments
 from .torch_calls import call_qualified
-from .torch_methods import (
-    module_input_conflicts, module_method, numpy_method, stateless_module_output, tensor_method,
-)
+from .torch_methods import module_input_conflicts, module_method, numpy_method, stateless_module_output, tensor_method
 from .values import (
-    UNKNOWN, BatchV, ClassV, DictV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ParamsV, PlacedV, QualV,
-    SelfV, SeqV, TensorV, Value, ZipV, iteration_element,
+    NONE, UNKNOWN, BatchV, BoundMethodV, ClassV, DeviceV, DictV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ObjectV,
+    ParamsV, PartialV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, ZipV, attrs_get, iteration_element,
 )
+
+CALLABLE_VALUES = (ModuleV, PlacedV, FuncV, BoundMethodV, PartialV, ObjectV, ClassV)
 
 PURE_BUILTINS = {"len", "isinstance", "issubclass", "print", "range", "int", "float", "str", "bool", "repr", "hasattr",
                  "getattr", "type", "id", "hash", "min", "max", "sum", "abs", "round", "format", "callable", "super",
@@ -37,32 +41,40 @@ def dispatch_call(ev, node: ast.Call, recv: Optional[Value]) -> Value:
     """The value of the call `node`; `recv` is the value of `node.func.value` for `a.b(...)`."""
     func = node.func
     if isinstance(func, ast.Attribute):
+        if _is_super(func.value):
+            result = call_super(ev, node, func.attr)
+            if result is not None:
+                return result
         member = recv.member(ev, func.attr) if isinstance(recv, ProjectModuleV) else None
         if isinstance(member, FuncV):
             return call_function(ev, node, member)
         if isinstance(member, ClassV):
             return instantiate(ev, node, member)
         if isinstance(recv, QualV):
-            return call_qualified(ev, node, f"{recv.name}.{func.attr}")
+            return _call_library(ev, node, f"{recv.name}.{func.attr}")
         callee = attribute_callee(ev, recv, func)
         if isinstance(callee, (ModuleV, PlacedV)):
             return module_call(ev, node, callee.as_module() if isinstance(callee, PlacedV) else callee)
-        if isinstance(callee, FuncV):
-            return call_function(ev, node, callee)
+        if callee is not None:
+            result = call_value(ev, node, callee, ev.path_of(func))
+            if result is not None:
+                return result
+        method = find_method(recv, func.attr)
+        if method is not None:
+            return project_method(ev, node, method[0], method[1], recv, ev.path_of(func.value))
         return call_method(ev, node, recv, func.attr)
     callee = ev.eval(func)
     if isinstance(callee, QualV):
-        return call_qualified(ev, node, callee.name)
-    if isinstance(callee, FuncV):
-        return call_function(ev, node, callee)
-    if isinstance(callee, ClassV):
-        return instantiate(ev, node, callee)
+        return _call_library(ev, node, callee.name)
     if isinstance(callee, ModuleV):
         return module_call(ev, node, callee)
     if isinstance(callee, PlacedV):
         return module_call(ev, node, callee.as_module())
     if isinstance(callee, SelfV) and callee.info.is_module:
-        return module_call(ev, node, ModuleV(SELF_DEV, True, None, callee.info))
+        return module_call(ev, node, ModuleV(SELF_DEV, True, None, callee.info, attrs=callee.attrs or ()))
+    result = call_value(ev, node, callee, ev.path_of(func))
+    if result is not None:
+        return result
     if isinstance(callee, SelfV):
         ev.eval_args(node)
         return UNKNOWN
@@ -73,16 +85,34 @@ def dispatch_call(ev, node: ast.Call, recv: Optional[Value]) -> Value:
     return UNKNOWN
 
 
+def _call_library(ev, node: ast.Call, qual: str) -> Value:
+    """A call of an imported library object: `functools.partial`, else torch semantics (a
+    DataLoader over a project dataset is followed into its `__getitem__` and collate function)."""
+    if qual == "functools.partial":
+        return make_partial(*ev.eval_args(node))
+    result = call_qualified(ev, node, qual)
+    if isinstance(result, LoaderV) and (isinstance(result.dataset, ObjectV) or isinstance(result.collate, FuncV)):
+        return loader_batch(ev, node, result)
+    return result
+
+
+def _is_super(node) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
+
+
 def attribute_callee(ev, recv: Value, func: ast.Attribute) -> Optional[Value]:
-    """`self.encoder(x)`, `model.head(x)`, `self.model(x)` (a module held in an attribute)."""
+    """`self.encoder(x)`, `model.head(x)`, `self.model(x)`, `self.fn(x)`: a callable held in an attribute."""
     path = ev.path_of(func)
     if path is not None:
         held = ev.frame.env.get(path)
         if held is not None:
             return held
     if isinstance(recv, SelfV):
-        value = ev.class_attr(recv.info, func.attr, func)
-        return value if isinstance(value, (ModuleV, PlacedV)) else None
+        value = self_attribute(ev, recv, func.attr, func)
+        return value if isinstance(value, CALLABLE_VALUES) else None
+    if isinstance(recv, ObjectV):
+        value = attrs_get(recv.attrs, func.attr)
+        return value if isinstance(value, CALLABLE_VALUES) else None
     if isinstance(recv, ModuleV) and recv.cls is not None and func.attr in recv.cls.submodules:
         return ModuleV(recv.dev, recv.cls.submodules[func.attr], recv.placed_at)
     return None
@@ -90,6 +120,8 @@ def attribute_callee(ev, recv: Value, func: ast.Attribute) -> Optional[Value]:
 
 def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
     """`recv.name(...)` where `recv` is a value (not a module of the project or a torch namespace)."""
+    if isinstance(recv, ObjectV) and recv.info.unresolved_base:
+        recv = UNKNOWN  # an instance of a class whose base we cannot see (maybe a Module): `.to()` moves it
     if isinstance(recv, ModuleV):
         if name == "forward":
             args, kwargs = ev.eval_args(node)
@@ -102,6 +134,12 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         recv = recv.as_tensor()
     if isinstance(recv, (TensorV, BatchV)) or (recv is UNKNOWN and name in ("to", "cuda")):
         return tensor_method(ev, node, recv, name)
+    if isinstance(recv, DeviceV) and name == "format" and isinstance(node.func.value, ast.Constant):
+        ev.eval_args(node)
+        dev = runtime_device(node.func.value.value, node)  # "cuda:{}".format(gpu)
+        return DeviceV(dev) if dev is not None else UNKNOWN
+    if isinstance(recv, SeqV) and name in ("append", "extend", "insert"):
+        return _grow_list(ev, node, recv, name)
     if isinstance(recv, DictV) and name == "items":
         ev.eval_args(node)
         return ItemsV(recv.elem)
@@ -114,14 +152,36 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         return UNKNOWN
     args, kwargs = ev.eval_args(node)
     ev.emit("call", node, None, name, recv, args, kwargs)
+    if name == "add_graph" and len(args) >= 2 and isinstance(args[0], (ModuleV, PlacedV)):
+        _trace_module(ev, node, args[0], args[1])
     if not isinstance(recv, SelfV):
         forget_moved_arguments(ev, node)
     return UNKNOWN
 
 
+def _grow_list(ev, node: ast.Call, lst: SeqV, name: str) -> Value:
+    """`lst.append(x)`: the list now also holds x (its items are no longer known one by one)."""
+    args, _ = ev.eval_args(node)
+    added = args[-1] if args else UNKNOWN
+    if name == "extend":
+        added = added.element() if isinstance(added, SeqV) else UNKNOWN
+    path = ev.path_of(node.func.value)
+    if path is not None:
+        ev.frame.env[path] = SeqV(None, lst.element().join(added))
+    return NONE
+
+
+def _trace_module(ev, node: ast.Call, module: Value, example: Value) -> None:
+    """`writer.add_graph(model, example)` (TensorBoard) runs `model(example)`."""
+    call = ast.copy_location(ast.Call(func=node.args[0], args=[node.args[1]], keywords=[]), node)
+    ast.copy_location(call, node)
+    call.end_lineno, call.end_col_offset = node.end_lineno, node.end_col_offset
+    module_call(ev, call, module.as_module() if isinstance(module, PlacedV) else module, evaluated=([example], {}))
+
+
 def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
-    """`model(x)`: the input must be where the module's parameters are; a module
-    defined here whose device is "the enclosing module's" is followed into its forward."""
+    """`model(x)`: the input must be where the module's parameters are; a module class of the
+    project is followed into its `forward` for this call."""
     args, kwargs = evaluated if evaluated is not None else ev.eval_args(node)
     conflict = module_input_conflicts(ev, node, module, args, kwargs)
     ev.emit("module_call", node, module, args, kwargs)
@@ -129,11 +189,24 @@ def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
         return UNKNOWN
     if module.torch_layer and not module.has_params:  # a loss, pooling, an activation: runs where its input is
         return stateless_module_output(ev, node, args)
-    if module.dev is not None and module.dev.kind == "self" and not module.torch_layer:
-        inlined = inline_forward(ev, node, module, args, kwargs)
-        if inlined is not None:
-            return inlined
+    if module.dev is not None and module.dev.is_cpu and not _has_cpu_tensor(args, kwargs):
+        # A module left on the CPU gives CPU results only where its input is known to be there
+        # too: with an input of unknown device the call itself is what may fail.
+        return TensorV(None, origin=node, grad=ev.frame.no_grad == 0, module_output=True)
+    if module.cls is not None and not module.torch_layer:
+        followed = follow_forward(ev, node, module, args, kwargs)
+        if followed is not None:
+            return followed
+    if not module.has_params:  # a module of the project without parameters: runs where its input is
+        return stateless_module_output(ev, node, args)
+    if not module.known_class and not any(isinstance(v, (TensorV, BatchV, PlacedV)) for v in list(args) + list(kwargs.values())):
+        return UNKNOWN  # an object of unknown kind moved with .to() (a pipeline) called with no tensor: not known to give one
     return TensorV(module.dev, origin=node, grad=ev.frame.no_grad == 0, module_output=True)
+
+
+def _has_cpu_tensor(args: list, kwargs: dict) -> bool:
+    return any(isinstance(v, BatchV) or isinstance(v, TensorV) and v.dev is not None and v.dev.is_cpu
+               for v in list(args) + list(kwargs.values()))
 
 
 def call_builtin(ev, node: ast.Call, name: str) -> Value:
@@ -171,4 +244,5 @@ class _FakeLoop:
     def __init__(self, node):
         self.iter = node
         self.target = None
+        self.body = []
 

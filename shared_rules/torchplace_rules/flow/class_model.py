@@ -1,4 +1,6 @@
-"""What a class defined in the file is: an nn.Module, and what its __init__ registers."""
+"""What a class of the project is: an nn.Module or a plain class, its bases and
+methods (looked up through the bases in order), and what its `__init__` (and
+the helper methods `__init__` calls) registers."""
 from __future__ import annotations
 
 import ast
@@ -6,11 +8,13 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from . import operators
-from .torch_api import CONTAINERS, MODULE_BASES, PARAMETER_CLASSES, TORCH_FACTORIES, is_torch_layer, layer_has_params
+from .torch_api import CONTAINERS, MODULE_BASES, PARAMETER_CLASSES, is_torch_layer, layer_has_params
 from .devices import CPU, SELF_DEV
-from .values import UNKNOWN, ClassV, DeviceV, ModuleV, QualV, TensorV, Value
+from .torch_placement import container_elements
+from .values import NONE, UNKNOWN, ClassV, DeviceV, ModuleV, QualV, TensorV, Value
 
 MOVE_METHODS = {"to", "cuda", "cpu", "type_as", "type"}
+_HOST_USES = {"cpu", "tolist", "item", "numpy", "to", "cuda"}  # what forward may do with a CPU input itself
 _MOVING_ATTRS = frozenset(MOVE_METHODS | {"device", "shape", "dtype"})  # `self.x.to(...)`: not a use
 
 
@@ -29,14 +33,79 @@ class ClassInfo:
     overrides_apply: bool = False
     registers_modules: bool = False  # __init__ calls self.add_module/register_module
     unresolved_base: bool = False  # a base class we cannot see into (maybe an nn.Module)
-    torch_layers: set = field(default_factory=set)  # submodules that are torch.nn layers
+    torch_layers: dict = field(default_factory=dict)  # submodules that are torch.nn layers -> their class name
     submodule_classes: dict = field(default_factory=dict)  # name -> ClassInfo of classes defined here
     moves_self: bool = False  # __init__ calls self.to()/self.cuda()
     init_values: dict = field(default_factory=dict)
+    tensor_subclass: bool = False  # derives from torch.Tensor: `.to()` returns a new tensor
+    optional_state: dict = field(default_factory=dict)  # state name -> the `__init__` argument (default None)
+    # it is registered under (`if meshes is not None: self.register_buffer(...)`)
+    bases: list = field(default_factory=list)  # ClassInfo of the bases defined in the project, in order
+    fields: list = field(default_factory=list)  # a dataclass's / NamedTuple's fields, in order
+    record_kind: Optional[str] = None  # "dataclass" | "namedtuple": __init__ takes the fields
+    class_values: dict = field(default_factory=dict)  # name -> value node of class-level assignments
+    home: Optional[object] = None  # the ModuleSummary of the file defining it (None: the checked file)
+    plain_values: dict = field(default_factory=dict)  # name -> assignment: CPU tensors __init__ keeps unregistered
+
+    def find_method(self, name: str, after: Optional["ClassInfo"] = None):
+        """(method node, the class defining it) through the bases in order; `after`: start
+        looking after that class (`super()`).  None when no project class defines it."""
+        seen = False if after is not None else True
+        for cls in self.mro():
+            if not seen:
+                seen = cls is after
+                continue
+            method = cls.methods.get(name)
+            if method is not None:
+                return method, cls
+        return None
+
+    def host_inputs(self) -> set:
+        """Parameters of `forward` it reads on the host or moves itself (`pack_padded_sequence(x,
+        lengths)`, `lengths.cpu()`, `x.to(self.device)`): a CPU tensor passed there is no mismatch.
+        Positions (0 = the first after `self`) and names.  Memoised on the method node."""
+        found = self.find_method("forward")
+        if found is None:
+            return set()
+        forward = found[0]
+        known = getattr(forward, "_tp_host_inputs", None)
+        if known is None:
+            params = [a.arg for a in forward.args.posonlyargs + forward.args.args][1:] + [a.arg for a in forward.args.kwonlyargs]
+            used = set()
+            for node in ast.walk(forward):
+                if isinstance(node, ast.Call):
+                    func = node.func
+                    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                    if "pack" in name:
+                        used.update(a.id for a in list(node.args) + [k.value for k in node.keywords] if isinstance(a, ast.Name))
+                    if isinstance(func, ast.Attribute) and name in _HOST_USES and isinstance(func.value, ast.Name):
+                        used.add(func.value.id)
+            known = {p for p in params if p in used} | {i for i, p in enumerate(params) if p in used}
+            forward._tp_host_inputs = known
+        return known
+
+    def mro(self) -> list:
+        out, stack = [], [self]
+        while stack and len(out) < 32:
+            cls = stack.pop(0)
+            if cls not in out:
+                out.append(cls)
+                stack[:0] = cls.bases
+        return out
 
     @property
     def has_params(self) -> bool:
         return bool(self.params or self.buffers or any(self.submodules.values()))
+
+    def has_params_without(self, absent: set) -> bool:
+        """`has_params` for an instance built without the `__init__` arguments in `absent`: state
+        registered only when one of them is given is not there (`SubdivideMeshes()`)."""
+        if not absent or not self.optional_state:
+            return self.has_params
+        def there(name):
+            return self.optional_state.get(name) not in absent
+        return any(there(n) for n in self.params | self.buffers) or any(
+            has and there(n) for n, has in self.submodules.items())
 
     def attr_value(self, name: str, at: ast.AST) -> Value:
         """The value of `self.<name>` inside a method."""
@@ -45,14 +114,20 @@ class ClassInfo:
         if name in self.buffers:
             return TensorV(SELF_DEV, origin=at)
         if name in self.submodules:
+            made = self.init_values.get("self." + name)  # what __init__ built there, where the module is
+            if isinstance(made, ModuleV):
+                return ModuleV(SELF_DEV, self.submodules[name], None, made.cls or self.submodule_classes.get(name),
+                               torch_layer=name in self.torch_layers, attrs=made.attrs, layer=made.layer, items=made.items)
             return ModuleV(SELF_DEV, self.submodules[name], None, self.submodule_classes.get(name),
-                           torch_layer=name in self.torch_layers)
+                           torch_layer=name in self.torch_layers, layer=self.torch_layers.get(name))
         if name in self.plain_tensors and self.is_module:
             assign = self.plain_tensors[name]
             return TensorV(CPU, origin=assign, plain_attr=name, rank=_rank_hint(assign.value))
         if self.is_module and name == "device":
             return DeviceV(SELF_DEV)
         value = self.init_values.get("self." + name, UNKNOWN)
+        if value is NONE:
+            return NONE  # a placeholder: whatever a method puts there is what it holds
         if self.unresolved_base and isinstance(value, (ModuleV, TensorV)) and value.dev is not None and value.dev.is_cpu:
             return UNKNOWN  # this object may itself be a module: what it holds moves with it
         if self.is_module:
@@ -82,6 +157,9 @@ class ClassInfo:
         return uses
 
 
+TENSOR_BASES = ("torch.Tensor", "torch._tensor.Tensor")
+
+
 def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
     is_module = False
     bases = [analyzer.eval(b) for b in stmt.bases]
@@ -94,6 +172,8 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
         elif isinstance(value, ClassV) and value.info.is_module:
             is_module = True
     info = ClassInfo(stmt, stmt.name, is_module)
+    info.tensor_subclass = any(isinstance(v, QualV) and v.name in TENSOR_BASES
+                               or isinstance(v, ClassV) and v.info.tensor_subclass for v in bases)
     # A base we cannot resolve may be an nn.Module (PreTrainedModel, ModelMixin, ...), also
     # through a base defined here that derives from one.
     info.unresolved_base = not is_module and any(
@@ -106,9 +186,11 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
             if item.name in ("_apply", "to", "cuda"):
                 info.overrides_apply = True
     info.method_order = sorted(info.methods, key=lambda n: (n != "__init__", info.methods[n].lineno))
+    _scan_record(stmt, info, bases)
     for value in bases:
         if isinstance(value, ClassV):  # inherit what the base registers
             b = value.info
+            info.bases.append(b)
             info.params |= b.params
             info.buffers |= b.buffers
             info.submodules.update(b.submodules)
@@ -120,10 +202,61 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
     return info
 
 
+def method_kind(node) -> str:
+    """static | class | property | setter | method, from the decorators."""
+    for deco in node.decorator_list:
+        name = deco.attr if isinstance(deco, ast.Attribute) else getattr(deco, "id", None)
+        if name == "staticmethod":
+            return "static"
+        if name == "classmethod":
+            return "class"
+        if name in ("property", "cached_property"):
+            return "property"
+        if name in ("setter", "deleter"):
+            return "setter"
+    return "method"
+
+
+def _scan_record(stmt: ast.ClassDef, info: ClassInfo, bases: list) -> None:
+    """Dataclasses and NamedTuples: their fields; any class: its class-level assignments."""
+    names = {d.attr if isinstance(d, ast.Attribute) else getattr(d.func if isinstance(d, ast.Call) else d, "id",
+             getattr(getattr(d, "func", None), "attr", None)) for d in stmt.decorator_list}
+    if "dataclass" in names:
+        info.record_kind = "dataclass"
+    elif any(isinstance(b, QualV) and b.name.rsplit(".", 1)[-1] == "NamedTuple" for b in bases):
+        info.record_kind = "namedtuple"
+    for item in stmt.body:
+        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+            info.fields.append(item.target.id)
+            if item.value is not None:
+                info.class_values[item.target.id] = item.value
+        elif isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name):
+            info.class_values[item.targets[0].id] = item.value
+
+
+def _init_helpers(init, info: ClassInfo) -> list:
+    """The nodes of `__init__` and of the methods it calls as `self.name(...)` (transitively):
+    where `__init__` really sets the module up.  One walk of each method."""
+    nodes, done, todo = [], [], [init]
+    while todo and len(done) < 12:
+        method = todo.pop(0)
+        if method in done:
+            continue
+        done.append(method)
+        for node in ast.walk(method):
+            nodes.append(node)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "self":
+                found = info.find_method(node.func.attr)
+                if found is not None and method_kind(found[0]) == "method":
+                    todo.append(found[0])
+    return nodes
+
+
 def _scan_init(init, info: ClassInfo, analyzer) -> None:
     empty_lists = {}  # self.X = [] (filled with .append later)
     relevant = []  # method calls and assignments: all that registers anything
-    for node in ast.walk(init):
+    for node in _init_helpers(init, info):
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Attribute):
                 relevant.append(node)
@@ -134,6 +267,7 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
                     and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id == "self":
                 empty_lists[node.targets[0].attr] = node
     relevant.sort(key=lambda n: (n.lineno, n.col_offset))  # stable: ties keep the walk's order
+    guards, unguarded = _none_guarded(init), set()
     for node in relevant:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             recv = node.func.value
@@ -142,6 +276,7 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
                     key = node.args[0]
                     if isinstance(key, ast.Constant) and isinstance(key.value, str):
                         (info.buffers if node.func.attr == "register_buffer" else info.params).add(key.value)
+                        _note_guard(info, key.value, guards.get(id(node)), unguarded)
                 elif node.func.attr in ("to", "cuda"):
                     info.moves_self = True
                 elif node.func.attr in ("add_module", "register_module"):
@@ -149,7 +284,7 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
                     if node.args and isinstance(node.args[0], ast.Constant):
                         info.submodules[str(node.args[0].value)] = True
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append" \
-                and node.args and _classify(node.args[0], analyzer) == "module":
+                and node.args and _classify(node.args[0], analyzer) == "module" and _module_has_params(node.args[0], analyzer):
             owner = node.func.value
             if isinstance(owner, ast.Attribute) and isinstance(owner.value, ast.Name) and owner.value.id == "self" \
                     and owner.attr in empty_lists:
@@ -168,6 +303,8 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
             # `self.layers = nn.ModuleList(self.layers)`: the later registration wins.
             info.plain_module_lists.pop(name, None)
             info.plain_tensors.pop(name, None)
+        if kind in ("param", "buffer", "module"):
+            _note_guard(info, name, guards.get(id(node)), unguarded)
         if kind == "param":
             info.params.add(name)
         elif kind == "buffer":
@@ -176,14 +313,43 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
             info.submodules[name] = _module_has_params(value, analyzer)
             qual = _qual(value.func, analyzer) if isinstance(value, ast.Call) else None
             if qual and is_torch_layer(qual) and qual.split(".")[-1] not in CONTAINERS:
-                info.torch_layers.add(name)
+                info.torch_layers[name] = qual.split(".")[-1]
             callee = analyzer.eval(value.func) if isinstance(value, ast.Call) else None
             if isinstance(callee, ClassV):
                 info.submodule_classes[name] = callee.info
         elif kind == "cpu_tensor" and isinstance(node, ast.Assign) and name not in info.buffers:
             info.plain_tensors.setdefault(name, node)
-        elif kind == "module_list" and isinstance(node, ast.Assign):
-            info.plain_module_lists.setdefault(name, node)
+        elif kind == "module_list" and isinstance(node, ast.Assign) \
+                and any(_module_has_params(e, analyzer) for e in (value.elts if isinstance(value, ast.List) else [value.elt])):
+            info.plain_module_lists.setdefault(name, node)  # modules with nothing to move, train or save: harmless
+
+
+def _none_guarded(init) -> dict:
+    """id(node) -> the `__init__` parameter (default None) of each `if param is not None:` block
+    its nodes are in."""
+    a = init.args
+    positional = a.posonlyargs + a.args
+    defaults = dict(zip([p.arg for p in positional[len(positional) - len(a.defaults):]], a.defaults))
+    defaults.update((p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)
+    optional = {n for n, d in defaults.items() if isinstance(d, ast.Constant) and d.value is None}
+    guards = {}
+    for node in ast.walk(init):
+        test = node.test if isinstance(node, ast.If) else None
+        if isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id in optional \
+                and len(test.ops) == 1 and isinstance(test.ops[0], ast.IsNot) \
+                and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
+            for stmt in node.body:
+                for inner in ast.walk(stmt):
+                    guards.setdefault(id(inner), test.left.id)
+    return guards
+
+
+def _note_guard(info: ClassInfo, name: str, guard: Optional[str], unguarded: set) -> None:
+    if guard is None:
+        unguarded.add(name)
+        info.optional_state.pop(name, None)
+    elif name not in unguarded:
+        info.optional_state[name] = guard
 
 
 def _qual(func, analyzer) -> Optional[str]:
@@ -200,7 +366,7 @@ def _classify(value: ast.AST, analyzer) -> Optional[str]:
             return "buffer"
         if qual and is_torch_layer(qual):
             return "module"
-        if qual and qual.startswith("torch.") and qual.split(".")[-1] in TORCH_FACTORIES and qual.count(".") == 1:
+        if qual and qual.count(".") == 1 and operators.makes_tensors_from_nothing(qual):
             if any(k.arg == "device" for k in value.keywords):
                 return None
             return "cpu_tensor"
@@ -214,9 +380,15 @@ def _classify(value: ast.AST, analyzer) -> Optional[str]:
     return None
 
 
-def _module_has_params(value: ast.Call, analyzer) -> bool:
+def _module_has_params(value: ast.AST, analyzer, depth: int = 0) -> bool:
+    if not isinstance(value, ast.Call) or depth > 3:
+        return True
     qual = _qual(value.func, analyzer)
     if qual:
+        elements = container_elements(value) if qual.split(".")[-1] in CONTAINERS else None
+        if elements is not None:  # nn.ModuleList(Pool(s) for s in scales): what its modules hold; a
+            # class the analysis cannot see counts as it does assigned directly (`self.x = Unseen()`)
+            return any(_classify(e, analyzer) == "module" and _module_has_params(e, analyzer, depth + 1) for e in elements)
         return layer_has_params(qual.split(".")[-1], value)
     callee = analyzer.eval(value.func)
     if isinstance(callee, ClassV):

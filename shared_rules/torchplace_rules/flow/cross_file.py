@@ -15,9 +15,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Optional
 
+from ..model import Span
 from ..source_text import SourceText
 from .devices import Dev
-from .values import UNKNOWN, DeviceV, ModuleV, QualV, TensorV, Value
+from .values import NUMBER, UNKNOWN, ClassV, DeviceV, ModuleV, ObjectV, QualV, SelfV, SeqV, TensorV, Value
 
 HOME_ATTR = "_tp_home"
 #: Summaries of the checked file's imports resolve their own imports; those
@@ -152,3 +153,104 @@ def foreign_home(node) -> Optional[object]:
     return getattr(node, HOME_ATTR, None)
 
 
+
+
+# -- contexts from callers in other files ------------------------------------------------
+MAX_CONTEXTS_PER_CALLEE = 4
+MAX_IMPORTERS = 4  # the nearest importers of a file are analysed for what they pass it
+MIN_IMPORTER_LINES = 1500  # the importers analysed for one checked file, in lines (nearest first), at least
+
+
+@dataclass(frozen=True)
+class IncomingCall:
+    """A call into the checked file from another project file: where, and what it passes."""
+
+    path: Path = field(compare=False)
+    line: int = field(compare=False)
+    bound: tuple = ()  # (parameter, value) pairs
+    self_dev: Optional[Dev] = None
+    callee: Optional[ast.AST] = field(default=None, compare=False)  # the checked file's function it calls
+
+    def related(self):
+        """(span of the callee's `def` line, message) for a finding this call makes true."""
+        node = self.callee
+        start = node.col_offset
+        end = start + len(f"def {node.name}") + (6 if isinstance(node, ast.AsyncFunctionDef) else 0)
+        return Span(node.lineno - 1, start, node.lineno - 1, end), f"called from {self.path.name} line {self.line}"
+
+
+def qualified_name(fnode, cls) -> str:
+    return f"{cls.name}.{fnode.name}" if cls is not None else fnode.name
+
+
+def record_outgoing(ev, func, cls, bound: dict, self_dev, node) -> None:
+    """While summarising an importer's calls: keep the context of a call into another project file."""
+    home = func.home if func.home is not None else getattr(cls, "home", None)
+    if home is None or func.scope is not None or not _informative(bound):
+        return
+    key = (home.path, qualified_name(func.node, cls))
+    calls = ev.outgoing.setdefault(key, [])
+    call = IncomingCall(Path(ev.path), getattr(node, "lineno", 0), tuple(bound.items()), self_dev)
+    if len(calls) < MAX_CONTEXTS_PER_CALLEE and call not in calls:
+        calls.append(call)
+
+
+def _informative(bound: dict) -> bool:
+    return any(not (v is UNKNOWN or v is NUMBER or (isinstance(v, SelfV) and v.attrs is None)) for v in bound.values())
+
+
+def incoming_calls(ev) -> dict:
+    """{"Class.method" / "function": [IncomingCall]} of the checked file, from the files that import it,
+    with the checked file's own classes in the values (not those of its summary)."""
+    try:
+        own = Path(ev.path).resolve()
+    except (OSError, ValueError, TypeError):
+        return {}
+    importers = ev.project.importers.importers_of(own)[:MAX_IMPORTERS]
+    classes = {v.info.name: v.info for v in ev.own_env.values() if isinstance(v, ClassV) and v.info.home is None}
+    out: dict = {}
+    # What reading the importers costs stays of the order of checking this file.
+    budget = max(MIN_IMPORTER_LINES, ev.src.text.count("\n"))
+    for importer in importers:
+        lines = ev.project.importers.line_count(importer)
+        if lines > budget:
+            continue
+        budget -= lines
+        summary = ev.project.callers.get(importer, own, ev)
+        if summary is None:
+            continue
+        for (path, name), calls in summary.outgoing.items():
+            if path == own:
+                for call in calls:
+                    bound = tuple((k, _translate(v, own, classes, 0)) for k, v in call.bound)
+                    out.setdefault(name, []).append(IncomingCall(call.path, call.line, bound, call.self_dev))
+    return out
+
+
+def _translate(value: Value, own: Path, classes: dict, depth: int) -> Value:
+    """`value` with the classes of the checked file's summary replaced by the checked file's own."""
+    if depth > 4:
+        return value
+    if isinstance(value, (SelfV, ObjectV, ClassV)):
+        info = _own_class(value.info, own, classes)
+        attrs = getattr(value, "attrs", None)
+        if attrs:
+            attrs = tuple((k, _translate(v, own, classes, depth + 1)) for k, v in attrs)
+        if isinstance(value, ClassV):
+            return ClassV(info, id(info.node))
+        return replace(value, info=info, key=id(info.node), attrs=attrs)
+    if isinstance(value, ModuleV) and value.cls is not None:
+        attrs = tuple((k, _translate(v, own, classes, depth + 1)) for k, v in value.attrs)
+        return replace(value, cls=_own_class(value.cls, own, classes), attrs=attrs)
+    if isinstance(value, SeqV):
+        if value.items is not None:
+            return SeqV(tuple(_translate(v, own, classes, depth + 1) for v in value.items))
+        return SeqV(None, _translate(value.elem, own, classes, depth + 1))
+    return value
+
+
+def _own_class(info, own: Path, classes: dict):
+    home = getattr(info, "home", None)
+    if home is not None and home.path == own:
+        return classes.get(info.name, info)
+    return info

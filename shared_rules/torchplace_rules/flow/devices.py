@@ -49,13 +49,30 @@ def join_dev(a: Optional[Dev], b: Optional[Dev]) -> Optional[Dev]:
     return a
 
 
-def devices_conflict(a: Dev, b: Dev) -> bool:
-    """Would an op combining (non-0-dim) tensors on a and b raise on a GPU machine?"""
+def devices_conflict(a: Dev, b: Dev, current_is_zero: bool = False) -> bool:
+    """Would an op combining (non-0-dim) tensors on a and b raise on a GPU machine?  `"cuda"`
+    and `.cuda()` mean the current CUDA device: with `current_is_zero` (the program never calls
+    `torch.cuda.set_device`) that is cuda:0."""
     if a.is_cpu and b.is_accel or a.is_accel and b.is_cpu:
         return True
     if a.is_accel and b.is_accel:
-        return a.label != b.label and ":" in a.label and ":" in b.label
+        la, lb = _indexed(a.label, current_is_zero), _indexed(b.label, current_is_zero)
+        return la != lb and ":" in la and ":" in lb
     return False
+
+
+def _indexed(label: str, current_is_zero: bool) -> str:
+    return "cuda:0" if label == "cuda" and current_is_zero else label
+
+
+def runtime_device(prefix, at=None) -> Optional[Dev]:
+    """`f"cuda:{rank}"`, `"cuda:{}".format(gpu)`: an accelerator whose index is chosen at run time
+    (`prefix`: the literal text the string starts with)."""
+    if isinstance(prefix, str):
+        base = prefix.split(":")[0].strip().lower()
+        if base in ACCEL_TYPES and (":" in prefix or prefix.strip().lower() == base):
+            return Dev(ACCEL_KIND, "runtime", None, at)
+    return None
 
 
 def parse_device_string(text: str, at=None) -> Optional[Dev]:

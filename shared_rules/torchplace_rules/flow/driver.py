@@ -22,6 +22,7 @@ go back up (a call runs a function body) goes through the interpreter object:
       torch_methods        Tensor.* and nn.Module methods, by name
       torch_api            the tables both read
       project_calls        the project's own functions, classes and methods
+    contexts             entry and call contexts of a body; each body once per distinct context
     class_model          what a class of the project is and registers
     cross_file           values of the project's other modules (summarised by `module_summaries`)
 """
@@ -32,17 +33,17 @@ import traceback
 from dataclasses import replace
 from typing import Optional
 
-from ..analysis_memo import GroupRecord, Recorder, ScanRecord
+from ..analysis_memo import ContextRecord, GroupRecord, Recorder, ScanRecord
 from ..config import Config
 from ..model import EngineError, Finding, Related
 from ..rule_base import Rule
 from ..source_text import SourceText
 from .class_model import ClassInfo, scan_class
-from .cross_file import LazyImportV, is_foreign
+from .cross_file import IncomingCall, LazyImportV, incoming_calls, is_foreign
 from .devices import Dev
 from .events import EVENTS
 from .expressions import ExpressionEvaluator
-from .project_calls import analyze_function
+from .contexts import analyze_function, run_incoming
 from .state import Frame, device_variable
 from .statements import StatementRunner
 from .values import UNKNOWN, Value
@@ -72,8 +73,12 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.pending: list[tuple] = []  # (FuncV, enclosing env, ClassInfo|None)
         self.module_env: dict = {}
         self.targets_accelerator = False  # some accelerator device appears in the file
-        self.inline_cache: dict = {}
-        self.inline_stack: set = set()
+        self.contexts: dict = {}  # call context -> (CallResult, ContextRecord): each body once per context
+        self.active_calls: set = set()  # functions being analysed for a call (recursion gives up there)
+        self.call_sites: list = []  # the calls whose contexts are being analysed, outermost first
+        self.outgoing: Optional[dict] = None  # set while summarising an importer: its calls into other files
+        self.incoming: dict = {}  # "Class.method" -> IncomingCall: what other files pass this file's functions
+        self.group_filter = None  # summarising an importer: only the groups that can call into the file asked about
         self.frame = Frame("module", {})
         self.path = path
         self.errors: list[EngineError] = []
@@ -81,6 +86,8 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.bare_call = None
         self.current_stmt = None
         self.guards: list = []  # tests of the enclosing `if` bodies
+        # `.cuda()` / "cuda" are cuda:0 unless the program picks the current device itself
+        self.current_cuda_is_zero = "set_device" not in src.text
 
     # -- reporting -------------------------------------------------------
     def emit(self, event: str, *args) -> None:
@@ -101,7 +108,14 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
     def report(self, rule: Rule, node, message: str, related=(), fix=None, unnecessary: bool = False,
                severity=None) -> None:
         """Record a finding of `rule` at `node`; `severity` lowers the rule's own for a finding that is
-        not certain (a hint that says "may")."""
+        not certain (a hint that says "may").  Inside a call's context the call that made it true
+        is a related location."""
+        if self.call_sites:  # inside a call's context: say which call made it true
+            site = next((c for c in reversed(self.call_sites) if not is_foreign(c)), None)
+            if isinstance(site, IncomingCall):
+                related = list(related) + [site.related()]
+            elif site is not None and site is not node:
+                related = list(related) + [(site, "in this call")]
         if self.project is not None:  # never report at positions of another file
             if self.foreign_depth or is_foreign(node):
                 return
@@ -127,6 +141,9 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.module_env = self.frame.env
         self.exec_body(self.tree.body)
         self.module_env = self.own_env = self.frame.env
+        self.contexts = {}  # made while module names were still being bound: not for the groups
+        if self.project is not None and self.outgoing is None and self.pending and getattr(self, "summary_depth", 0) == 0:
+            self.incoming = incoming_calls(self)
         groups: list[tuple] = []  # (owner node, ClassInfo | None, pending items): one per top-level function/class
         for item in self.pending:
             func, _enclosing, cls = item
@@ -138,6 +155,8 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.pending = []
         done: set[int] = set()
         for owner, cls, items in groups:
+            if self.group_filter is not None and not self.group_filter(owner):
+                continue
             if id(owner) not in self.used_groups:
                 self.used_groups.add(id(owner))
                 self.run_group(owner, cls, items, done)
@@ -162,7 +181,6 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         saved_flag, self.targets_accelerator = self.targets_accelerator, False
         n_errors, n_deferred = len(self.errors), len(self.deferred)
         cross_before = dict(self.__dict__.get("cross_deps", {}))
-        self.inline_cache = {}  # an entry's reads belong to the group that made it
         self.owned_classes = {cls} if cls is not None else set()
         self.recorder = recorder
         try:
@@ -187,7 +205,13 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
             if id(func.node) in done:
                 continue
             done.add(id(func.node))
+            if self.group_filter is not None and func.node.name != "__init__" and not self.group_filter(func.node):
+                continue  # summarising an importer: only what calls into the file asked about (and __init__)
             analyze_function(self, func.node, enclosing, cls)
+        if self.incoming:
+            for func, enclosing, cls in items:
+                if enclosing is None:
+                    run_incoming(self, func, cls)
 
     def replay(self, record: GroupRecord) -> None:
         for f in record.findings:
@@ -198,6 +222,46 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
             self.__dict__.setdefault("cross_deps", {}).update(record.cross_deps)
         if record.cls is not None:
             record.cls.init_values = dict(record.init_values)
+
+    # -- call contexts: kept for the whole run, their reads and findings go to every group using them --
+    def run_context(self, analyse):
+        """Run `analyse()` (a body for a call context) recording what it reads and reports;
+        (its result, the record)."""
+        parent = self.recorder
+        child = Recorder(scan=False)
+        saved_flag, self.targets_accelerator = self.targets_accelerator, False
+        n_errors, n_deferred = len(self.errors), len(self.deferred)
+        cross_before = dict(self.__dict__.get("cross_deps", {}))
+        self.recorder = child
+        try:
+            result = analyse()
+        finally:
+            self.recorder = parent
+            sets_flag = self.targets_accelerator
+            self.targets_accelerator = saved_flag or sets_flag
+        cross = {k: v for k, v in self.__dict__.get("cross_deps", {}).items() if cross_before.get(k) != v}
+        record = ContextRecord(child.reads, child.reported, sets_flag, self.deferred[n_deferred:], cross,
+                               child.uncacheable or len(self.errors) != n_errors)
+        self._merge_context(record)
+        return result, record
+
+    def replay_context(self, record: "ContextRecord") -> None:
+        """A context analysed before is used again: its side effects count here too."""
+        self.targets_accelerator = self.targets_accelerator or record.sets_accelerator
+        self.deferred.extend(record.deferred)
+        if record.cross_deps:
+            self.__dict__.setdefault("cross_deps", {}).update(record.cross_deps)
+        self._merge_context(record)
+
+    def _merge_context(self, record: "ContextRecord") -> None:
+        parent = self.recorder
+        if parent is None:
+            return
+        for key, value in record.reads.items():
+            parent.reads.setdefault(key, value)
+        parent.reported.extend(record.reported)
+        if record.uncacheable or (parent.scan and record.reported):
+            parent.uncacheable = True
 
     def reads_hold(self, reads: dict) -> bool:
         try:

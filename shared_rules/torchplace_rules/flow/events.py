@@ -10,6 +10,7 @@ defines `on_<event>` methods, and the interpreter calls them as it goes.
     on_expr_stmt(ev, stmt, call, recv, result)
                                            a method call whose result is thrown away
     on_class(ev, info: ClassInfo)          a class definition was scanned
+    on_init_analysed(ev, info: ClassInfo)  a module's `__init__` was analysed (`info.plain_values` known)
     on_module_call(ev, node, module, args, kwargs)
                                            an nn.Module is called
     on_finish(ev)                          the whole file has run (rules that report at the end)
@@ -26,7 +27,7 @@ from typing import Optional
 from .devices import Dev
 from .values import TensorV, Value
 
-EVENTS = ("conflict", "call", "transfer", "expr_stmt", "class", "finish", "module_call")
+EVENTS = ("conflict", "call", "transfer", "expr_stmt", "class", "init_analysed", "finish", "module_call")
 
 
 @dataclass

@@ -9,14 +9,20 @@ from typing import Optional
 
 from . import torch_api as api
 from .calls import dispatch_call
+from .contexts import default_value
+from .project_calls import find_method, property_value, self_attribute
 from .torch_methods import setitem_conflicts
-from .devices import ACCEL_KIND, SELF_DEV, Dev, devices_conflict, parse_device_string
+from .torch_placement import unplace_parameter_owners
+from .devices import ACCEL_KIND, SELF_DEV, Dev, devices_conflict, parse_device_string, runtime_device
 from .events import Conflict
 from .values import (
-    UNKNOWN, BatchV, DatasetV, DeviceV, DictV, ModuleV, NumpyV, PlacedV, QualV, SelfV, SeqV, TensorV, Value,
-    iteration_element,
+    NONE, NUMBER, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
+    SelfV, SeqV, TensorV, Value, attrs_get, iteration_element,
 )
 
+# Attributes of a tensor that are no tensors (a module's output may be an object with tensor fields).
+TENSOR_METADATA = {"shape", "dtype", "ndim", "is_cuda", "is_sparse", "requires_grad", "layout", "names", "is_leaf",
+                   "itemsize", "nbytes", "is_quantized", "is_meta"}
 CONFIG_OBJECT_NAMES = {"args", "opt", "opts", "cfg", "config", "conf", "hparams", "hp", "params", "settings",
                        "FLAGS", "flags", "options", "training_args", "train_args", "cmd_args"}
 
@@ -66,20 +72,43 @@ class ExpressionEvaluator:
         if isinstance(target, ast.Subscript):
             base = self.eval(target.value)
             index = self.eval(target.slice)
-            if isinstance(base, TensorV):  # x[mask] = values: PyTorch checks values (index_put_)
+            if isinstance(base, TensorV) and base.batch is None:  # x[mask] = values: PyTorch checks values (index_put_)
                 setitem_conflicts(self, target, base, index, value, value_node)
         elif isinstance(target, ast.Attribute):
             self.eval(target.value)
+            unplace_parameter_owners(self, target, value, value_node)
         if path is None:
+            if isinstance(target, ast.Subscript):
+                self.forget_container(target.value)
             return
         env = self.frame.env
         if isinstance(target, ast.Name):
             value = self.name_binding(target.id, value, value_node)
+        elif isinstance(target, ast.Attribute):
+            if path not in env and path not in self.frame.before:
+                self.frame.before[path] = self.eval(target)  # what a path not taken still sees
+            self.frame.assigned[path] = self.current_stmt
         prefix_dot, prefix_sub = path + ".", path + "["
         stale = [k for k in env if k.startswith(prefix_dot) or k.startswith(prefix_sub)] if len(env) < 400 or "." in path else ()
         for key in stale:
             del env[key]
         env[path] = value
+
+    def forget_container(self, node) -> None:
+        """`features[i][key] = v`: an item stored under a key the analysis cannot follow changes
+        what the container holds (a tensor written in place keeps its device)."""
+        while isinstance(node, ast.Subscript) and self.path_of(node) is None:
+            node = node.value
+        path = self.path_of(node)
+        if path is None:
+            return
+        value = self.eval(node)
+        if isinstance(value, TensorV) and value.batch is None:
+            return
+        env = self.frame.env
+        for key in [k for k in env if k.startswith(path + ".") or k.startswith(path + "[")]:
+            del env[key]
+        env[path] = UNKNOWN
 
     def name_binding(self, name: str, value: Value, value_node=None) -> Value:
         """Device variables take their name, so fixes can say `device`.  A name
@@ -89,7 +118,7 @@ class ExpressionEvaluator:
             if value.dev.kind == ACCEL_KIND:
                 self.targets_accelerator = True
             return DeviceV(replace(value.dev, expr=name))
-        if value is UNKNOWN and name in self.device_names and not _reads_tensor_device(value_node):
+        if (value is UNKNOWN or value is NONE or value is NUMBER) and name in self.device_names and not _reads_tensor_device(value_node):
             self.targets_accelerator = True
             return DeviceV(Dev(ACCEL_KIND, "target", name))
         return value
@@ -116,6 +145,10 @@ class ExpressionEvaluator:
         return method(self, node)
 
     def expr_Constant(self, node: ast.Constant) -> Value:
+        if node.value is None:
+            return NONE
+        if isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+            return NUMBER
         if isinstance(node.value, str) and 2 < len(node.value) < 12:
             dev = parse_device_string(node.value, node)
             if dev is not None:
@@ -142,19 +175,31 @@ class ExpressionEvaluator:
                 return DeviceV(replace(base.dev, expr=text if base.dev.kind != "cpu" else base.dev.expr))
             if attr in ("T", "mT", "H", "data", "real", "imag", "grad"):
                 return replace(base, origin=node, factory=None, grad=base.grad and attr != "data")
-            if base.module_output:
-                return TensorV(base.dev, origin=node, grad=base.grad, module_output=True)
+            if base.module_output and attr not in TENSOR_METADATA:
+                return TensorV(base.dev, origin=node, grad=base.grad, module_output=True)  # `out.logits`
             return UNKNOWN
         if isinstance(base, SelfV):
-            return self.class_attr(base.info, attr, node)
+            value = self_attribute(self, base, attr, node)
+            return value if value is not UNKNOWN else self.class_member(base, attr, node)
+        if isinstance(base, ObjectV):
+            value = attrs_get(base.attrs, attr)
+            return value if value is not None else self.class_member(base, attr, node)
         if isinstance(base, ModuleV):
             if attr in ("weight", "bias") or (base.cls is not None and (attr in base.cls.params or attr in base.cls.buffers)):
                 return TensorV(base.dev, origin=node, grad=True)
             if base.cls is not None and attr in base.cls.submodules:
-                return ModuleV(base.dev, base.cls.submodules[attr], base.placed_at)
+                return ModuleV(base.dev, base.cls.submodules[attr], base.placed_at, base.cls.submodule_classes.get(attr))
             if attr == "device" and base.dev is not None:
                 return DeviceV(replace(base.dev, expr=self.src.segment(node)))
-            return UNKNOWN
+            held = attrs_get(base.attrs, attr)
+            if isinstance(held, ModuleV):  # a module it holds is its submodule: it moved with it
+                return replace(held, dev=base.dev, placed_at=base.placed_at)
+            if held is not None:
+                return held
+            return self.class_member(base, attr, node) if base.cls is not None else UNKNOWN
+        if isinstance(base, ClassV):
+            value = base.info.class_values.get(attr)
+            return default_value(value) if value is not None else UNKNOWN
         if isinstance(base, PlacedV) and attr == "device":
             return DeviceV(replace(base.dev, expr=self.src.segment(node)))
         if attr in self.device_names and base is UNKNOWN and isinstance(node.value, ast.Name) \
@@ -163,6 +208,18 @@ class ExpressionEvaluator:
             return DeviceV(Dev(ACCEL_KIND, "target", self.src.segment(node)))
         return UNKNOWN
 
+    def class_member(self, receiver: Value, name: str, node: ast.Attribute) -> Value:
+        """`obj.name` that is no attribute value: a property's value, a bound method, a class constant."""
+        prop = property_value(self, receiver, name, node, self.path_of(node.value))
+        if prop is not None:
+            return prop
+        found = find_method(receiver, name)
+        if found is not None:
+            return BoundMethodV(found[0], receiver)
+        info = receiver.cls if isinstance(receiver, ModuleV) else receiver.info
+        value = info.class_values.get(name) if info is not None else None
+        return default_value(value) if value is not None else UNKNOWN
+
     def expr_Subscript(self, node: ast.Subscript) -> Value:
         value = self.bound_path_value(node)
         if value is not None:
@@ -170,6 +227,8 @@ class ExpressionEvaluator:
         base = self.eval(node.value)
         index = self.eval(node.slice)
         if isinstance(base, TensorV):
+            if isinstance(index, (PlacedV, BatchV)):
+                index = _as_tensor(index, node.slice)
             # CPU indices may index an accelerator tensor; the reverse raises.
             if isinstance(index, TensorV) and base.dev is not None and index.dev is not None \
                     and base.dev.is_cpu and index.dev.kind == ACCEL_KIND and base.rank != 0:
@@ -181,6 +240,8 @@ class ExpressionEvaluator:
             return TensorV(base.dev, origin=node, rank=rank, batch=base.batch, grad=base.grad, module_output=base.module_output)
         if isinstance(base, BatchV):
             return base.element(node)
+        if isinstance(base, ModuleV) and base.layer in ("ModuleList", "Sequential", "ModuleDict"):
+            return base.member(node)
         if isinstance(base, SeqV):
             if base.items is not None and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
                 try:
@@ -189,6 +250,8 @@ class ExpressionEvaluator:
                     return UNKNOWN
             return base.element() if not isinstance(node.slice, ast.Slice) else base
         if isinstance(base, DictV):
+            if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+                return base.get(node.slice.value)
             return base.elem
         if isinstance(base, DatasetV) and base.dev is not None:
             return SeqV(None, TensorV(base.dev, origin=node))
@@ -229,11 +292,16 @@ class ExpressionEvaluator:
             return self.eval(node.orelse)
         self.eval(node.test)
         body, orelse = self.eval(node.body), self.eval(node.orelse)
-        # "cuda" if use_gpu else "cpu": the program targets the accelerator.
         if isinstance(body, DeviceV) and isinstance(orelse, DeviceV):
             accel = [v.dev for v in (body, orelse) if v.dev.kind == ACCEL_KIND]
             if len(accel) == 1 and any(v.dev.is_cpu for v in (body, orelse)):
-                return DeviceV(replace(accel[0], label="target" if ":" not in accel[0].label else accel[0].label))
+                # "cuda" if x.is_cuda else "cpu": x's device (an accelerator when x is on one)
+                if isinstance(node.test, ast.Attribute) and node.test.attr == "is_cuda" and body.dev.kind == ACCEL_KIND:
+                    tested = self.eval(node.test.value)
+                    return DeviceV(tested.dev) if isinstance(tested, TensorV) and tested.dev is not None else UNKNOWN
+                # "cuda" if use_gpu else "cpu": the program targets the accelerator.
+                label = accel[0].label if ":" in accel[0].label or accel[0].label == "runtime" else "target"
+                return DeviceV(replace(accel[0], label=label))
         return body.join(orelse)
 
     def expr_Tuple(self, node) -> Value:
@@ -255,12 +323,15 @@ class ExpressionEvaluator:
         for k in node.keys:
             if k is not None:
                 self.eval(k)
+        items = None
+        if all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys):
+            items = tuple((k.value, v) for k, v in zip(node.keys, values))
         if not values:
-            return DictV(UNKNOWN)
+            return DictV(UNKNOWN, items)
         out = values[0]
         for v in values[1:]:
             out = out.join(v)
-        return DictV(out)
+        return DictV(out, items)
 
     def expr_comprehension(self, node) -> Value:
         saved = self.frame.env
@@ -293,6 +364,19 @@ class ExpressionEvaluator:
     def expr_Starred(self, node) -> Value:
         return self.eval(node.value)
 
+    def expr_Yield(self, node) -> Value:
+        value = self.eval(node.value) if node.value is not None else NONE
+        f = self.frame
+        f.yields = value if f.yields is None else f.yields.join(value)
+        return UNKNOWN
+
+    def expr_YieldFrom(self, node) -> Value:
+        inner = self.eval(node.value)
+        value = inner.element() if isinstance(inner, SeqV) else UNKNOWN
+        f = self.frame
+        f.yields = value if f.yields is None else f.yields.join(value)
+        return UNKNOWN
+
     def expr_Await(self, node) -> Value:
         self.eval(node.value)
         return UNKNOWN
@@ -301,7 +385,8 @@ class ExpressionEvaluator:
         for v in node.values:
             if isinstance(v, ast.FormattedValue):
                 self.eval(v.value)
-        return UNKNOWN
+        dev = runtime_device(node.values[0].value if node.values and isinstance(node.values[0], ast.Constant) else None, node)
+        return DeviceV(dev) if dev is not None else UNKNOWN
 
     # -- where tensors meet --------------------------------------------------
     def combine(self, node, operands: list) -> Value:
@@ -349,7 +434,7 @@ class ExpressionEvaluator:
             # Two different explicit accelerators (cuda:0 vs cuda:1) also raise.
             accels = [(v, n) for v, n in operands if isinstance(v, TensorV) and v.dev is not None and v.dev.kind == ACCEL_KIND]
             for i in range(1, len(accels)):
-                if devices_conflict(accels[0][0].dev, accels[i][0].dev):
+                if devices_conflict(accels[0][0].dev, accels[i][0].dev, self.current_cuda_is_zero):
                     self.emit("conflict", Conflict(node, "op", accels[i][0], accels[i][1], accels[0][0], accels[0][1], accels[0][0].dev))
                     return True
             return False
@@ -367,12 +452,16 @@ class ExpressionEvaluator:
         return dispatch_call(self, node, recv_value)
 
     def eval_args(self, node: ast.Call) -> tuple[list, dict]:
-        """The values of a call's arguments: positional, and keyword (`**x` as `"**<n>"`)."""
+        """The values of a call's arguments: positional, and keyword (`**x` as `"**<n>"`, or its
+        keys when they are known)."""
         args = [self.eval(a) for a in node.args]
         kwargs = {}
         for k in node.keywords:
             value = self.eval(k.value)
-            kwargs[k.arg if k.arg is not None else f"**{len(kwargs)}"] = value
+            if k.arg is None and isinstance(value, DictV) and value.items is not None:
+                kwargs.update((key, v) for key, v in value.items if key not in kwargs)  # `**{"a": 1}`: known keys
+            else:
+                kwargs[k.arg if k.arg is not None else f"**{len(kwargs)}"] = value
         return args, kwargs
 
 
@@ -387,10 +476,10 @@ def _int_like(node) -> bool:
 
 
 def _reads_tensor_device(node) -> bool:
-    """`x.device`, `a.device if c else b.device`, `x.get_device()`: a tensor's own device."""
+    """`x.device`, `a.device if c else b.device`, `x.get_device()`, `"cuda" if x.is_cuda else "cpu"`: a tensor's own device."""
     if node is None:
         return False
-    return any(isinstance(n, ast.Attribute) and n.attr in ("device", "get_device") and not (
+    return any(isinstance(n, ast.Attribute) and n.attr in ("device", "get_device", "is_cuda") and not (
         isinstance(n.value, ast.Name) and n.value.id in CONFIG_OBJECT_NAMES) for n in ast.walk(node))
 
 

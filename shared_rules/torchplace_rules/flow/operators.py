@@ -91,6 +91,8 @@ def checked(operands: list[Operand]) -> list[tuple[Value, ast.AST]]:
         role, value = op.param.role, op.value
         if op.param.name == "out" or role not in ("s", "s1", "z", "i"):
             continue
+        if isinstance(value, (PlacedV, BatchV)):  # a loader batch is a CPU tensor: CPU indices pass too
+            value = _as_tensor(value, op.node)
         if isinstance(value, TensorV) and value.dev is not None:
             if role == "i" and value.dev.is_cpu:
                 continue

@@ -1,182 +1,339 @@
-"""The project's own code: running a function or method body, and calls of
-functions, methods and classes defined in this file or (through the project
-index) in another module of the project.
-
-`analyze_function` runs a body in a new frame with its parameters bound
-(the values a call passes, or what the parameter's name, annotation and
-default say).  Bodies run through the interpreter object `ev`, so this module
-imports nothing of the statement and expression stages.
+"""Calls of the project's own code: functions, methods (through `self`, an
+instance, `super()`, the class), classes (instantiation runs `__init__` for
+the call), a module's `forward`, `__call__` of plain objects, properties,
+bound methods and `functools.partial`, in this file or (through the project
+index) in another module.  Each call is analysed for its context
+(`contexts.call_in_context`); the result is the value returned, and what the
+body did to the caller's objects is written back into the caller's
+environment.
 """
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import Optional
 
-from .class_model import ClassInfo, device_parameter
-from .cross_file import foreign_result
-from .devices import CPU, SELF_DEV, Dev
-from .state import Frame, forget_moved_arguments
-from .torch_calls import default_device
-from .values import UNKNOWN, ClassV, DeviceV, FuncV, LoaderV, ModuleV, PlacedV, SelfV, TensorV, Value
+from .class_model import device_parameter, method_kind
+from .contexts import (
+    apply_effects, argument_paths, bind_arguments, call_in_context, relative_to, relocate,
+)
+from .devices import SELF_DEV, SELF_KIND
+from .state import forget_moved_arguments
+from .torch_calls import default_collate, default_device
+from .torch_placement import absent_arguments, constructor_device
+from .values import (
+    NUMBER, UNKNOWN, BoundMethodV, ClassV, DeviceV, FuncV, LoaderV, ModuleV, ObjectV, PartialV, SelfV, SeqV, TensorV, Value, attrs_get,
+)
 
-MAX_INLINE_DEPTH = 2  # calls followed into functions (in-file or another file's), nested
-# Another file's function longer than this is not followed into (its result stays unknown): the
-# helpers that move or create tensors are short, and following a 200-line mask builder costs more
-# than the rest of the file.
-FOREIGN_INLINE_MAX_LINES = 60
-
-
-def analyze_function(ev, node, enclosing: dict, cls: Optional[ClassInfo], args: Optional[dict] = None, depth: int = 0):
-    """Run the body of function `node` in a new frame (`args`: the values a call binds; None: an
-    entry point, every parameter from its name, annotation and default); the frame it leaves."""
-    saved = ev.frame
-    env = dict(enclosing) if enclosing is not None and enclosing is not ev.module_env else {}
-    kind = "method" if cls is not None else "function"
-    ev.frame = Frame(kind, env, node, cls, inline_depth=depth)
-    try:
-        bind_parameters(ev, node, cls, args)
-        ev.exec_body(node.body)
-        if cls is not None and node.name == "__init__" and args is None:
-            cls.init_values = {k: v for k, v in ev.frame.env.items() if k.startswith("self.")}
-        return ev.frame
-    finally:
-        ev.frame = saved
+# nn.Module's own API: these names keep torch's meaning even on a project module class.
+MODULE_API = {"to", "cuda", "cpu", "forward", "parameters", "named_parameters", "buffers", "named_buffers",
+              "modules", "named_modules", "children", "state_dict", "load_state_dict", "train", "eval",
+              "requires_grad_", "half", "float", "double", "bfloat16", "zero_grad", "apply", "register_buffer",
+              "register_parameter", "add_module", "register_module", "type", "share_memory"}
 
 
-def bind_parameters(ev, node, cls: Optional[ClassInfo], args: Optional[dict]) -> None:
-    a = node.args
-    positional = a.posonlyargs + a.args
-    defaults = [None] * (len(positional) - len(a.defaults)) + list(a.defaults)
-    params = list(zip(positional, defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
-    is_method = cls is not None and not _is_static(node)
-    for i, (arg, default) in enumerate(params):
-        name = arg.arg
-        if args is not None and name in args:
-            value = args[name]
-        elif i == 0 and is_method and name in ("self", "cls"):
-            value = SelfV(cls, id(cls.node)) if name == "self" else UNKNOWN
-        else:
-            value = parameter_value(ev, arg, default, cls, node)
-        ev.frame.env[name] = value
-    for extra in (a.vararg, a.kwarg):
-        if extra is not None:
-            ev.frame.env[extra.arg] = UNKNOWN
+def call_function(ev, node: ast.Call, func: FuncV, evaluated=None) -> Value:
+    """`helper(x)`: a function of the project (nested functions see their enclosing scope)."""
+    args, kwargs = evaluated if evaluated is not None else ev.eval_args(node)
+    return _call(ev, node, func, None, list(node.args), args, kwargs, None, None, ev.frame.self_dev)
 
 
-def parameter_value(ev, arg: ast.arg, default, cls: Optional[ClassInfo], func) -> Value:
-    name = arg.arg
-    if name in ev.device_names:
-        if isinstance(default, ast.Constant) and default.value in ("cpu", None):
-            return UNKNOWN
-        if cls is not None and cls.is_module:
-            return DeviceV(Dev(SELF_DEV.kind, SELF_DEV.label, name, arg))  # the caller passes the module's device
-        ev.targets_accelerator = True
-        return DeviceV(Dev("accel", "target", name, arg))
-    if cls is not None and cls.is_module and func.name == "forward":
-        if _annotated_tensor(arg.annotation) or (arg.annotation is None and default is None):
-            return TensorV(SELF_DEV, origin=arg)
-    elif cls is not None and cls.is_module and _annotated_tensor(arg.annotation):
-        return TensorV(SELF_DEV, origin=arg)
-    if name.endswith("loader") and arg.annotation is None and default is None:
-        return LoaderV(False, CPU, arg)
-    return UNKNOWN
-
-
-def _is_static(node) -> bool:
-    return any(isinstance(d, ast.Name) and d.id in ("staticmethod",) for d in node.decorator_list)
-
-
-def _annotated_tensor(annotation) -> bool:
-    if annotation is None:
-        return False
-    text = ast.unparse(annotation) if not isinstance(annotation, ast.Name) else annotation.id
-    return "Tensor" in text and "[" not in text.replace("Optional[", "").replace("]", "", 1)
-
-
-def call_function(ev, node: ast.Call, func: FuncV) -> Value:
-    args, kwargs = ev.eval_args(node)
-    fnode = func.node
-    if ev.frame.inline_depth >= MAX_INLINE_DEPTH or id(fnode) in ev.inline_stack or isinstance(fnode, ast.AsyncFunctionDef) \
-            or _is_generator(fnode) or func.owner is not None \
-            or (func.home is not None and fnode.end_lineno - fnode.lineno > FOREIGN_INLINE_MAX_LINES):
-        forget_moved_arguments(ev, node)
-        return UNKNOWN
-    bound = bind_call(fnode, node, args, kwargs)
+def _call(ev, node: ast.Call, func: FuncV, cls, arg_nodes: list, args: list, kwargs: dict,
+          first: Optional[Value], first_path: Optional[str], self_dev, own_object: bool = False) -> Value:
+    bound = bind_arguments(func.node, arg_nodes, args, kwargs, first)
     if bound is None:
         forget_moved_arguments(ev, node)
         return UNKNOWN
-    key = (id(fnode), tuple(sorted(bound.items(), key=lambda kv: kv[0])))
-    try:
-        cached = ev.inline_cache.get(key)
-    except TypeError:
-        cached, key = None, None
-    if cached is None:
-        ev.inline_stack.add(id(fnode))
-        home = func.home  # a function of another file runs with that file's globals and text
-        saved = ev.module_env, ev.src
-        if home is not None:
-            ev.module_env, ev.src = home.env, home.src
-            ev.foreign_depth += 1
-        try:
-            frame = analyze_function(ev, fnode, ev.module_env, None, args=bound, depth=ev.frame.inline_depth + 1)
-        finally:
-            ev.inline_stack.discard(id(fnode))
-            if home is not None:
-                ev.module_env, ev.src = saved
-                ev.foreign_depth -= 1
-        if home is not None:
-            frame.returns = foreign_result(frame.returns) if frame.returns is not None else None
-        effects = {name: frame.env.get(name) for name, value in bound.items()
-                   if isinstance(frame.env.get(name), (ModuleV, PlacedV)) and frame.env.get(name) != value}
-        cached = (frame.returns if frame.returns is not None else UNKNOWN, effects)
-        if key is not None:
-            ev.inline_cache[key] = cached
-    result, effects = cached
-    if effects:
-        params = [a.arg for a in fnode.args.posonlyargs + fnode.args.args]
-        for param, after in effects.items():
-            arg_node = None
-            if param in params and params.index(param) < len(node.args):
-                arg_node = node.args[params.index(param)]
-            arg_node = arg_node or next((k.value for k in node.keywords if k.arg == param), None)
-            path = ev.path_of(arg_node) if arg_node is not None else None
-            if path is not None:
-                ev.frame.env[path] = after
-    return result
-
-
-def bind_call(fnode, node: ast.Call, args: list, kwargs: dict) -> Optional[dict]:
-    a = fnode.args
-    if a.vararg is not None or any(isinstance(x, ast.Starred) for x in node.args) or any(k.startswith("**") for k in kwargs):
-        return None
-    names = [p.arg for p in a.posonlyargs + a.args]
-    if len(args) > len(names):
-        return None
-    bound = dict(zip(names, args))
-    for key, value in kwargs.items():
-        bound[key] = value
-    return bound
-
-
-def _is_generator(fnode) -> bool:
-    """Memoised on the node: functions are called (and inlined) many times."""
-    known = getattr(fnode, "_tp_is_generator", None)
-    if known is None:
-        known = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(fnode))
-        fnode._tp_is_generator = known
-    return known
-
-
-def instantiate(ev, node: ast.Call, cls: ClassV) -> Value:
-    args, kwargs = ev.eval_args(node)
-    info = cls.info
-    if not info.is_module:
+    result = call_in_context(ev, func, cls, bound, node, self_dev, own_object)
+    if result is None:
         forget_moved_arguments(ev, node)
         return UNKNOWN
+    if result.effects:
+        paths = argument_paths(ev, func.node, arg_nodes, node.keywords, first_path, first is not None)
+        apply_effects(ev, result.effects, paths, result.assigned)
+    return result.returns
+
+
+# -- methods -----------------------------------------------------------------------------
+def find_method(value: Value, name: str):
+    """(FuncV, defining ClassInfo) of method `name` of a project instance, `self` or class."""
+    info = _class_of(value)
+    if info is None:
+        return None
+    if isinstance(value, ModuleV) and name in MODULE_API:
+        return None
+    found = info.find_method(name)
+    if found is None:
+        return None
+    node, owner = found
+    return FuncV(node, id(node), owner, owner.home), owner
+
+
+def _class_of(value: Value):
+    if isinstance(value, (SelfV, ObjectV)):
+        return value.info
+    if isinstance(value, ModuleV):
+        return value.cls
+    if isinstance(value, ClassV):
+        return value.info
+    return None
+
+
+def call_method(ev, node: ast.Call, func: FuncV, owner, receiver: Value, recv_path: Optional[str],
+                evaluated=None, arg_nodes: Optional[list] = None) -> Value:
+    """`receiver.method(...)` for a method of a project class (`owner` defines it)."""
+    args, kwargs = evaluated if evaluated is not None else ev.eval_args(node)
+    arg_nodes = list(node.args) if arg_nodes is None else arg_nodes
+    kind = method_kind(func.node)
+    if kind == "static":
+        return _call(ev, node, func, owner, arg_nodes, args, kwargs, None, None, ev.frame.self_dev)
+    if kind == "class":
+        info = _class_of(receiver) or owner
+        return _call(ev, node, func, owner, arg_nodes, args, kwargs, ClassV(info, id(info.node)), None, ev.frame.self_dev)
+    if isinstance(receiver, ClassV):  # `Base.method(self, x)`: the instance is the first argument
+        return _call(ev, node, func, owner, arg_nodes, args, kwargs, None, None, ev.frame.self_dev)
+    self_value, self_dev, dev = receiver_view(ev, receiver, recv_path)
+    if dev is not None:
+        args = [relative_to(a, dev) for a in args]
+        kwargs = {k: relative_to(v, dev) for k, v in kwargs.items()}
+    result = _call(ev, node, func, owner, arg_nodes, args, kwargs, self_value, recv_path, self_dev,
+                   own_object=isinstance(receiver, SelfV))
+    return relocate(result, dev) if dev is not None else result
+
+
+def receiver_view(ev, receiver: Value, recv_path: Optional[str]):
+    """(`self` as the method sees it, the context's module device, the concrete device to map
+    "the module's device" to and from).  What the caller bound under `recv_path` (`obj.x = ...`)
+    joins what the instance was made with."""
+    overrides = _held_attributes(ev, recv_path)
+    if isinstance(receiver, SelfV):
+        attrs = _merge(receiver.attrs, overrides)
+        return SelfV(receiver.info, receiver.key, attrs), ev.frame.self_dev, None
+    if isinstance(receiver, ObjectV):
+        return SelfV(receiver.info, receiver.key, _merge(receiver.attrs, overrides) or ()), ev.frame.self_dev, None
+    info = receiver.cls
+    attrs = _merge(receiver.attrs, overrides)
+    self_value = SelfV(info, id(info.node), attrs)
+    if receiver.dev is None or receiver.dev.kind == SELF_KIND:
+        return self_value, ev.frame.self_dev, None
+    return self_value, receiver.dev, receiver.dev
+
+
+def _held_attributes(ev, path: Optional[str]) -> tuple:
+    if path is None:
+        return ()
+    prefix = path + "."
+    return tuple((key[len(prefix):], value) for key, value in ev.frame.env.items()
+                 if key.startswith(prefix) and "." not in key[len(prefix):] and "[" not in key[len(prefix):])
+
+
+def _merge(attrs: Optional[tuple], overrides: tuple) -> Optional[tuple]:
+    if not overrides:
+        return attrs
+    names = {name for name, _ in overrides}
+    return tuple(sorted([(n, v) for n, v in (attrs or ()) if n not in names] + list(overrides), key=lambda kv: kv[0]))
+
+
+def call_super(ev, node: ast.Call, name: str) -> Optional[Value]:
+    """`super().name(...)` inside a method: the next class in the bases that defines it (None: not a project class)."""
+    cls = ev.frame.cls
+    receiver = ev.frame.env.get("self")
+    if cls is None or receiver is None:
+        return None
+    found = cls.find_method(name, after=cls)
+    if found is None:
+        return None
+    method, owner = found
+    return call_method(ev, node, FuncV(method, id(method), owner, owner.home), owner, receiver, "self")
+
+
+def property_value(ev, receiver: Value, name: str, at: ast.AST, recv_path: Optional[str]) -> Optional[Value]:
+    """`obj.name` where the class defines a property `name` (None: it does not)."""
+    found = find_method(receiver, name)
+    if found is None or method_kind(found[0].node) != "property":
+        return None
+    func, owner = found
+    call = ast.Call(func=at, args=[], keywords=[])
+    ast.copy_location(call, at)
+    return call_method(ev, call, func, owner, receiver, recv_path, evaluated=([], {}), arg_nodes=[])
+
+
+# -- calling values ------------------------------------------------------------------------
+def call_value(ev, node: ast.Call, callee: Value, recv_path: Optional[str] = None) -> Optional[Value]:
+    """A call of a project value that is not a module: a bound method, a partial, an object
+    with `__call__`, a class, a function.  None: `callee` is none of these."""
+    if isinstance(callee, FuncV):
+        return call_function(ev, node, callee)
+    if isinstance(callee, ClassV):
+        return instantiate(ev, node, callee)
+    if isinstance(callee, BoundMethodV):
+        return call_method(ev, node, callee.func, callee.func.owner, callee.receiver, None)
+    if isinstance(callee, PartialV):
+        return _call_partial(ev, node, callee)
+    if isinstance(callee, (ObjectV, SelfV)) and not (isinstance(callee, SelfV) and callee.info.is_module):
+        found = find_method(callee, "__call__")
+        if found is not None:
+            return call_method(ev, node, found[0], found[1], callee, recv_path)
+    return None
+
+
+def _call_partial(ev, node: ast.Call, partial: PartialV) -> Value:
+    args, kwargs = ev.eval_args(node)
+    all_args = list(partial.args) + args
+    arg_nodes = [None] * len(partial.args) + list(node.args)
+    all_kwargs = dict(partial.kwargs)
+    all_kwargs.update(kwargs)
+    target = partial.func
+    if isinstance(target, BoundMethodV):
+        return call_method(ev, node, target.func, target.func.owner, target.receiver, None, (all_args, all_kwargs), arg_nodes)
+    if isinstance(target, FuncV):
+        return _call(ev, node, target, None, arg_nodes, all_args, all_kwargs, None, None, ev.frame.self_dev)
+    forget_moved_arguments(ev, node)
+    return UNKNOWN
+
+
+def make_partial(args: list, kwargs: dict) -> Value:
+    """`functools.partial(func, *args, **kwargs)`."""
+    if not args or any(k.startswith("**") for k in kwargs):
+        return UNKNOWN
+    return PartialV(args[0], tuple(args[1:]), tuple(sorted(kwargs.items())))
+
+
+# -- data loaders over project datasets ------------------------------------------------------
+def loader_batch(ev, node: ast.Call, loader: LoaderV) -> LoaderV:
+    """A DataLoader over a dataset class of the project: its batch is what `__getitem__` returns,
+    collated by the project's `collate_fn` or by the default collate."""
+    sample = None
+    dataset = loader.dataset
+    if isinstance(dataset, ObjectV):
+        found = find_method(dataset, "__getitem__")
+        if found is not None:
+            sample = call_method(ev, node, found[0], found[1], dataset, None, evaluated=([UNKNOWN], {}), arg_nodes=[None])
+    collate = loader.collate
+    if isinstance(collate, FuncV):
+        samples = SeqV(None, sample if sample is not None else UNKNOWN)
+        batch = _call(ev, node, collate, None, [None], [samples], {}, None, None, ev.frame.self_dev)
+    elif collate is None and sample is not None:
+        batch = default_collate(sample, node)
+    else:
+        return loader
+    return replace(loader, batch=batch) if batch is not UNKNOWN else loader
+
+
+# -- classes and modules ---------------------------------------------------------------------
+def instantiate(ev, node: ast.Call, cls: ClassV) -> Value:
+    """`Cls(...)`: an nn.Module subclass gives a module (where its parameters are created), any
+    other class an object holding what `__init__` stored for this call."""
+    args, kwargs = ev.eval_args(node)
+    info = cls.info
+    attrs = ()
+    if info.record_kind is not None and info.find_method("__init__") is None:
+        attrs = _record_fields(info, args, kwargs)
+    elif not info.is_module or _informative(args, kwargs):
+        attrs = _run_init(ev, node, cls, args, kwargs)
+    else:
+        forget_moved_arguments(ev, node)
+    if not info.is_module and info.tensor_subclass:  # a tensor; `.to()` does not move it in place
+        return TensorV(None, origin=node)
+    if not info.is_module:
+        return ObjectV(info, id(info.node), attrs, node)
     dev = None if info.moves_self else default_device(ev)
     if device_parameter(info, ev) is not None:  # Net(device=device): its layers are built there
         dev = _argument_device(ev, node, info, args, kwargs)
-    return ModuleV(dev, info.has_params, node, info)
+    else:  # a device argument not followed to the layers, or modules held: unknown, not the default
+        dev = constructor_device(node, _init_of(info), args, kwargs, dev)
+    has_params = info.has_params_without(absent_arguments(node, _init_of(info), set(info.optional_state.values())))
+    return ModuleV(dev, has_params, node, info, attrs=attrs)
+
+
+def _init_of(info):
+    found = info.find_method("__init__")
+    return found[0] if found is not None else None
+
+
+def _informative(args: list, kwargs: dict) -> bool:
+    return any(v is not UNKNOWN and v is not NUMBER for v in list(args) + list(kwargs.values()))
+
+
+def _record_fields(info, args: list, kwargs: dict) -> tuple:
+    """A dataclass / NamedTuple made from its fields."""
+    bound = dict(zip(info.fields, args))
+    bound.update((k, v) for k, v in kwargs.items() if k in info.fields)
+    return tuple(sorted((k, v) for k, v in bound.items() if v is not UNKNOWN))
+
+
+def _run_init(ev, node: ast.Call, cls: ClassV, args: list, kwargs: dict) -> tuple:
+    info = cls.info
+    found = info.find_method("__init__")
+    if found is None:
+        return ()
+    method, owner = found
+    receiver = SelfV(info, cls.key, ())
+    func = FuncV(method, id(method), owner, owner.home)
+    bound = bind_arguments(method, list(node.args), args, kwargs, receiver)
+    if bound is None:
+        forget_moved_arguments(ev, node)
+        return ()
+    result = call_in_context(ev, func, owner, bound, node, None)
+    if result is None:
+        forget_moved_arguments(ev, node)
+        return ()
+    self_name = next(iter(bound))
+    changes = result.effects.pop(self_name, ())
+    if result.effects:
+        apply_effects(ev, result.effects, argument_paths(ev, method, list(node.args), node.keywords, None, True))
+    return tuple(sorted((suffix[1:], value) for suffix, value in changes
+                        if suffix.startswith(".") and "." not in suffix[1:] and "[" not in suffix[1:]))
+
+
+def follow_forward(ev, node: ast.Call, module: ModuleV, args: list, kwargs: dict) -> Optional[Value]:
+    """`model(x)` of a module class of the project: its `forward` for this call (None: not followed)."""
+    info = module.cls
+    if info is None or module.dev is None:
+        return None
+    found = info.find_method("forward")
+    if found is None:
+        return None
+    method, owner = found
+    func = FuncV(method, id(method), owner, owner.home)
+    path = ev.path_of(node.func)
+    if module.layer in ("DataParallel", "DistributedDataParallel", "FullyShardedDataParallel"):
+        args, kwargs = [_scattered(a) for a in args], {k: _scattered(v) for k, v in kwargs.items()}
+    result = call_method(ev, node, func, owner, module, path, evaluated=(args, kwargs))
+    if result is UNKNOWN and module.dev.kind != SELF_KIND:
+        return None
+    return result
+
+
+def _scattered(value: Value) -> Value:
+    """An input of DataParallel(model): moved to the wrapped module's device before forward runs."""
+    if isinstance(value, TensorV):
+        return replace(value, dev=SELF_DEV, batch=None, factory=None)
+    return value
+
+
+def self_attribute(ev, receiver: SelfV, name: str, at) -> Value:
+    """`self.name` inside a method: what the call's receiver holds, else what the class knows."""
+    info = receiver.info
+    value = attrs_get(receiver.attrs, name)
+    if value is not None and not (info.is_module and _registered(info, name)):
+        return _as_module_attribute(info, value, at) if info.is_module else value
+    return ev.class_attr(info, name, at)
+
+
+def _registered(info, name: str) -> bool:
+    """Tensors the class scan knows better than any instance: parameters, buffers, plain CPU tensors."""
+    return name in info.params or name in info.buffers or name in info.plain_tensors
+
+
+def _as_module_attribute(info, value: Value, at) -> Value:
+    """What a module instance holds, as its methods see it: modules it holds are its submodules
+    (they move with it); a tensor may have been registered some way the analysis missed."""
+    if isinstance(value, ModuleV):
+        return replace(value, dev=SELF_DEV, placed_at=None)
+    if isinstance(value, TensorV):
+        return TensorV(None, origin=at)
+    return value
 
 
 def _argument_device(ev, node: ast.Call, info, args: list, kwargs: dict):
@@ -194,24 +351,3 @@ def _argument_device(ev, node: ast.Call, info, args: list, kwargs: dict):
     else:
         return default_device(ev)
     return value.dev if isinstance(value, DeviceV) else None
-
-
-def inline_forward(ev, node: ast.Call, module: ModuleV, args: list, kwargs: dict) -> Optional[Value]:
-    """Follow `self(...)` / `self.block(...)` of a class defined here into its
-    `forward`, so a CPU tensor is reported where forward really combines it."""
-    info = module.cls
-    forward = getattr(info, "methods", {}).get("forward") if info is not None else None
-    if forward is None or ev.frame.inline_depth >= MAX_INLINE_DEPTH or id(forward) in ev.inline_stack:
-        return None
-    params = [a.arg for a in forward.args.posonlyargs + forward.args.args][1:]
-    if forward.args.vararg is not None or len(args) > len(params) or any(k.startswith("**") for k in kwargs):
-        return None
-    bound = dict(zip(params, args))
-    bound.update(kwargs)
-    ev.inline_stack.add(id(forward))
-    try:
-        frame = analyze_function(ev, forward, None, info, args=bound, depth=ev.frame.inline_depth + 1)
-    finally:
-        ev.inline_stack.discard(id(forward))
-    result = frame.returns
-    return result if result is not None else UNKNOWN

@@ -11,7 +11,7 @@ import ast
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
-from .devices import ACCEL_KIND
+from .devices import ACCEL_KIND, Dev
 from .values import UNKNOWN, DeviceV, LoaderV, ModuleV, PlacedV, Value
 
 MAX_LOOP_PASSES = 3  # a loop body runs until its entry environment stops changing, at most this often
@@ -35,25 +35,33 @@ class Frame:
     returns: Optional[Value] = None
     loops: list = field(default_factory=list)
     no_grad: int = 0
-    inline_depth: int = 0
+    inline_depth: int = 0  # 0: an entry point; n: the n-th call analysed for a context
+    call_site: Optional[ast.AST] = None  # the call this context was made for (None: an entry point)
+    self_dev: Optional[Dev] = None  # where "the module's device" (SELF_DEV) really is in this context
+    yields: Optional[Value] = None  # what a generator yields
+    before: dict = field(default_factory=dict)  # attribute path -> what it held before this frame first bound it
+    assigned: dict = field(default_factory=dict)  # attribute path -> the statement that last bound it here
 
 
 class Terminated(Exception):
     """Raised inside a block after return/raise/break/continue (the rest is dead)."""
 
 
-def join_env(a: dict, b: dict) -> dict:
+def join_env(a: dict, b: dict, before: Optional[dict] = None) -> dict:
+    """The environment after two paths meet.  A name bound on one path only is unknown (it shadows
+    any global); an attribute path bound on one path only joins what it held before (`before`)."""
     if a is b:
         return a
+    before = before or {}
     out = {}
     for key, value in a.items():
         other = b.get(key)
         if other is None:
-            out[key] = UNKNOWN  # bound on one path only: shadow any global
+            out[key] = value.join(before[key]) if key in before else UNKNOWN
         else:
             out[key] = value if value is other else value.join(other)
     for key in b.keys() - a.keys():
-        out[key] = UNKNOWN
+        out[key] = b[key].join(before[key]) if key in before else UNKNOWN
     return out
 
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import ast
 import traceback
+from dataclasses import replace
 from typing import Optional
 
 from ..model import EngineError
 from .cross_file import decorator_from_project, import_from, import_module
 from .state import MAX_LOOP_PASSES, LoopContext, Terminated, join_env, same_env
 from .torch_api import TRAINING_STEP_METHODS
-from .values import UNKNOWN, ClassV, DeviceV, FuncV, QualV, TensorV, Value, iteration_element
+from .values import NUMBER, UNKNOWN, ClassV, DeviceV, FuncV, QualV, TensorV, Value, iteration_element
 
 
 class StatementRunner:
@@ -67,7 +68,11 @@ class StatementRunner:
         value = self.eval(stmt.value)
         self.check_operands(stmt, [(target_value, stmt.target), (value, stmt.value)])
         if not isinstance(target_value, TensorV):
-            self.bind(stmt.target, UNKNOWN if isinstance(value, TensorV) else target_value, None)
+            if isinstance(value, TensorV):  # `total += loss`: a number plus a tensor is that tensor
+                value = replace(value, origin=stmt, factory=None, rank=None) if target_value is NUMBER else UNKNOWN
+            else:
+                value = target_value
+            self.bind(stmt.target, value, None)
 
     def stmt_Return(self, stmt: ast.Return) -> None:
         value = self.eval(stmt.value) if stmt.value is not None else UNKNOWN
@@ -132,12 +137,15 @@ class StatementRunner:
         for deco in stmt.decorator_list:
             if self.project is None or not decorator_from_project(self, deco):
                 self.eval(deco)
-        func = FuncV(stmt, id(stmt), self.frame.cls)
-        self.frame.env[stmt.name] = func
         if self.frame.kind == "module":
+            func = FuncV(stmt, id(stmt), self.frame.cls)
             self.pending.append((func, None, None))
-        elif self.frame.inline_depth == 0:
-            self.pending.append((func, dict(self.frame.env), None))
+        else:  # a nested function sees the scope it is defined in
+            closure = dict(self.frame.env)
+            func = FuncV(stmt, id(stmt), self.frame.cls, closure=closure, scope=self.frame.func)
+            if self.frame.inline_depth == 0:
+                self.pending.append((func, closure, None))
+        self.frame.env[stmt.name] = func
 
     stmt_AsyncFunctionDef = stmt_FunctionDef
 
@@ -179,7 +187,7 @@ class StatementRunner:
             raise Terminated
         env = branches[0]
         for other in branches[1:]:
-            env = join_env(env, other)
+            env = join_env(env, other, self.frame.before)
         self.frame.env = env
 
     def stmt_For(self, stmt) -> None:
@@ -213,7 +221,7 @@ class StatementRunner:
                 ends.extend(ctx.continues)
                 new_head = head
                 for end in ends:
-                    new_head = join_env(new_head, end)
+                    new_head = join_env(new_head, end, self.frame.before)
                 exits = [new_head] + list(ctx.breaks)
                 if same_env(new_head, head):
                     break
@@ -222,7 +230,7 @@ class StatementRunner:
             self.frame.loops.pop()
         self.frame.env = exits[0]
         for other in exits[1:]:
-            self.frame.env = join_env(self.frame.env, other)
+            self.frame.env = join_env(self.frame.env, other, self.frame.before)
         if stmt.orelse:
             self.exec_body(stmt.orelse)
 
@@ -268,7 +276,7 @@ class StatementRunner:
             else:
                 branches.append(after_body)
         # An exception may come from any point of the body.
-        handler_entry = join_env(entry, after_body)
+        handler_entry = join_env(entry, after_body, self.frame.before)
         for handler in stmt.handlers:
             self.frame.env = dict(handler_entry)
             if handler.name:
@@ -279,7 +287,7 @@ class StatementRunner:
         if stmt.finalbody:
             self.frame.env = branches[0] if branches else dict(handler_entry)
             for other in branches[1:]:
-                self.frame.env = join_env(self.frame.env, other)
+                self.frame.env = join_env(self.frame.env, other, self.frame.before)
             if not self.exec_body(stmt.finalbody) or not branches:
                 raise Terminated
             return

@@ -15,9 +15,9 @@ from typing import Optional
 
 from . import operators
 from . import torch_api as api
-from .devices import CPU, Dev, parse_device_string
+from .devices import ACCEL_KIND, CPU, Dev, parse_device_string
 from .state import forget_moved_arguments
-from .values import UNKNOWN, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, PlacedV, SeqV, TensorV, Value
+from .values import NONE, NUMBER, UNKNOWN, BatchV, DatasetV, DictV, DeviceV, LoaderV, ModuleV, NumpyV, PlacedV, SeqV, TensorV, Value
 
 def kw_device(ev, node: ast.Call, kwargs: dict) -> tuple[bool, Optional[Dev]]:
     """(has a device= keyword, its device when known)."""
@@ -33,6 +33,22 @@ def default_device(ev) -> Dev:
     return value.dev if isinstance(value, DeviceV) else CPU
 
 
+# The legacy typed constructors: `torch.FloatTensor(...)` is on the CPU, `torch.cuda.FloatTensor(...)`
+# on the current CUDA device.  They take no device= (a fix cannot add one).
+LEGACY_TENSOR_TYPES = {"FloatTensor": "float32", "DoubleTensor": "float64", "HalfTensor": "float16",
+                       "BFloat16Tensor": "bfloat16", "LongTensor": "int64", "IntTensor": "int32", "ShortTensor": "int16",
+                       "CharTensor": "int8", "ByteTensor": "uint8", "BoolTensor": "bool", "Tensor": "float32"}
+
+
+def legacy_tensor(ev, node: ast.Call, head: str, last: str, args: list) -> Value:
+    if head == "torch.cuda":
+        ev.targets_accelerator = True
+        return TensorV(Dev(ACCEL_KIND, "cuda", '"cuda"', node), origin=node, dtype=LEGACY_TENSOR_TYPES[last])
+    data = args[0] if len(args) == 1 else None
+    rank = 1 if isinstance(data, SeqV) or len(args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple)) else None
+    return TensorV(CPU, origin=node, dtype=LEGACY_TENSOR_TYPES[last], rank=rank)
+
+
 def call_qualified(ev, node: ast.Call, qual: str) -> Value:
     """The value of a call of the torch/NumPy (or other library) object `qual`."""
     head, _, last = qual.rpartition(".")
@@ -43,6 +59,10 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
     ev.emit("call", node, qual, None, None, args, kwargs)
     if qual == "torch.device":
         return torch_device(node, args)
+    if head in ("torch", "torch.cuda") and last in LEGACY_TENSOR_TYPES:
+        return legacy_tensor(ev, node, head, last, args)
+    if qual in ("torch.autograd.Variable", "torch.autograd.variable.Variable"):
+        return args[0] if args and isinstance(args[0], (TensorV, BatchV)) else UNKNOWN  # Variable(x) is x
     if qual == "torch.from_numpy":
         arr = args[0] if args else UNKNOWN
         if isinstance(arr, NumpyV):
@@ -146,6 +166,8 @@ def factory(ev, node: ast.Call, name: str, args: list, kwargs: dict, overload, o
     if "dtype" in kwargs:
         dtype = dtype_of(node, "dtype")
     rank = factory_rank(node, name)
+    if rank is None and api.TORCH_FACTORIES.get(name) == "args" and len(args) == 1 and args[0] is NUMBER:
+        rank = 1  # torch.zeros(n) with n a number (a parameter bound to one in this call)
     if overload.result == "data" and args:
         data, data_node = args[0], node.args[0]
         if isinstance(data, NumpyV):
@@ -212,7 +234,9 @@ def _literal_data(node: ast.AST) -> bool:
 
 
 def _host_sequence(value: Value) -> bool:
-    """A list/tuple value holding no tensor that is off the CPU."""
+    """A number, or a list/tuple value holding no tensor that is off the CPU."""
+    if value is NUMBER:
+        return True
     if not isinstance(value, SeqV):
         return False
     items = value.items if value.items is not None else (value.elem,)
@@ -238,25 +262,57 @@ def data_loader(node: ast.Call, args: list, kwargs: dict) -> Value:
     dataset = args[0] if args else kwargs.get("dataset", UNKNOWN)
     if isinstance(dataset, DatasetV):
         dev = dataset.dev if dev is not None else None
-    return LoaderV(pin, dev, node)
+    return LoaderV(pin, dev, node, dataset=dataset, collate=kwargs.get("collate_fn"))
+
+
+def default_collate(sample: Value, at, depth: int = 0) -> Value:
+    """What DataLoader's default collate makes of samples like `sample`: tensors stacked where
+    they are, numbers and arrays as CPU tensors, tuples, lists and dicts item by item."""
+    if depth > 4:
+        return UNKNOWN
+    if isinstance(sample, TensorV):
+        return TensorV(sample.dev, origin=at, dtype=sample.dtype)
+    if isinstance(sample, NumpyV):
+        return TensorV(CPU, origin=at, dtype=sample.dtype)
+    if isinstance(sample, SeqV):
+        if sample.items is not None:
+            return SeqV(tuple(default_collate(v, at, depth + 1) for v in sample.items))
+        return SeqV(None, default_collate(sample.elem, at, depth + 1))
+    if isinstance(sample, DictV):
+        items = tuple((k, default_collate(v, at, depth + 1)) for k, v in sample.items) if sample.items is not None else None
+        return DictV(default_collate(sample.elem, at, depth + 1), items)
+    return UNKNOWN
 
 
 def layer(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
     if name in api.UNKNOWN_DEVICE_WRAPPERS:
+        inner = args[0] if args else kwargs.get("module")
+        if isinstance(inner, ModuleV) and inner.cls is not None:
+            # DataParallel(model): scatters its inputs to the devices of `model` and runs model's forward
+            return ModuleV(inner.dev, True, node, inner.cls, attrs=inner.attrs, layer=name)
         return ModuleV(None, True, node)
     has_kw, dev = kw_device(ev, node, kwargs)
     if not has_kw:
         dev = default_device(ev)
     if name in api.CONTAINERS:
-        children = [a for a in args if isinstance(a, ModuleV)]
-        has_params = any(c.has_params for c in children) or len(children) < len(args) or not args
+        members = list(args)
+        if len(args) == 1 and isinstance(args[0], SeqV):  # nn.ModuleList([...])
+            members = list(args[0].items) if args[0].items is not None else [args[0].elem]
+        children = [a for a in members if isinstance(a, ModuleV)]
+        has_params = any(c.has_params for c in children) or len(children) < len(members) or not members
         child_devs = {c.dev for c in children}
-        if len(children) == len(args) and len(child_devs) == 1 and args:
+        if len(children) == len(members) and len(child_devs) == 1 and members:
             dev = child_devs.pop()
         elif children and len(child_devs) > 1:
             dev = None
+        items = None
+        if children and len(children) == len(members):
+            items = children[0]
+            for child in children[1:]:
+                items = items.join(child)
         # A container of stateless layers is stateless itself: it runs where its input is.
-        return ModuleV(dev, has_params, node, torch_layer=not has_params)
+        return ModuleV(dev, has_params, node, torch_layer=not has_params, layer=name,
+                       items=items if isinstance(items, ModuleV) else None)
     if name in ("Parameter", "Buffer"):
         return UNKNOWN
     tensors = [v for v in list(args) + list(kwargs.values()) if isinstance(v, TensorV)]
@@ -265,7 +321,11 @@ def layer(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
         dev = devs.pop() if len(devs) == 1 else None
     elif not has_kw and any(v is UNKNOWN for v in list(args) + list(kwargs.values())) and name.endswith("Loss"):
         dev = None  # a loss weight of unknown device
-    return ModuleV(dev, api.layer_has_params(name, node), node, torch_layer=True)
+    has_params = api.layer_has_params(name, node)
+    weights = list(args[:1]) + [kwargs[k] for k in ("weight", "pos_weight") if k in kwargs]
+    if has_params and name.endswith("Loss") and weights and all(v is NONE for v in weights):
+        has_params = False  # `CrossEntropyLoss(weight=w)` with w None: no weight buffer
+    return ModuleV(dev, has_params, node, torch_layer=True, layer=name)
 
 
 def numpy_call(ev, node: ast.Call, qual: str, args: list, kwargs: dict) -> Value:

@@ -18,7 +18,7 @@ from .devices import ACCEL_KIND, CPU, Dev
 from .events import Conflict
 from .torch_calls import dtype_of, kw_device
 from .values import (
-    UNKNOWN, BatchV, DeviceV, DictV, ItemsV, ModuleV, NumpyV, ParamsV, PlacedV, SeqV, TensorV, Value,
+    NUMBER, UNKNOWN, BatchV, DeviceV, DictV, ItemsV, ModuleV, NumpyV, ParamsV, PlacedV, QualV, SeqV, TensorV, Value,
 )
 
 MODULE_SELF_METHODS = {"train", "eval", "requires_grad_", "half", "float", "double", "bfloat16", "share_memory", "apply",
@@ -50,7 +50,9 @@ def _to_target(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> tuple
             target = value
         elif isinstance(arg_node, ast.Attribute) and arg_node.attr in api.TORCH_DTYPES:
             dtype = api.TORCH_DTYPES[arg_node.attr]
-        elif value is UNKNOWN and target is None and not _looks_like_dtype(arg_node):
+        elif value is NUMBER and target is None and isinstance(arg_node, ast.Constant):
+            target = DeviceV(Dev(ACCEL_KIND, f"cuda:{arg_node.value}", f'"cuda:{arg_node.value}"', node))  # x.to(0)
+        elif (value is UNKNOWN or value is NUMBER) and target is None and not _looks_like_dtype(arg_node):
             target = UNKNOWN
     if target is None:
         return False, None, dtype
@@ -64,6 +66,28 @@ def _to_target(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> tuple
 def _looks_like_dtype(node: ast.AST) -> bool:
     text = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
     return "dtype" in text.lower() or text in api.TORCH_DTYPES
+
+
+def _typed(ev, node: ast.Call, recv: TensorV, args: list) -> Value:
+    """`x.type()` names x's type (`'torch.cuda.FloatTensor'`); `x.type(t)` converts to the type t
+    names, on the current CUDA device for a `torch.cuda.*` type and on the CPU for a `torch.*` one."""
+    if not args:
+        if recv.dev is not None and (recv.dev.is_cpu or recv.dev.label.startswith("cuda")):
+            return QualV("torch.cuda.FloatTensor" if recv.dev.is_accel else "torch.FloatTensor")
+        return UNKNOWN
+    target = args[0]
+    name = target.name if isinstance(target, QualV) else (node.args[0].value if node.args and isinstance(
+        node.args[0], ast.Constant) and isinstance(node.args[0].value, str) else None)
+    if name is None and target is UNKNOWN:  # `Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`
+        return replace(recv, dev=None, origin=node, factory=None, batch=None)
+    if name is None or not name.startswith("torch."):
+        return replace(recv, origin=node, factory=None)  # a dtype: the device stays
+    if name.startswith("torch.cuda."):
+        ev.targets_accelerator = True
+        return TensorV(Dev(ACCEL_KIND, "cuda", '"cuda"', node), origin=node, rank=recv.rank, grad=recv.grad)
+    if name.rsplit(".", 1)[1].endswith("Tensor"):
+        return TensorV(CPU, origin=node, rank=recv.rank, grad=recv.grad)
+    return replace(recv, origin=node, factory=None)
 
 
 def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
@@ -95,6 +119,8 @@ def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         if name in ("values",):
             return SeqV(None, recv.element(node))
         recv = recv.element(recv_node)
+    if name == "type" and isinstance(recv, TensorV):  # also a batch: `imgs.type(torch.cuda.FloatTensor)`
+        return _typed(ev, node, recv, args)
     if not isinstance(recv, TensorV):
         return UNKNOWN
     if name in ("item", "tolist"):
@@ -159,11 +185,22 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
 
 def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwargs: dict) -> bool:
     """Emit a conflict for each input of `module(...)` on another device than its
-    parameters; True when the call would raise (its result is then unknown)."""
+    parameters, and between the inputs of a loss; True when the call would raise (its
+    result is then unknown)."""
     arg_nodes = list(node.args) + [k.value for k in node.keywords]
+    if module.layer in api.UNKNOWN_DEVICE_WRAPPERS:
+        return False  # it moves its inputs to the devices of the module it wraps
+    if module.torch_layer and module.loss and not module.has_params:
+        # A loss runs where its inputs are, and they must agree (`criterion(output, target)`).
+        if ev.check_operands(node, [(v, n) for v, n in zip(list(args) + list(kwargs.values()), arg_nodes)]):
+            return True
     conflict = False
+    host = module.cls.host_inputs() if module.cls is not None and not module.torch_layer else ()
+    keys = list(range(len(args))) + list(kwargs)
     if module.dev is not None and module.has_params:
-        for value, arg in zip(list(args) + list(kwargs.values()), arg_nodes):
+        for key, value, arg in zip(keys, list(args) + list(kwargs.values()), arg_nodes):
+            if key in host:
+                continue  # forward reads it on the host (lengths) or moves it itself
             for tensor in _tensors_in(value, arg):
                 if tensor.dev is None or tensor.rank == 0:
                     continue
@@ -183,16 +220,39 @@ def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwar
 
 
 def setitem_conflicts(ev, target: ast.Subscript, base: TensorV, index: Value, value: Value, value_node) -> bool:
-    """`x[key] = value` runs `index_put_`: indices on the CPU or x's device, a 0-dim value on any
-    device, any other value on x's device (the table's `Tensor.__setitem__`)."""
+    """`x[key] = value` with an advanced key (a tensor or list of indices, a mask) runs `index_put_`:
+    indices on the CPU or x's device, a 0-dim value on any device, any other value on x's device
+    (the table's `Tensor.__setitem__`).  A basic key (ints, slices, `...`, None) runs `copy_` into a
+    view of x (`at::indexing::set_item`/`copy_to` in ATen/TensorIndexing.h), and `copy_` copies
+    across devices: nothing to check.  A key not known to be advanced proves no mismatch."""
     method = operators.lookup_method("__setitem__")
     overload = method.overloads[0] if method is not None else None
-    if overload is None or value_node is None:
+    if overload is None or value_node is None or not _advanced_key(target.slice, index):
         return False
     operands = [operators.Operand(overload.param("self"), base, target.value)]
     operands += operators.operands_of(overload.param("indices"), index, target.slice)
     operands += operators.operands_of(overload.param("value"), value, value_node)
     return operators.check(ev, target, operands)
+
+
+def _advanced_key(key: ast.AST, value: Value) -> bool:
+    """Is `x[key]` surely advanced indexing?  A tensor index of rank >= 1 (or a batch of them), a
+    mask, a list of indices, a loader batch or a Python bool make it so; a 0-dim integer tensor is read as an int
+    (a select), and a name of unknown kind may be an int."""
+    parts, values = (key,), (value,)
+    if isinstance(key, ast.Tuple):  # x[i, :, idx]: the tuple's items, as the subscript evaluated them
+        parts = key.elts
+        values = value.items if isinstance(value, SeqV) and value.items is not None and len(value.items) == len(parts) \
+            else (UNKNOWN,) * len(parts)
+    for part, part_value in zip(parts, values):
+        if isinstance(part, (ast.List, ast.ListComp)) or (isinstance(part, ast.Constant) and isinstance(part.value, bool)):
+            return True
+        if isinstance(part_value, (BatchV, SeqV)):
+            return True
+        if isinstance(part_value, TensorV) and (part_value.rank not in (0, None) or part_value.dtype == "bool"
+                                                or part_value.batch is not None):  # a collated batch has a batch dim
+            return True
+    return False
 
 
 def stateless_module_output(ev, node: ast.Call, args: list) -> Value:

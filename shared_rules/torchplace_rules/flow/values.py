@@ -7,7 +7,7 @@ both agree, so an unknown never turns into a finding.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from .devices import CPU, Dev, join_dev
@@ -16,6 +16,8 @@ class Value:
     __slots__ = ()
 
     def join(self, other: "Value") -> "Value":
+        if other is NONE:
+            return self
         return self if self == other else UNKNOWN
 
 
@@ -25,8 +27,46 @@ class _Unknown(Value):
     def __repr__(self) -> str:
         return "UNKNOWN"
 
+    def join(self, other: "Value") -> "Value":
+        return UNKNOWN
+
 
 UNKNOWN = _Unknown()
+
+
+class _None(Value):
+    """`None`.  Joined with another value it gives that value: where a value is
+    None or a tensor, any tensor operation on it either raises for None anyway
+    or sees the tensor (`if self.cache is None: self.cache = ...`)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NONE"
+
+    def join(self, other: "Value") -> "Value":
+        return other
+
+
+NONE = _None()
+
+
+class _Number(Value):
+    """A Python number.  Joined with a tensor it gives the tensor: an accumulator that starts
+    at 0 (`total = 0; total += loss`) holds a tensor once anything was added."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NUMBER"
+
+    def join(self, other: "Value") -> "Value":
+        if other is self or other is NONE:
+            return self
+        return other if isinstance(other, TensorV) else UNKNOWN
+
+
+NUMBER = _Number()
 
 
 @dataclass(frozen=True)
@@ -43,6 +83,8 @@ class DeviceV(Value):
     dev: Dev
 
     def join(self, other):
+        if other is NONE:
+            return self
         if isinstance(other, DeviceV):
             d = join_dev(self.dev, other.dev)
             return DeviceV(d) if d else UNKNOWN
@@ -63,6 +105,8 @@ class TensorV(Value):
     module_output: bool = False
 
     def join(self, other):
+        if other is NONE or other is NUMBER:
+            return self
         if not isinstance(other, TensorV):
             return UNKNOWN
         if self == other and self.origin is other.origin:
@@ -103,15 +147,36 @@ class ModuleV(Value):
     known_class: bool = True  # False: an unknown object that was `.to()`-ed and then called
     torch_layer: bool = False  # a torch.nn layer: it never moves its inputs itself
 
+    attrs: tuple = ()  # (name, value) pairs: plain attributes of an instance made here (`self.device = device`)
+    layer: Optional[str] = None  # the torch.nn class of a torch layer (`CrossEntropyLoss`)
+    items: Optional[Value] = None  # an nn.ModuleList / Sequential / ModuleDict: what its members are
+
+    @property
+    def loss(self) -> bool:
+        """A torch loss: its inputs must be on one device (CTC takes its targets on the CPU)."""
+        return self.layer is not None and self.layer.endswith("Loss") and self.layer != "CTCLoss"
+
     def join(self, other):
+        if other is NONE:
+            return self
         if isinstance(other, ModuleV):
-            if self == other and self.placed_at is other.placed_at:
+            if self == other and self.placed_at is other.placed_at and self.cls is other.cls:
                 return self
-            return ModuleV(join_dev(self.dev, other.dev), self.has_params or other.has_params,
+            # holds state only when it does on every path (a pool on one branch, a conv on another)
+            return ModuleV(join_dev(self.dev, other.dev), self.has_params and other.has_params,
                            self.placed_at if self.placed_at is other.placed_at else None,
                            self.cls if self.cls is other.cls else None, self.known_class and other.known_class,
-                           self.torch_layer and other.torch_layer)
+                           self.torch_layer and other.torch_layer,
+                           join_attrs(self.attrs, other.attrs) if self.cls is other.cls else (),
+                           self.layer if self.layer == other.layer else None,
+                           self.items.join(other.items) if self.items is not None and other.items is not None else None)
         return UNKNOWN
+
+    def member(self, at=None) -> "Value":
+        """A member of a module container (iterated, indexed): a module where the container is."""
+        if isinstance(self.items, ModuleV):
+            return replace(self.items, dev=self.dev, placed_at=self.placed_at or self.items.placed_at)
+        return ModuleV(self.dev, True, self.placed_at, None, known_class=False)
 
 
 @dataclass(frozen=True)
@@ -129,6 +194,8 @@ class PlacedV(Value):
         return ModuleV(self.dev, True, self.at, None, known_class=False)
 
     def join(self, other):
+        if other is NONE:
+            return self
         if isinstance(other, PlacedV):
             d = join_dev(self.dev, other.dev)
             return PlacedV(d, self.at if self.at is other.at else None) if d else UNKNOWN
@@ -144,9 +211,15 @@ class ParamsV(Value):
 
 @dataclass(frozen=True)
 class LoaderV(Value):
+    """A DataLoader: where its batches are (`batch_dev`), or the batch itself when the analysis
+    could follow the dataset's `__getitem__` and the collate function (`batch`)."""
+
     pin_memory: bool = False
     batch_dev: Optional[Dev] = CPU
     at: Optional[ast.AST] = field(default=None, compare=False, hash=False)
+    batch: Optional[Value] = None
+    dataset: object = field(default=None, compare=False, hash=False)
+    collate: object = field(default=None, compare=False, hash=False)
 
 
 @dataclass(frozen=True)
@@ -173,9 +246,13 @@ class SeqV(Value):
             for v in self.items[1:]:
                 out = out.join(v)
             return out
+        if self.items is not None:
+            return NONE  # an empty list holds nothing: what is appended later is what it holds
         return self.elem
 
     def join(self, other):
+        if other is NONE:
+            return self
         if isinstance(other, SeqV):
             if self == other:
                 return self
@@ -187,11 +264,31 @@ class SeqV(Value):
 
 @dataclass(frozen=True)
 class DictV(Value):
+    """A dict: `elem` joins its values; `items` are (key, value) pairs when every key is a known string."""
+
     elem: Value = UNKNOWN
+    items: Optional[tuple] = None
+
+    def get(self, key) -> Value:
+        if self.items is not None:
+            for k, v in self.items:
+                if k == key:
+                    return v
+            return UNKNOWN
+        return self.elem
 
     def join(self, other):
+        if other is NONE:
+            return self
         if isinstance(other, DictV):
-            return DictV(self.elem.join(other.elem))
+            if self == other:
+                return self
+            items = None
+            if self.items is not None and other.items is not None:  # a key one side lacks: unknown
+                theirs = dict(other.items)
+                items = tuple((k, v.join(theirs[k]) if k in theirs else UNKNOWN) for k, v in self.items)
+                items += tuple((k, UNKNOWN) for k, _ in other.items if k not in dict(self.items))
+            return DictV(self.elem.join(other.elem), items)
         return UNKNOWN
 
 
@@ -204,10 +301,14 @@ class QualV(Value):
 
 @dataclass(frozen=True)
 class FuncV(Value):
+    """A function or method of the project (`owner`: the ClassInfo of a method)."""
+
     node: ast.AST = field(compare=False, hash=False)
     key: int = 0
     owner: Optional[object] = field(default=None, compare=False, hash=False)
     home: Optional[object] = field(default=None, compare=False, hash=False)  # ModuleSummary of another file
+    closure: Optional[dict] = field(default=None, compare=False, hash=False)  # the enclosing scope of a nested function
+    scope: Optional[ast.AST] = field(default=None, compare=False, hash=False)  # the function it is nested in
 
 
 @dataclass(frozen=True)
@@ -218,10 +319,69 @@ class ClassV(Value):
 
 @dataclass(frozen=True)
 class SelfV(Value):
-    """`self` inside a method of a class defined in this file."""
+    """`self` inside a method of a project class.  `attrs`: what the call's receiver is
+    known to hold (`(name, value)` pairs); None: analysed for no particular instance."""
 
     info: object = field(compare=False, hash=False)
     key: int = 0
+    attrs: Optional[tuple] = None
+
+
+@dataclass(frozen=True)
+class ObjectV(Value):
+    """An instance of a project class that is not an nn.Module (a predictor, a
+    trainer, a sampler, a small result object): its class and what it holds."""
+
+    info: object = field(compare=False, hash=False)
+    key: int = 0
+    attrs: tuple = ()
+    at: Optional[ast.AST] = field(default=None, compare=False, hash=False)
+
+    def join(self, other):
+        if other is NONE:
+            return self
+        if isinstance(other, ObjectV) and other.key == self.key:
+            return self if self == other else ObjectV(self.info, self.key, join_attrs(self.attrs, other.attrs))
+        return UNKNOWN
+
+
+@dataclass(frozen=True)
+class BoundMethodV(Value):
+    """`obj.method` not yet called (`fn = self.step`; `partial(self.step, ...)`)."""
+
+    func: FuncV
+    receiver: Value
+
+
+@dataclass(frozen=True)
+class PartialV(Value):
+    """`functools.partial(func, *args, **kwargs)`."""
+
+    func: Value
+    args: tuple = ()
+    kwargs: tuple = ()  # (name, value) pairs
+
+
+def attrs_get(attrs: Optional[tuple], name: str) -> Optional[Value]:
+    if attrs:
+        for key, value in attrs:
+            if key == name:
+                return value
+    return None
+
+
+def join_attrs(a: tuple, b: tuple) -> tuple:
+    """Attributes both sides know, each joined (an attribute one side lacks is unknown)."""
+    if a == b:
+        return a
+    other = dict(b)
+    out = []
+    for name, value in a:
+        if name in other:
+            joined = value.join(other[name])
+            if joined is not UNKNOWN:
+                out.append((name, joined))
+    return tuple(out)
 
 
 class EnumerateV(Value):
@@ -254,6 +414,8 @@ def iteration_element(iterable: Value, loop) -> tuple[Value, Optional[LoaderV]]:
     """What one step of `for target in iterable` binds, and the loader behind it
     (`loop` is the `for` statement or comprehension: batches remember it)."""
     if isinstance(iterable, LoaderV):
+        if iterable.batch is not None:
+            return _as_batch(iterable.batch, BatchInfo(loop, id(loop), iterable.pin_memory), 0), iterable
         if iterable.batch_dev is None:
             return UNKNOWN, iterable
         if not iterable.batch_dev.is_cpu:
@@ -270,6 +432,24 @@ def iteration_element(iterable: Value, loop) -> tuple[Value, Optional[LoaderV]]:
         return SeqV((UNKNOWN, iterable.inner)), None
     if isinstance(iterable, SeqV):
         return iterable.element(), None
+    if isinstance(iterable, ModuleV) and iterable.layer in ("ModuleList", "Sequential"):
+        return iterable.member(), None
     if isinstance(iterable, DatasetV) and iterable.dev is not None:
         return SeqV(None, TensorV(iterable.dev, origin=loop.iter)), None
     return UNKNOWN, None
+
+
+def _as_batch(value: Value, info: BatchInfo, depth: int) -> Value:
+    """A loader's batch as one loop step sees it: its CPU tensors come from the loader."""
+    if depth > 4:
+        return value
+    if isinstance(value, TensorV) and value.dev is not None and value.dev.is_cpu:
+        return TensorV(value.dev, origin=info.loop.iter, batch=info, dtype=value.dtype)
+    if isinstance(value, SeqV):
+        if value.items is not None:
+            return SeqV(tuple(_as_batch(v, info, depth + 1) for v in value.items))
+        return SeqV(None, _as_batch(value.elem, info, depth + 1))
+    if isinstance(value, DictV):
+        items = tuple((k, _as_batch(v, info, depth + 1)) for k, v in value.items) if value.items is not None else None
+        return DictV(_as_batch(value.elem, info, depth + 1), items)
+    return value

@@ -4,10 +4,22 @@ import ast
 from ..edits import insert_keyword, make_fix, method_suffix
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
-from ..rule_support import accepts_device, code_text, dev_text, fix_device_expr, origin_related
+from ..rule_support import (
+    accepts_device, code_text, dev_text, fix_device_expr, made_in_module_method, origin_related, placed_device,
+)
 
 
 _ITERATOR_OPS = (ast.BinOp, ast.AugAssign, ast.Compare, ast.UnaryOp)
+
+
+def _cause_reported(ev, code: str, c) -> bool:
+    """The same CPU tensor already gave a finding: the first use that raises is the one to fix."""
+    origin = c.cpu.origin
+    if origin is None or origin is c.cpu_node or not hasattr(origin, "lineno"):
+        return False
+    span = ev.src.span(origin)
+    return any(f.code == code and any(r.span == span and r.message == "created on the CPU here" for r in f.related)
+               for f in ev.findings.values())
 
 
 class MixedDevices(Rule):
@@ -168,35 +180,39 @@ class MixedDevices(Rule):
     ]
 
     def on_conflict(self, ev, c) -> None:
-        if c.kind == "needs_cpu" and c.other_dev.kind == "accel":
-            self.needs_cpu(ev, c)
+        other_dev = placed_device(ev, c.other_dev)
+        if c.kind == "needs_cpu" and other_dev.kind == "accel":
+            self.needs_cpu(ev, c, other_dev)
             return
-        if c.cpu.batch is not None or c.kind not in ("op", "index") or c.other_dev.kind != "accel":
+        if c.cpu.batch is not None or c.kind not in ("op", "index") or other_dev.kind != "accel":
+            return
+        if made_in_module_method(ev, c) or _cause_reported(ev, self.code, c):
             return
         # A 0-dim CPU tensor may meet a CUDA tensor in arithmetic: without the rank it is not proven.
         certain = not (c.cpu.rank is None and isinstance(c.node, _ITERATOR_OPS))
         src = ev.src
         cpu_text, other_text = code_text(src, c.cpu_node), code_text(src, c.other_node)
         if not certain:
-            message = (f"`{cpu_text}` is on the CPU but `{other_text}` is on {dev_text(c.other_dev)}: this may raise "
+            message = (f"`{cpu_text}` is on the CPU but `{other_text}` is on {dev_text(other_dev)}: this may raise "
                        "\"Expected all tensors to be on the same device\" unless it is a 0-dim tensor")
         elif c.kind == "index":
-            message = (f"`{cpu_text}` is on the CPU but is indexed with `{other_text}` on {dev_text(c.other_dev)}: "
+            message = (f"`{cpu_text}` is on the CPU but is indexed with `{other_text}` on {dev_text(other_dev)}: "
                        "indices must be on the CPU or on the indexed tensor's device")
         else:
-            message = (f"`{cpu_text}` is on the CPU but `{other_text}` is on {dev_text(c.other_dev)}: this raises "
+            where = "the CPU" if c.cpu.dev is None or c.cpu.dev.is_cpu else dev_text(c.cpu.dev)
+            message = (f"`{cpu_text}` is on {where} but `{other_text}` is on {dev_text(other_dev)}: this raises "
                        "\"Expected all tensors to be on the same device\"")
         related = [origin_related(c.cpu_node, c.cpu, "created on the CPU here"),
-                   origin_related(c.other_node, c.other, f"placed on {dev_text(c.other_dev)} here")]
+                   origin_related(c.other_node, c.other, f"placed on {dev_text(other_dev)} here")]
         ev.report(self, c.node, message, [r for r in related if r], self.fix(ev, c),
                   severity=None if certain else Severity.HINT)
 
-    def needs_cpu(self, ev, c) -> None:
+    def needs_cpu(self, ev, c, other_dev) -> None:
         """An argument PyTorch wants on the CPU (c.other, at c.other_node) is on an accelerator."""
         arg_text, call_text = code_text(ev.src, c.other_node), code_text(ev.src, c.node.func)
-        message = (f"`{arg_text}` is on {dev_text(c.other_dev)} but `{call_text}` needs it on the CPU: "
+        message = (f"`{arg_text}` is on {dev_text(other_dev)} but `{call_text}` needs it on the CPU: "
                    "this raises a device error")
-        related = [origin_related(c.other_node, c.other, f"placed on {dev_text(c.other_dev)} here")]
+        related = [origin_related(c.other_node, c.other, f"placed on {dev_text(other_dev)} here")]
         fix = make_fix(f"Pass `{arg_text}.cpu()`", True, *method_suffix(ev.src, c.other_node, ".cpu()"))
         ev.report(self, c.node, message, [r for r in related if r], fix)
 

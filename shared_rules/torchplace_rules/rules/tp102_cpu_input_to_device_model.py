@@ -7,7 +7,7 @@ from ..context.scopes import containing_block
 from ..edits import insert_line_before, is_assignable, make_fix, method_suffix, replace_node
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
-from ..rule_support import code_text, dev_text, fix_device_expr, origin_related
+from ..rule_support import code_text, dev_text, fix_device_expr, made_in_module_method, origin_related, placed_device
 
 
 class CpuInputToDeviceModel(Rule):
@@ -138,14 +138,15 @@ class CpuInputToDeviceModel(Rule):
         if c.cpu.batch is not None:
             return
         src = ev.src
-        if c.kind == "module_input" and c.other_dev.kind == "accel":
+        other_dev = placed_device(ev, c.other_dev)
+        if c.kind == "module_input" and other_dev.kind == "accel" and not made_in_module_method(ev, c):
             if not argument_meets_weights(c.node, c.cpu_node, c.other):
                 return  # the argument is only read on the host (sizes, slice bounds, numbers)
             module_text, arg_text = code_text(src, c.node.func), code_text(src, c.cpu_node)
-            message = (f"`{module_text}` is on {dev_text(c.other_dev)} but its input `{arg_text}` is on the CPU: "
+            message = (f"`{module_text}` is on {dev_text(other_dev)} but its input `{arg_text}` is on the CPU: "
                        "the call raises a device mismatch")
             related = [origin_related(c.cpu_node, c.cpu, "input created on the CPU here"),
-                       (c.other.placed_at, f"module placed on {dev_text(c.other_dev)} here") if getattr(c.other, "placed_at", None) is not None and hasattr(c.other.placed_at, "lineno") else None]
+                       (c.other.placed_at, f"module placed on {dev_text(other_dev)} here") if getattr(c.other, "placed_at", None) is not None and hasattr(c.other.placed_at, "lineno") else None]
             ev.report(self, c.node, message, [r for r in related if r], self.fix(ev, c))
         elif c.kind == "module_reverse":
             func = c.node.func

@@ -5,7 +5,7 @@ from ..context.host_uses import argument_meets_weights
 from ..edits import insert_line_before, make_fix
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
-from ..rule_support import code_text, dev_text, fix_device_expr
+from ..rule_support import code_text, dev_text, fix_device_expr, placed_device
 
 
 class BatchNotMoved(Rule):
@@ -120,15 +120,18 @@ class BatchNotMoved(Rule):
 
     def on_conflict(self, ev, c) -> None:
         batch = c.cpu.batch
-        if batch is None or c.other_dev.kind != "accel":
+        other_dev = placed_device(ev, c.other_dev)
+        if batch is None or other_dev.kind != "accel":
             return
         if c.kind == "module_input" and not argument_meets_weights(c.node, c.cpu_node, c.other):
             return  # `forward` reads this part of the batch only on the host (lengths, sizes)
         src = ev.src
         loop = batch.loop
+        if loop.target is not None and _reported_for_loop(ev, self.code, src.span(loop.target)):
+            return  # one finding per loop: its fix moves the whole batch
         where = code_text(src, c.node.func) if c.kind == "module_input" else code_text(src, c.other_node)
         message = (f"batch `{code_text(src, c.cpu_node)}` from `{code_text(src, loop.iter)}` is still on the CPU "
-                   f"but `{where}` is on {dev_text(c.other_dev)}: move the batch at the top of the loop")
+                   f"but `{where}` is on {dev_text(other_dev)}: move the batch at the top of the loop")
         ev.report(self, c.node, message, [(loop.target, "batch produced on the CPU here")], self.fix(ev, c, loop))
 
     def fix(self, ev, c, loop):
@@ -152,6 +155,10 @@ class BatchNotMoved(Rule):
         if edit is None:
             return None  # body on the `for` line
         return make_fix("Move the batch to the device at the top of the loop", True, edit)
+
+
+def _reported_for_loop(ev, code: str, target_span) -> bool:
+    return any(f.code == code and f.related and f.related[0].span == target_span for f in ev.findings.values())
 
 
 def _single_batch_transfer(loop, name: str, expr: str) -> str:

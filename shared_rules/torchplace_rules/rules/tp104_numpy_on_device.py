@@ -4,8 +4,8 @@ import ast
 from ..edits import make_fix, method_suffix
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
-from ..rule_support import code_text, dev_text, origin_related
-from ..flow.values import TensorV
+from ..rule_support import code_text, dev_text, origin_related, placed_device
+from ..flow.values import SeqV, TensorV
 
 
 class NumpyOnDevice(Rule):
@@ -73,18 +73,42 @@ class NumpyOnDevice(Rule):
     ]
 
     def on_call(self, ev, node, qual, method, recv, args, kwargs) -> None:
-        if method == "numpy" and isinstance(recv, TensorV) and recv.dev is not None and recv.dev.kind == "accel":
+        on_accel, converts_accel = _checks(ev)
+        if method == "numpy" and on_accel(recv):
             target = node.func.value
             tensor = recv
-        elif qual in ("numpy.asarray", "numpy.array", "numpy.asanyarray") and args and isinstance(args[0], TensorV) \
-                and args[0].dev is not None and args[0].dev.kind == "accel" and node.args and not isinstance(node.args[0], ast.Starred):
+        elif qual and qual.startswith("numpy.") and qual.rsplit(".", 1)[1] not in NO_CONVERSION and args \
+                and node.args and not isinstance(node.args[0], ast.Starred) and converts_accel(args[0]):
             target = node.args[0]
-            tensor = args[0]
+            tensor = args[0] if isinstance(args[0], TensorV) else args[0].element()
+            if not isinstance(args[0], TensorV):  # a list of tensors: each one is converted
+                message = (f"`{code_text(ev.src, target)}` holds tensors on {dev_text(placed_device(ev, tensor.dev))}: "
+                           "NumPy converts each of them, which raises; copy them to the host with `.cpu()` first")
+                ev.report(self, node, message, [], None)
+                return
         else:
             return
         suffix = ".detach().cpu()" if tensor.grad else ".cpu()"
-        message = (f"`{code_text(ev.src, target)}` is on {dev_text(tensor.dev)}: converting it to NumPy raises; "
-                   f"copy it to the host with `{suffix}` first")
+        message = (f"`{code_text(ev.src, target)}` is on {dev_text(placed_device(ev, tensor.dev))}: converting it to "
+                   f"NumPy raises; copy it to the host with `{suffix}` first")
         fix = make_fix(f"Insert `{suffix}` before the conversion", True, *method_suffix(ev.src, target, suffix))
-        related = origin_related(target, tensor, f"placed on {dev_text(tensor.dev)} here")
+        related = origin_related(target, tensor, f"placed on {dev_text(placed_device(ev, tensor.dev))} here")
         ev.report(self, node, message, [related] if related else [], fix)
+
+
+# NumPy functions that look at an argument without converting it to an array.
+NO_CONVERSION = {"shape", "ndim", "size", "isscalar", "iterable", "result_type", "dtype", "can_cast", "save", "savez",
+                 "load", "random", "seed", "errstate", "set_printoptions", "printoptions"}
+
+
+def _checks(ev):
+    def on_accel(value) -> bool:
+        if not isinstance(value, TensorV) or value.dev is None:
+            return False
+        dev = placed_device(ev, value.dev)
+        return dev is not None and dev.kind == "accel"
+
+    def converts_accel(value) -> bool:
+        """A tensor on an accelerator, or a tuple/list holding such tensors (`np.concatenate(preds)`)."""
+        return on_accel(value) or isinstance(value, SeqV) and on_accel(value.element())
+    return on_accel, converts_accel

@@ -136,6 +136,18 @@ class UnregisteredTensorAttr(Rule):
             return
         if info.plain_tensors:
             ev.deferred.append((self.code, ("class", info)))
+        self.report_lists(ev, info)
+
+    def on_init_analysed(self, ev, info) -> None:
+        """CPU tensors `__init__` keeps however it makes them (a helper, a function, NumPy): judged
+        with the same evidence as the ones the class scan sees."""
+        if info.overrides_apply:
+            return
+        if info.plain_values:
+            ev.deferred.append((self.code, ("values", info)))
+        self.report_lists(ev, info)
+
+    def report_lists(self, ev, info) -> None:
         for name, assign in info.plain_module_lists.items():
             uses = info.plain_attr_uses(name)
             if not uses or info.registers_modules:
@@ -165,11 +177,17 @@ class UnregisteredTensorAttr(Rule):
         for entry in entries:
             if entry[0] == "use":
                 uses.setdefault((id(entry[1]), entry[2]), entry[3])
-        classes = [entry[1] for entry in entries if entry[0] == "class"]
+        judged = []  # (class, {name: assignment}) in the order they were seen, each once
+        for entry in entries:
+            if entry[0] in ("class", "values"):
+                info = entry[1]
+                attrs = info.plain_tensors if entry[0] == "class" else info.plain_values
+                if not any(seen is info and kept is attrs for seen, kept in judged):
+                    judged.append((info, attrs))
         ctx = None
-        for info in classes:
+        for info, attrs in judged:
             found = []
-            for name, assign in info.plain_tensors.items():
+            for name, assign in attrs.items():
                 use = uses.get((id(info.node), name)) or _use_in_forward(info, name, assign)
                 if use is not None:
                     found.append((name, assign, use))

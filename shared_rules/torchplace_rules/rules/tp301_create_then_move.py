@@ -68,8 +68,10 @@ class CreateThenMove(Rule):
     def on_transfer(self, ev, node, recv, recv_node, dev, method) -> None:
         if not isinstance(recv, TensorV) or recv.factory is None or recv.factory is not recv_node:
             return
-        if dev is None or dev.kind != "accel" or recv.dev is None or not recv.dev.is_cpu:
+        if dev is None or dev.kind != "accel" or dev.label == "runtime" or recv.dev is None or not recv.dev.is_cpu:
             return
+        if ev.call_sites:
+            return  # a note about the function's own code: made where it runs for no particular call
         factory = recv.factory
         if any(k.arg == "device" for k in factory.keywords) or not accepts_device(ev, factory):
             return  # only a function that takes `device=` can create it there

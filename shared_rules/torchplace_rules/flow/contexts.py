@@ -1,0 +1,474 @@
+"""The contexts a function body is analysed for, and running a body for one.
+
+*Entry context*: every function and method is analysed once as an entry
+point, with what its parameters' names, annotations and defaults say (a
+parameter named `device` is the target accelerator, a module's `forward`
+gets tensors on the module's device, ...).  *Call context*: a call of a
+project function or method binds the parameters to the values the call
+passes (defaults for the rest; `*args`/`**kwargs` where they can be bound),
+and for a method also the receiver (what the instance holds) and where the
+module's parameters are (`self_dev`).  A body is analysed once per distinct
+call context; the result — the value returned, what the body did to the
+objects it received (a module moved in place, `runner.model = ...`) — is
+kept in `ev.contexts`, with what the analysis read and reported, so that a
+group reusing it records the same (`Analyzer.run_context`).
+
+Recursion and chains deeper than `MAX_CALL_DEPTH` give an unknown result;
+the calling function goes on.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, replace
+from typing import Optional
+
+from .cross_file import foreign_result, qualified_name, record_outgoing
+from .devices import ACCEL_KIND, CPU, SELF_DEV, SELF_KIND, Dev, parse_device_string
+from .state import Frame
+from .values import (
+    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, LoaderV, ModuleV, ObjectV, PlacedV, QualV, SelfV, SeqV, TensorV, Value,
+)
+
+MAX_CALL_DEPTH = 4
+# Another file's code called with nothing this file knows (unknown arguments) is followed only when it is
+# short (a helper: `get_device()`, `load_config()`), two levels deep, once per process for every caller.
+GENERIC_DEPTH = MAX_CALL_DEPTH - 2
+GENERIC_MAX_LINES = 60
+
+
+@dataclass
+class CallResult:
+    returns: Value
+    effects: dict  # parameter name -> ((path suffix, value), ...): what the body did to the caller's objects
+    assigned: dict = None  # (parameter name, path suffix) -> the statement that set it
+
+
+# -- the entry context ---------------------------------------------------------------
+def analyze_function(ev, node, enclosing: Optional[dict], cls, args: Optional[dict] = None, depth: int = 0):
+    """Run the body of function `node` as an entry point (`args`: values to bind instead
+    of the entry defaults); the frame it leaves."""
+    saved = ev.frame
+    env = dict(enclosing) if enclosing is not None and enclosing is not ev.module_env else {}
+    kind = "method" if cls is not None else "function"
+    ev.frame = Frame(kind, env, node, cls, inline_depth=depth)
+    try:
+        bind_entry_parameters(ev, node, cls, args)
+        ev.exec_body(node.body)
+        if cls is not None and node.name == "__init__" and args is None:
+            cls.init_values = {k: v for k, v in ev.frame.env.items() if k.startswith("self.")}
+            if cls.is_module:
+                cls.plain_values = _plain_tensor_attributes(cls, ev.frame)
+                ev.emit("init_analysed", cls)
+        return ev.frame
+    finally:
+        ev.frame = saved
+
+
+def _plain_tensor_attributes(cls, frame) -> dict:
+    """`self.x = <a CPU tensor>` in a module's `__init__`, however the tensor is made (a helper
+    method, a function, from NumPy), where x is no parameter or buffer: name -> the assignment."""
+    out = {}
+    for key, value in frame.env.items():
+        name = key[5:]
+        if isinstance(value, SeqV) and isinstance(value.element(), ModuleV) and name not in cls.plain_module_lists:
+            stmt = frame.assigned.get(key)
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute) \
+                    and value.element().has_params and not _lists_registered_modules(stmt.value, frame):
+                # (parameter-free modules have nothing to move, train or save; `[self.b1, self.b2]`
+                # lists modules registered as attributes: `.to()` and `state_dict()` see them there)
+                cls.plain_module_lists[name] = stmt  # modules in a plain list, however it was built
+            continue
+        if not isinstance(value, TensorV) or value.dev is None or not value.dev.is_cpu or value.rank == 0 \
+                or value.grad or "." in name or "[" in name or value.plain_attr is not None:
+            continue  # (a tensor that requires grad may be an nn.Parameter the scan could not see)
+        if name in cls.params or name in cls.buffers or name in cls.submodules or name in cls.plain_tensors:
+            continue
+        stmt = frame.assigned.get(key)
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute):
+            out[name] = stmt
+    return out
+
+
+def _lists_registered_modules(node: ast.AST, frame) -> bool:
+    elts = node.elts if isinstance(node, (ast.List, ast.Tuple)) else None
+    return bool(elts) and all(
+        isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == "self"
+        and isinstance(frame.env.get(f"self.{e.attr}"), ModuleV) for e in elts)
+
+
+def bind_entry_parameters(ev, node, cls, args: Optional[dict]) -> None:
+    a = node.args
+    positional = a.posonlyargs + a.args
+    defaults = [None] * (len(positional) - len(a.defaults)) + list(a.defaults)
+    params = list(zip(positional, defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
+    is_method = cls is not None and not _is_static(node)
+    for i, (arg, default) in enumerate(params):
+        name = arg.arg
+        if args is not None and name in args:
+            value = args[name]
+        elif i == 0 and is_method and name in ("self", "cls"):
+            value = SelfV(cls, id(cls.node)) if name == "self" else UNKNOWN
+        else:
+            value = entry_parameter_value(ev, arg, default, cls, node)
+        ev.frame.env[name] = value
+    for extra in (a.vararg, a.kwarg):
+        if extra is not None:
+            ev.frame.env[extra.arg] = UNKNOWN
+
+
+def entry_parameter_value(ev, arg: ast.arg, default, cls, func) -> Value:
+    """What a parameter is when nothing says what a caller passes."""
+    name = arg.arg
+    if name in ev.device_names:
+        if isinstance(default, ast.Constant) and default.value in ("cpu", None):
+            return UNKNOWN
+        if cls is not None and cls.is_module:
+            return DeviceV(Dev(SELF_DEV.kind, SELF_DEV.label, name, arg))  # the caller passes the module's device
+        ev.targets_accelerator = True
+        return DeviceV(Dev("accel", "target", name, arg))
+    if cls is not None and cls.is_module and func.name == "forward":
+        if _annotated_tensor(arg.annotation) or (arg.annotation is None and default is None and not _NOT_A_TENSOR.search(name)):
+            return TensorV(SELF_DEV, origin=arg)
+    elif cls is not None and cls.is_module and _annotated_tensor(arg.annotation):
+        return TensorV(SELF_DEV, origin=arg)
+    if name.endswith("loader") and arg.annotation is None and default is None:
+        return LoaderV(False, CPU, arg)
+    return UNKNOWN
+
+
+# forward's parameters are taken as tensors on the module's device, except those whose names say
+# they are sizes, counts, flags or options
+_NOT_A_TENSOR = re.compile(r"size|shape|dim|num_|^n_|len|count|mode|^use_|^is_|^return_|^output_|kwargs|args$")
+
+
+def _is_static(node) -> bool:
+    return any(isinstance(d, ast.Name) and d.id in ("staticmethod",) for d in node.decorator_list)
+
+
+def _annotated_tensor(annotation) -> bool:
+    if annotation is None:
+        return False
+    text = ast.unparse(annotation) if not isinstance(annotation, ast.Name) else annotation.id
+    return "Tensor" in text and "[" not in text.replace("Optional[", "").replace("]", "", 1)
+
+
+# -- call contexts -------------------------------------------------------------------
+def bind_arguments(fnode, arg_nodes: list, args: list, kwargs: dict, first: Optional[Value] = None) -> Optional[dict]:
+    """Parameter name -> value for a call of `fnode` (`first`: the receiver bound to `self`/`cls`);
+    None when the call cannot match the signature.  Parameters the call may have passed
+    through an unknown `*seq` or `**mapping` are unknown; the others get their defaults."""
+    a = fnode.args
+    names = [p.arg for p in a.posonlyargs + a.args]
+    kwonly = [p.arg for p in a.kwonlyargs]
+    positional, known = [] if first is None else [first], True
+    for arg_node, value in zip(arg_nodes, args):
+        if isinstance(arg_node, ast.Starred):
+            if isinstance(value, SeqV) and value.items is not None:
+                positional.extend(value.items)
+                continue
+            known = False
+            break
+        positional.append(value)
+    bound = dict(zip(names, positional))
+    extra = positional[len(names):]
+    if extra and a.vararg is None:
+        return None
+    keywords = []
+    for key, value in kwargs.items():
+        if key.startswith("**"):
+            if isinstance(value, DictV) and value.items is not None:
+                keywords.extend(value.items)
+            else:
+                known = False
+            continue
+        keywords.append((key, value))
+    kw_extra = []
+    for key, value in keywords:
+        if key in names or key in kwonly:
+            bound[key] = value
+        elif a.kwarg is not None:
+            kw_extra.append((key, value))
+        else:
+            return None
+    defaults = dict(zip(names[len(names) - len(a.defaults):], a.defaults))
+    defaults.update((p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)
+    for name in names + kwonly:
+        if name not in bound:
+            bound[name] = default_value(defaults[name]) if known and name in defaults else UNKNOWN
+    if a.vararg is not None:
+        bound[a.vararg.arg] = SeqV(tuple(extra)) if known else SeqV(None, UNKNOWN)
+    if a.kwarg is not None:
+        bound[a.kwarg.arg] = DictV(_join_all(v for _, v in kw_extra), tuple(kw_extra)) if known else UNKNOWN
+    return bound
+
+
+def default_value(node: ast.AST) -> Value:
+    """A parameter's default, where its value matters to devices: None, a device string."""
+    if isinstance(node, ast.Constant):
+        if node.value is None:
+            return NONE
+        if isinstance(node.value, str):
+            dev = parse_device_string(node.value, node)
+            return DeviceV(dev) if dev is not None else UNKNOWN
+    return UNKNOWN
+
+
+def _join_all(values) -> Value:
+    out = None
+    for v in values:
+        out = v if out is None else out.join(v)
+    return UNKNOWN if out is None else out
+
+
+def context_key(fnode, bound: dict, self_dev: Optional[Dev]) -> Optional[tuple]:
+    """What makes two calls the same context (values compare without their origins;
+    modules and objects also by their class)."""
+    try:
+        items = tuple(sorted((name, value, _identity(value)) for name, value in bound.items()))
+        key = (id(fnode), items, self_dev)
+        hash(key)
+        return key
+    except TypeError:
+        return None
+
+
+def _identity(value: Value):
+    if isinstance(value, (ModuleV, ObjectV, SelfV)):
+        cls = value.cls if isinstance(value, ModuleV) else value.info
+        return id(cls)
+    return 0
+
+
+def call_in_context(ev, func, cls, bound: dict, node: ast.Call, self_dev: Optional[Dev],
+                    own_object: bool = False) -> Optional[CallResult]:
+    """Analyse `func` (a FuncV) for the context `bound` (kept per distinct context); None when the
+    call is not followed (recursion, too deep).  `own_object`: a method called on the caller's own
+    `self` (`self.post_init()`, `super().__init__()`)."""
+    fnode = func.node
+    if id(fnode) in ev.active_calls or ev.frame.inline_depth >= MAX_CALL_DEPTH or isinstance(fnode, ast.AsyncFunctionDef):
+        return None
+    if ev.outgoing is not None:
+        record_outgoing(ev, func, cls, bound, self_dev, node)
+    shared = _generic_cache(func, cls, bound, self_dev, own_object)
+    if shared is not None:  # nothing of this file goes in: the result is the same for every caller
+        if fnode.end_lineno - fnode.lineno > GENERIC_MAX_LINES:
+            return None
+        cache, bound, depth = shared, _generic_bound(bound, cls), GENERIC_DEPTH
+    else:
+        cache, depth = ev.contexts, ev.frame.inline_depth + 1
+    key = context_key(fnode, bound, self_dev)
+    if key is not None and key in cache:
+        result, record = cache[key]
+        ev.replay_context(record)
+        return result
+    result, record = ev.run_context(lambda: _run_body(ev, func, cls, bound, node, self_dev, depth))
+    if key is not None:
+        cache[key] = (result, record)
+    return result
+
+
+def _generic_cache(func, cls, bound: dict, self_dev, own_object: bool) -> Optional[dict]:
+    """For a call into another file's code whose arguments are nothing this file knows (unknown
+    values; a method of a base class called on the caller's own object is taken as that class
+    knows it): the cache kept with that file's summary, shared by every checked file."""
+    home = func.home if func.home is not None else getattr(cls, "home", None)
+    if home is None or self_dev is not None:
+        return None
+    if all(_uninformative(v) or own_object and isinstance(v, SelfV) for v in bound.values()):
+        return home.generic_contexts
+    return None
+
+
+def _uninformative(value: Value, depth: int = 0) -> bool:
+    """Nothing the checked file knows: unknown values, numbers, None, library objects, `self`."""
+    if value is UNKNOWN or value is NUMBER or value is NONE or isinstance(value, QualV):
+        return True
+    if isinstance(value, SelfV):
+        return not value.attrs
+    if isinstance(value, SeqV) and depth < 2:
+        return all(_uninformative(v, depth + 1) for v in (value.items if value.items is not None else (value.elem,)))
+    if isinstance(value, DictV) and depth < 2:
+        return all(_uninformative(v, depth + 1) for v in ((v for _, v in value.items) if value.items is not None else (value.elem,)))
+    return False
+
+
+def _generic_bound(bound: dict, cls) -> dict:
+    """`self` as the defining class sees it, whatever subclass the caller has."""
+    return {name: SelfV(cls, id(cls.node)) if isinstance(value, SelfV) and cls is not None else value
+            for name, value in bound.items()}
+
+
+def run_incoming(ev, func, cls) -> None:
+    """Analyse a function of the checked file for what other files' calls pass it."""
+    fnode = func.node
+    a = fnode.args
+    names = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs} | {p.arg for p in (a.vararg, a.kwarg) if p is not None}
+    for call in ev.incoming.get(qualified_name(fnode, cls), ()):
+        bound = dict(call.bound)
+        if set(bound) == names:
+            call_in_context(ev, func, cls, bound, replace(call, callee=fnode), call.self_dev)
+
+
+def _run_body(ev, func, cls, bound: dict, node: ast.Call, self_dev: Optional[Dev], depth: int) -> CallResult:
+    fnode = func.node
+    home = func.home if func.home is not None else getattr(cls, "home", None)
+    closure = func.closure
+    scope = ev.frame.env if closure is not None and func.scope is ev.frame.func else closure
+    env = dict(scope) if scope else {}
+    env.update(bound)
+    frame = Frame("method" if cls is not None else "function", env, fnode, cls,
+                  inline_depth=depth, call_site=node, self_dev=self_dev)
+    saved_frame, saved_module, saved_src = ev.frame, ev.module_env, ev.src
+    if home is not None:  # another file's code runs with that file's globals and text, and reports nothing
+        ev.module_env, ev.src = home.env, home.src
+        ev.foreign_depth += 1
+    ev.active_calls.add(id(fnode))
+    ev.call_sites.append(node)
+    ev.frame = frame
+    try:
+        completed = ev.exec_body(fnode.body)
+    finally:
+        ev.frame = saved_frame
+        ev.call_sites.pop()
+        ev.active_calls.discard(id(fnode))
+        if home is not None:
+            ev.module_env, ev.src = saved_module, saved_src
+            ev.foreign_depth -= 1
+    if is_generator(fnode):
+        returns = SeqV(None, frame.yields if frame.yields is not None else UNKNOWN)
+    else:
+        returns = frame.returns
+        if completed:
+            returns = NONE if returns is None else returns.join(NONE)
+        elif returns is None:
+            returns = UNKNOWN
+    if home is not None:
+        returns = foreign_result(returns)
+    effects = _effects(frame.env, bound)
+    assigned = {(name, key[len(name):]): stmt for key, stmt in frame.assigned.items()
+                for name in effects if key.startswith(name) and key[len(name):len(name) + 1] in (".", "[")}
+    return CallResult(returns, effects, assigned)
+
+
+def _effects(exit_env: dict, bound: dict) -> dict:
+    """What the body left in the objects the caller passed: a module moved in place, and
+    attributes and items it set (`self.cache = ...`, `runner.model = ...`, `batch["x"] = ...`)."""
+    effects = {}
+    for name, entry in bound.items():
+        if not isinstance(entry, (ModuleV, PlacedV, ObjectV, SelfV, DictV, BatchV)) and entry is not UNKNOWN:
+            continue
+        after = exit_env.get(name)
+        changes = []
+        if after is not entry and isinstance(after, (ModuleV, PlacedV)) and after != entry:
+            changes.append(("", after))  # Module.to() moves in place (and returns the module)
+        elif after is not entry:
+            continue  # the name was rebound: what follows is not the caller's object
+        for key, value in exit_env.items():
+            if len(key) > len(name) and key.startswith(name) and key[len(name)] in ".[":
+                changes.append((key[len(name):], value))
+        if changes:
+            effects[name] = tuple(changes)
+    return effects
+
+
+def apply_effects(ev, effects: dict, paths: dict, assigned: Optional[dict] = None) -> None:
+    """Write a call's effects into the caller's environment (`paths`: parameter -> the caller's access path)."""
+    env = ev.frame.env
+    for name, changes in effects.items():
+        path = paths.get(name)
+        if path is None:
+            continue
+        for suffix, value in changes:
+            env[path + suffix] = value
+            stmt = assigned.get((name, suffix)) if assigned else None
+            if stmt is not None:
+                ev.frame.assigned[path + suffix] = stmt
+
+
+def argument_paths(ev, fnode, arg_nodes: list, keywords: list, first_path: Optional[str] = None,
+                   has_first: bool = False) -> dict:
+    """Parameter -> the caller's access path of the argument passed for it (where effects go)."""
+    names = [p.arg for p in fnode.args.posonlyargs + fnode.args.args]
+    paths = {}
+    offset = 1 if has_first else 0
+    if first_path is not None and names:
+        paths[names[0]] = first_path
+    for i, arg in enumerate(arg_nodes):
+        if isinstance(arg, ast.Starred):
+            break
+        if i + offset < len(names) and arg is not None:
+            path = ev.path_of(arg)
+            if path is not None:
+                paths[names[i + offset]] = path
+    for k in keywords:
+        if k.arg is not None:
+            path = ev.path_of(k.value)
+            if path is not None:
+                paths[k.arg] = path
+    return paths
+
+
+def is_generator(fnode) -> bool:
+    """Memoised on the node: functions are called many times."""
+    known = getattr(fnode, "_tp_is_generator", None)
+    if known is None:
+        known = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in _own_walk(fnode))
+        fnode._tp_is_generator = known
+    return known
+
+
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def _own_walk(fnode):
+    """The nodes of a function's body, not those of functions and classes nested in it."""
+    todo = [n for n in fnode.body if not isinstance(n, _NESTED)]
+    while todo:
+        node = todo.pop()
+        yield node
+        todo.extend(child for child in ast.iter_child_nodes(node) if not isinstance(child, _NESTED))
+
+
+# -- the module's device ("self") across a call ---------------------------------------
+def relocate(value: Value, dev: Optional[Dev]) -> Value:
+    """`value` with "the module's device" replaced by `dev` (a method's result seen by its caller)."""
+    def leaf(v):
+        if isinstance(v, (TensorV, ModuleV)) and v.dev is not None and v.dev.kind == SELF_KIND:
+            return replace(v, dev=dev)
+        return v
+    return _map_leaves(value, leaf, 0)
+
+
+def relative_to(value: Value, dev: Optional[Dev]) -> Value:
+    """`value` as seen inside a method of a module on `dev`: tensors on `dev` are on "the module's device"."""
+    if dev is None:
+        return value
+
+    def leaf(v):
+        if isinstance(v, TensorV) and v.dev is not None and _same_place(v.dev, dev):
+            return replace(v, dev=SELF_DEV)
+        return v
+    return _map_leaves(value, leaf, 0)
+
+
+def _map_leaves(value: Value, leaf, depth: int) -> Value:
+    """`value` with `leaf` applied to what tuples, lists, dicts and objects hold."""
+    if depth > 4:
+        return value
+    if isinstance(value, SeqV):
+        if value.items is not None:
+            return SeqV(tuple(_map_leaves(v, leaf, depth + 1) for v in value.items))
+        return SeqV(None, _map_leaves(value.elem, leaf, depth + 1))
+    if isinstance(value, DictV):
+        items = tuple((k, _map_leaves(v, leaf, depth + 1)) for k, v in value.items) if value.items is not None else None
+        return DictV(_map_leaves(value.elem, leaf, depth + 1), items)
+    if isinstance(value, ObjectV) and value.attrs:
+        return replace(value, attrs=tuple((k, _map_leaves(v, leaf, depth + 1)) for k, v in value.attrs))
+    return leaf(value)
+
+
+def _same_place(a: Dev, b: Dev) -> bool:
+    if a.kind != b.kind:
+        return False
+    return a.kind != ACCEL_KIND or a.label == b.label or bool({"target", "runtime"} & {a.label, b.label})

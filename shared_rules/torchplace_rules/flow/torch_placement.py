@@ -1,0 +1,124 @@
+"""Where a module lives when its code says so without `.to()`: a constructor given a device, a
+parameter replaced by one made elsewhere.
+
+`torch.nn` layers take `device=` (factory kwargs) and create their parameters there; libraries
+and projects pass their own `device` argument down to such layers in ways a summary does not
+always follow (a default computed in `__init__`, helpers, sub-modules).  When the analysis
+cannot prove where such a module is, it is at an unknown place, never "still on the CPU".
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from typing import Optional
+
+from .devices import Dev
+from .values import DeviceV, DictV, ModuleV, SeqV, TensorV, Value
+
+DEVICE_PARAMETERS = ("device",)
+
+
+def constructor_device(node: ast.Call, init: Optional[ast.FunctionDef], args: list, kwargs: dict,
+                       dev: Optional[Dev]) -> Optional[Dev]:
+    """The device of `Cls(..., device=d)` when the class's own summary placed it at `dev` without
+    following `d`: `dev` when no device is passed (or None, or `dev` itself), else unknown.  So too
+    for modules passed in (`Wrapper(encoder)`, `{name: module}`): the instance holds them, so it is
+    only at `dev` when they are."""
+    if dev is not None and any(_held_module_elsewhere(v, dev) for v in list(args) + list(kwargs.values())):
+        return None
+    passed = _device_argument(node, init, args, kwargs)
+    if passed is None or dev is None:
+        return dev
+    value, arg = passed
+    if isinstance(arg, ast.Constant) and arg.value is None:
+        return dev
+    if isinstance(value, DeviceV) and value.dev == dev:
+        return dev
+    return None
+
+
+def absent_arguments(node: ast.Call, init: Optional[ast.FunctionDef], names: set) -> set:
+    """Which of the `__init__` parameters `names` the call surely leaves out (or passes as None)."""
+    if not names or init is None or any(isinstance(a, ast.Starred) for a in node.args) \
+            or any(k.arg is None for k in node.keywords):
+        return set()
+    params = [a.arg for a in init.args.posonlyargs + init.args.args][1:]
+    given = {k.arg: k.value for k in node.keywords}
+    given.update((p, a) for p, a in zip(params, node.args))
+    return {n for n in names if n not in given or (isinstance(given[n], ast.Constant) and given[n].value is None)}
+
+
+def _held_module_elsewhere(value: Value, dev: Dev) -> bool:
+    items = value.items if isinstance(value, SeqV) and value.items is not None else ()
+    elem = value.elem if isinstance(value, (SeqV, DictV)) else None
+    return any(isinstance(v, ModuleV) and v.dev != dev for v in (value, elem, *items))
+
+
+def _device_argument(node: ast.Call, init, args: list, kwargs: dict) -> Optional[tuple[Value, ast.AST]]:
+    for keyword in node.keywords:
+        if keyword.arg in DEVICE_PARAMETERS:
+            return kwargs.get(keyword.arg), keyword.value
+    if init is None:
+        return None
+    names = [a.arg for a in init.args.posonlyargs + init.args.args][1:]
+    for name in DEVICE_PARAMETERS:
+        if name in names and names.index(name) < len(node.args) \
+                and not any(isinstance(a, ast.Starred) for a in node.args[:names.index(name) + 1]):
+            i = names.index(name)
+            return args[i], node.args[i]
+    return None
+
+
+def unplace_parameter_owners(ev, target: ast.Attribute, value: Value, value_node: ast.AST) -> None:
+    """`net.layer.weight = nn.Parameter(t)`: `net.layer` and `net` hold `t` from now on."""
+    owner = target.value
+    while isinstance(owner, (ast.Attribute, ast.Name)):
+        path = ev.path_of(owner)
+        held = ev.frame.env.get(path) if path is not None else None
+        if isinstance(held, ModuleV):
+            ev.frame.env[path] = after_parameter_assignment(held, value, value_node)
+        owner = owner.value if isinstance(owner, ast.Attribute) else None
+
+
+def after_parameter_assignment(module: Value, value: Value, value_node: ast.AST) -> Value:
+    """`layer.weight = nn.Parameter(t)` (or a tensor) replaces a parameter: the module keeps its
+    place only when `t` is known to be there too; otherwise it is no longer in one known place."""
+    if not isinstance(module, ModuleV) or module.dev is None:
+        return module
+    if isinstance(value, TensorV):
+        return module if value.dev == module.dev else _unplaced(module)
+    if _is_parameter_call(value_node):
+        return _unplaced(module)
+    return module
+
+
+def _is_parameter_call(node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return name in ("Parameter", "Buffer")
+
+
+def _unplaced(module: ModuleV) -> ModuleV:
+    return replace(module, dev=None)
+
+
+def container_elements(call: ast.Call) -> Optional[list]:
+    """The module expressions an `nn.Sequential(a, b)` / `nn.ModuleList([a, b])` /
+    `nn.ModuleList(Block(k) for k in ks)` / `nn.ModuleDict({"a": a})` call holds (one per
+    comprehension); None when they cannot be read (a name, `*layers`)."""
+    if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    if len(call.args) != 1:
+        return list(call.args) if call.args else None  # nn.Sequential(a, b, c)
+    arg = call.args[0]
+    if isinstance(arg, (ast.List, ast.Tuple)):
+        return list(arg.elts) or None
+    if isinstance(arg, (ast.ListComp, ast.GeneratorExp)):
+        return [arg.elt]
+    if isinstance(arg, ast.Dict):
+        return list(arg.values) or None
+    if isinstance(arg, ast.DictComp):
+        return [arg.value]
+    return [arg] if isinstance(arg, ast.Call) else None

@@ -1,0 +1,93 @@
+"""Values that cross a call between files (issue 10): a function of one file is analysed for what
+another file passes it (its importers), and a call into another file returns what that code makes.
+Findings always land in the checked file."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from torchplace_rules import Config, check_path
+from torchplace_rules.project_index import ProjectIndex
+
+
+def _project(tmp_path: Path, files: dict) -> Path:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    for name, text in files.items():
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    return tmp_path
+
+
+def _findings(project: Path, name: str):
+    return [(f.span.start_line + 1, f.code, f) for f in check_path(project / name, Config(), project=ProjectIndex(project))]
+
+
+TRAIN_LOOP = """\
+    import torch
+
+    def train(loader, model, criterion, device):
+        for images, target in loader:
+            images = images.to(device)
+            output = model(images)
+            loss = criterion(output, target)
+            loss.backward()
+"""
+
+MAIN = """\
+    import torch
+    from torch import nn
+    from torch.utils.data import DataLoader
+    from train_loop import train
+
+    def main(dataset):
+        device = torch.device("cuda")
+        model = nn.Linear(4, 2).to(device)
+        criterion = nn.CrossEntropyLoss().to(device)
+        train(DataLoader(dataset), model, criterion, device)
+"""
+
+
+def test_a_function_is_analysed_for_what_an_importer_passes_it(tmp_path):
+    project = _project(tmp_path, {"train_loop.py": TRAIN_LOOP, "main.py": MAIN})
+    got = _findings(project, "train_loop.py")
+    assert [(line, code) for line, code, _ in got] == [(7, "TP103")]
+    finding = got[0][2]
+    assert any("called from main.py line 10" in r.message for r in finding.related)
+    assert _findings(project, "main.py") == []
+
+
+def test_an_importer_that_moves_everything_gives_no_finding(tmp_path):
+    fixed = TRAIN_LOOP.replace("images = images.to(device)", "images, target = images.to(device), target.to(device)")
+    project = _project(tmp_path, {"train_loop.py": fixed, "main.py": MAIN})
+    assert _findings(project, "train_loop.py") == []
+
+
+PREDICTOR = """\
+    import torch
+    import torch.nn.functional as F
+
+    class FeatureExtractor:
+        def __init__(self, model):
+            self.device = torch.device("cuda")
+            self.model = model.to(self.device)
+
+        def __call__(self, images):
+            with torch.no_grad():
+                feats = self.model(images.to(self.device))
+            return F.normalize(feats, dim=1)
+"""
+
+VISUALIZE = """\
+    import torch
+    from predictor import FeatureExtractor
+
+    def rank(model, query, gallery):
+        extract = FeatureExtractor(model)
+        dist = 1 - torch.mm(extract(query), extract(gallery).t())
+        return dist.numpy()
+"""
+
+
+def test_an_object_of_another_file_returns_what_its_method_makes(tmp_path):
+    project = _project(tmp_path, {"predictor.py": PREDICTOR, "visualize.py": VISUALIZE})
+    assert [(line, code) for line, code, _ in _findings(project, "visualize.py")] == [(7, "TP104")]
+    assert _findings(project, "predictor.py") == []

@@ -1,0 +1,161 @@
+"""Device values, loaders, objects and module state (issue 10 items 2-4), construct by construct.
+
+The first table is checked against PyTorch under a fake GPU (tests/engine/fake_gpu.py) as well as
+against the engine; the second covers what the analysis derives from the program (no new claim
+about PyTorch).  Lines count from the first line of the snippet.
+"""
+
+import pytest
+
+from torchplace_rules import Severity, check_source
+
+from .fake_gpu import run_on_fake_gpu
+from .snippets import assert_findings
+
+H = "import torch\nimport torch.nn as nn\nimport numpy as np\nfrom torch.utils.data import DataLoader, Dataset\n"
+
+# (name, code, raises on a GPU, the code the engine must report there or None)
+TRUTH = [
+    ("legacy-floattensor-is-cpu", "y = torch.ones(2, device='cuda') + torch.FloatTensor([1.0, 2.0])\n", True, "TP101"),
+    ("cuda-is-cuda-0", "y = torch.ones(2, device='cuda:0') + torch.ones(2, device='cuda')\n", False, None),
+    ("cuda-vs-cuda-1", "y = torch.ones(2, device='cuda') + torch.ones(2, device='cuda:1')\n", True, "TP101"),
+    ("type-to-cpu-tensor-type", "x = torch.ones(2, device='cuda')\ny = x + x.type(torch.FloatTensor)\n", True, "TP101"),
+    ("variable-keeps-the-device", "x = torch.ones(2, device='cuda')\ny = x + torch.autograd.Variable(x)\n", False, None),
+]
+
+
+@pytest.mark.parametrize("name,code,raises,expected", TRUTH, ids=[t[0] for t in TRUTH])
+def test_device_value_semantics(name, code, raises, expected):
+    source = "import torch\n" + code
+    error = run_on_fake_gpu(source)
+    assert (error is not None) == raises, f"PyTorch disagrees for {name}: {error!r}"
+    loud = [f.code for f in check_source(source, "t.py") if f.severity <= Severity.WARNING]
+    assert loud == ([] if expected is None else [expected])
+
+
+CASES = {
+    # -- device values ----------------------------------------------------------------------
+    "type-string-of-a-cuda-tensor-is-the-current-device": ("""\
+        x = torch.ones(2, device="cuda:1")
+        label = torch.tensor([1.0, 2.0]).type(x.type())
+        y = label + x
+        """, {(3, "TP101")}),  # Tensor.type('torch.cuda.FloatTensor') builds on the current device (python_variable_methods.cpp)
+    "set-device-makes-the-current-index-unknown": ("""\
+        torch.cuda.set_device(1)
+        y = torch.ones(2, device="cuda") + torch.ones(2, device="cuda:1")
+        """, set()),
+    "runtime-device-string": ("""\
+        def run(rank):
+            device = f"cuda:{rank}"
+            return torch.ones(2, device=device) + torch.ones(2)
+        """, {(3, "TP101")}),
+    "device-of-the-tested-tensor": ("""\
+        def place(x):
+            device = "cuda" if x.is_cuda else "cpu"
+            return x + torch.ones(2).to(device)
+        y = place(torch.ones(2))
+        """, set()),
+    # -- loaders and batches ------------------------------------------------------------------
+    "dataset-builds-batches-on-the-gpu": ("""\
+        class Clouds(Dataset):
+            def __len__(self):
+                return 10
+            def __getitem__(self, i):
+                return torch.ones(3, device="cuda"), 0
+        model = nn.Linear(3, 1)
+        for x, y in DataLoader(Clouds()):
+            out = model(x)
+        """, {(8, "TP102")}),
+    "custom-collate-function": ("""\
+        def collate(samples):
+            return torch.stack([s for s in samples]).cuda()
+        model = nn.Linear(3, 1)
+        for x in DataLoader([torch.ones(3)], collate_fn=collate):
+            out = model(x)
+        """, {(5, "TP102")}),
+    "next-iter-loader-is-a-cpu-batch": ("""\
+        model = nn.Linear(3, 1).cuda()
+        loader = DataLoader(torch.utils.data.TensorDataset(torch.ones(4, 3)))
+        batch, = next(iter(loader))
+        out = model(batch)
+        """, {(4, "TP103")}),
+    "kwargs-dict-of-a-loader": ("""\
+        kwargs = {"num_workers": 1} if torch.cuda.is_available() else {}
+        model = nn.Linear(3, 1).cuda()
+        for x, y in DataLoader(torch.utils.data.TensorDataset(torch.ones(4, 3), torch.ones(4)), **kwargs):
+            out = model(x)
+        """, {(4, "TP103")}),
+    "setitem-into-a-structured-batch-is-no-finding": ("""\
+        def to_device(batch, device):
+            features = batch["features"]
+            for i in range(len(features)):
+                features[i] = features[i].to(device)
+            return features
+        """, set()),
+    # -- objects, lists, containers -----------------------------------------------------------
+    "list-of-gpu-tensors-to-numpy": ("""\
+        preds = []
+        for _ in range(3):
+            preds.append(torch.ones(2, device="cuda"))
+        arr = np.concatenate(preds)
+        """, {(4, "TP104")}),
+    "accumulator-of-gpu-tensors": ("""\
+        total = 0
+        for _ in range(3):
+            total += torch.ones(2, device="cuda").sum()
+        r = np.sqrt(total)
+        """, {(4, "TP104")}),
+    "plain-tensor-attribute-from-a-helper": ("""\
+        class PE(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.table = self.make_table()
+            def make_table(self):
+                return torch.from_numpy(np.zeros((4, 4))).float()
+            def forward(self, x):
+                return x + self.table
+        """, {(4, "TP203")}),
+    "module-list-members-are-modules": ("""\
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(3, 3)
+            def forward(self, x):
+                return self.fc(x) + torch.ones(3)
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.blocks = nn.ModuleList([Block(), Block()])
+            def forward(self, x):
+                for block in self.blocks:
+                    x = block(x)
+                return x
+        """, {(6, "TP202")}),
+    "data-parallel-runs-the-wrapped-forward": ("""\
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(3, 3)
+            def forward(self, x, h):
+                return torch.cat([self.fc(x), h])
+        net = nn.DataParallel(Net().to("cuda"))
+        y = net(torch.ones(1, 3), torch.zeros(1, 3).numpy())
+        z = net(torch.ones(1, 3), h=torch.zeros(1, 3).to("cuda"))
+        """, {(9, "TP301")}),
+    "forward-reading-lengths-on-the-host": ("""\
+        class Enc(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.emb = nn.Embedding(10, 4)
+            def forward(self, x, lengths):
+                return nn.utils.rnn.pack_padded_sequence(self.emb(x), lengths.cpu())
+        enc = Enc().cuda()
+        out = enc(torch.ones(2, 3, dtype=torch.long, device="cuda"), torch.tensor([3, 2]))
+        """, set()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_device_values(name):
+    body, expected = CASES[name]
+    assert_findings(H, body, expected)

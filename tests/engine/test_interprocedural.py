@@ -1,0 +1,235 @@
+"""Device flow across calls (issue 10), construct by construct.
+
+Each case is a program and the (line, code) findings at information severity and
+above it must get; an empty set means the analysis must stay quiet.  Lines count
+from the first line of the snippet (the header is not counted).
+"""
+import textwrap
+
+import pytest
+
+from torchplace_rules import check_source
+
+from .snippets import assert_findings
+
+H = "import torch\nimport torch.nn as nn\nimport functools\nfrom dataclasses import dataclass\n"
+OFFSET = H.count("\n")
+
+CASES = {
+    # -- values that cross a call ------------------------------------------------------------
+    "helper-called-with-cuda-builds-cpu": ("""\
+        def add_bias(x):
+            return x + torch.ones(3)
+        y = add_bias(torch.ones(3, device="cuda"))
+        """, {(2, "TP101")}),
+    "helper-called-only-with-cpu-is-quiet": ("""\
+        def add_bias(x):
+            return x + torch.ones(3)
+        y = add_bias(torch.ones(3))
+        z = add_bias(torch.zeros(3))
+        """, set()),
+    "finding-in-callee-reported-once": ("""\
+        def add_bias(x):
+            return x + torch.ones(3)
+        a = add_bias(torch.ones(3, device="cuda"))
+        b = add_bias(torch.ones(4, device="cuda"))
+        """, {(2, "TP101")}),
+    "tensor-returned-in-a-tuple": ("""\
+        def sample(n):
+            idx = torch.randint(0, 10, (n,))
+            w = torch.rand(n)
+            return idx, w
+        t, w = sample(4)
+        t.to("cuda")
+        """, {(6, "TP201")}),
+    "default-argument-is-bound": ("""\
+        def make(n, device="cpu"):
+            return torch.zeros(n, device=device)
+        y = torch.ones(3, device="cuda") + make(3)
+        """, {(3, "TP101")}),
+    "default-argument-overridden": ("""\
+        def make(n, device="cpu"):
+            return torch.zeros(n, device=device)
+        y = torch.ones(3, device="cuda") + make(3, device="cuda")
+        """, set()),
+    "star-args-and-kwargs-forwarded": ("""\
+        def inner(x, scale=None):
+            return x * scale
+        def outer(*args, **kwargs):
+            return inner(*args, **kwargs)
+        y = outer(torch.ones(3, device="cuda"), scale=torch.ones(3))
+        """, {(2, "TP101")}),
+    "nested-function-sees-its-scope": ("""\
+        def run(x):
+            bias = torch.ones(3)
+            def step():
+                return x + bias
+            return step()
+        y = run(torch.ones(3, device="cuda"))
+        """, {(4, "TP101")}),
+    "partial-binds-arguments": ("""\
+        def combine(a, b):
+            return a * b
+        f = functools.partial(combine, torch.ones(3, device="cuda"))
+        y = f(torch.ones(3))
+        """, {(2, "TP101")}),
+    "recursion-is-bounded": ("""\
+        def walk(x, n):
+            if n == 0:
+                return x
+            return walk(x + 1, n - 1)
+        y = walk(torch.ones(3, device="cuda"), 5) + torch.ones(3)
+        """, set()),
+    "generator-yields-its-items": ("""\
+        def batches(xs):
+            for x in xs:
+                yield x.to("cuda")
+        for b in batches([torch.ones(3)]):
+            y = b + torch.ones(3)
+        """, {(5, "TP101")}),
+    # -- methods and objects -------------------------------------------------------------------
+    "predictor-object-call": ("""\
+        class Predictor:
+            def __init__(self, model):
+                self.model = model.to("cuda")
+            def __call__(self, x):
+                return self.model(x.to("cuda"))
+        predict = Predictor(nn.Linear(3, 3))
+        out = predict(torch.ones(1, 3))
+        arr = out.numpy()
+        """, {(8, "TP104")}),
+    "method-returns-small-result-object": ("""\
+        @dataclass
+        class Output:
+            logits: torch.Tensor
+        class Head:
+            def run(self, x):
+                return Output(logits=x.to("cuda"))
+        out = Head().run(torch.ones(3))
+        y = out.logits + torch.ones(3)
+        """, {(8, "TP101")}),
+    "staticmethod-and-classmethod": ("""\
+        class Maker:
+            @staticmethod
+            def zeros(n):
+                return torch.zeros(n)
+            @classmethod
+            def build(cls, n):
+                return cls.zeros(n)
+        y = Maker.build(3) + torch.ones(3, device="cuda")
+        """, {(8, "TP101")}),
+    "property-value": ("""\
+        class Box:
+            def __init__(self):
+                self.t = torch.ones(3, device="cuda")
+            @property
+            def doubled(self):
+                return self.t * 2
+        y = Box().doubled + torch.ones(3)
+        """, {(7, "TP101")}),
+    "attributes-set-by-another-method": ("""\
+        class Runner:
+            def __init__(self, device):
+                self.device = device
+            def setup(self, model):
+                self.model = model.to(self.device)
+            def step(self, x):
+                return self.model(x)
+        r = Runner("cuda")
+        r.setup(nn.Linear(3, 3))
+        y = r.step(torch.ones(1, 3))
+        """, {(7, "TP102")}),
+    "super-init-sets-attributes": ("""\
+        class Base:
+            def __init__(self, model):
+                self.model = model.to("cuda")
+        class Trainer(Base):
+            def __init__(self, model):
+                super().__init__(model)
+            def predict(self, x):
+                return self.model(x)
+        y = Trainer(nn.Linear(3, 3)).predict(torch.ones(1, 3))
+        """, {(8, "TP102")}),
+    "module-moved-through-another-object": ("""\
+        class Holder:
+            pass
+        def place(holder, model):
+            holder.model = model.to("cuda")
+        h = Holder()
+        place(h, nn.Linear(3, 3))
+        y = h.model(torch.ones(1, 3))
+        """, {(7, "TP102")}),
+    "helper-moves-module-in-place": ("""\
+        def setup(m):
+            m.to("cuda")
+        m = nn.Linear(3, 3)
+        setup(m)
+        y = m(torch.ones(1, 3))
+        """, {(5, "TP102")}),
+    "module-method-result-on-module-device": ("""\
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(3, 3)
+            def embed(self, x):
+                return self.fc(x)
+        net = Net().to("cuda")
+        e = net.embed(torch.ones(1, 3, device="cuda"))
+        y = e + torch.ones(1, 3)
+        """, {(9, "TP101")}),
+    "lazily-filled-cache": ("""\
+        class Enc(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.cache = None
+                self.fc = nn.Linear(3, 3)
+            def forward(self, x):
+                if self.cache is None:
+                    self.cache = torch.arange(3)
+                return self.fc(x) + self.cache
+        """, {(8, "TP202")}),
+    "placeholder-replaced-before-use": ("""\
+        class Enc(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.h = None
+                self.fc = nn.Linear(3, 3)
+            def forward(self, x):
+                self.h = torch.zeros(3, device=x.device)
+                return self.fc(x) + self.h
+        """, set()),
+    "loss-inputs-must-agree": ("""\
+        criterion = nn.CrossEntropyLoss()
+        out = torch.ones(2, 3, device="cuda")
+        loss = criterion(out, torch.tensor([0, 1]))
+        """, {(3, "TP101")}),
+    "helper-returns-tensor-on-its-arguments-device": ("""\
+        def like(x):
+            return torch.zeros_like(x)
+        y = torch.ones(3, device="cuda") + like(torch.ones(3, device="cuda"))
+        """, set()),
+    "container-written-under-unknown-key-is-forgotten": ("""\
+        def move(batch, device):
+            for k in list(batch):
+                batch[k] = batch[k].to(device)
+            return batch
+        b = move({"x": torch.ones(3)}, "cuda")
+        y = b["x"] + torch.ones(3, device="cuda")
+        """, set()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_interprocedural(name):
+    body, expected = CASES[name]
+    assert_findings(H, body, expected)
+
+
+def test_a_callee_finding_names_the_call_site():
+    source = H + textwrap.dedent("""\
+        def add_bias(x):
+            return x + torch.ones(3)
+        y = add_bias(torch.ones(3, device="cuda"))
+        """)
+    finding = next(f for f in check_source(source, "flow.py") if f.code == "TP101")
+    assert (3 + OFFSET - 1, "in this call") in [(r.span.start_line, r.message) for r in finding.related]
