@@ -73,7 +73,8 @@ def _plain_tensor_attributes(cls, frame) -> dict:
         name = key[5:]
         if isinstance(value, SeqV) and isinstance(value.element(), ModuleV) and name not in cls.plain_module_lists:
             stmt = frame.assigned.get(key)
-            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute):
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute) \
+                    and not _aliases_of_attributes(stmt.value):
                 cls.plain_module_lists[name] = stmt  # modules in a plain list, however it was built
             continue
         if not isinstance(value, TensorV) or value.dev is None or not value.dev.is_cpu or value.rank == 0 \
@@ -85,6 +86,12 @@ def _plain_tensor_attributes(cls, frame) -> dict:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute):
             out[name] = stmt
     return out
+
+
+def _aliases_of_attributes(value: ast.AST) -> bool:
+    """`[self.b1, self.b2]`: a list of modules the instance already holds (registered as attributes)."""
+    return isinstance(value, (ast.List, ast.Tuple)) and bool(value.elts) and all(
+        isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == "self" for e in value.elts)
 
 
 def bind_entry_parameters(ev, node, cls, args: Optional[dict]) -> None:

@@ -79,6 +79,10 @@ def _typed(ev, node: ast.Call, recv: TensorV, args: list) -> Value:
     target = args[0]
     name = target.name if isinstance(target, QualV) else (node.args[0].value if node.args and isinstance(
         node.args[0], ast.Constant) and isinstance(node.args[0].value, str) else None)
+    if name is None and not isinstance(target, QualV):
+        # `x.type(Tensor)` with `Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`:
+        # a type of unknown device (a dtype would be known)
+        return TensorV(None, origin=node, rank=recv.rank, grad=recv.grad, min_rank=recv.min_rank)
     if name is None or not name.startswith("torch."):
         return replace(recv, origin=node, factory=None)  # a dtype: the device stays
     if name.startswith("torch.cuda."):
