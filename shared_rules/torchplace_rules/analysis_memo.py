@@ -22,11 +22,35 @@ from __future__ import annotations
 import ast
 import threading
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Optional
 
 from .incremental_parse import LineMap, reparse, split_lines
 from .model import Finding, Span
+
+
+def same_read(a, b, depth: int = 0) -> bool:
+    """Does a read give the same value as when the group ran?  Values' `==` leaves out the nodes
+    they came from (`origin`, `factory`, `placed_at`: fields with compare=False, so that joins and
+    caches treat equal devices as equal), but findings quote those nodes (TP202 reports at the
+    factory, related locations point at the origin): a value made by another statement is another
+    read.  Nodes compare by identity, so untouched statements (kept by `incremental_parse`) still
+    compare equal."""
+    if a is b:
+        return True
+    if type(a) is not type(b) or depth > 12:
+        return False
+    if isinstance(a, (tuple, list)):
+        return len(a) == len(b) and all(same_read(x, y, depth + 1) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_read(a[k], b[k], depth + 1) for k in a)
+    if is_dataclass(a) and not isinstance(a, type):
+        for f in fields(a):
+            x, y = getattr(a, f.name), getattr(b, f.name)
+            if not (same_read(x, y, depth + 1) if f.compare else x is y):
+                return False
+        return True
+    return a == b
 
 
 class Recorder:

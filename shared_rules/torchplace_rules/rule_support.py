@@ -84,10 +84,12 @@ def accepts_device(ev, call: ast.Call) -> bool:
     return known is not None and known.takes_device
 
 
-def from_method_argument(c, func) -> bool:
-    """Is the module-side operand an argument of a method other than `forward`?  Only `forward`'s
-    inputs are assumed to be on the module's device; other methods receive whatever their callers
-    pass (a deserialised request, CPU test data)."""
+def from_method_argument(c, func, in_call: bool = False) -> bool:
+    """Is the module-side operand an argument of a method other than `forward`, assumed rather
+    than known?  Only `forward`'s inputs are assumed to be on the module's device; other methods
+    receive whatever their callers pass (a deserialised request, CPU test data).  In a call's
+    context (`in_call`) an argument the caller really passed (its origin is the caller's code, not
+    the parameter) is known."""
     if func.name == "forward":
         return False
     a = func.args
@@ -95,4 +97,6 @@ def from_method_argument(c, func) -> bool:
     origin = getattr(c.other, "origin", None)
     if isinstance(origin, ast.arg) and origin.arg in params:
         return True
+    if in_call and origin is not None:
+        return False
     return isinstance(c.other_node, ast.Name) and c.other_node.id in params

@@ -151,3 +151,26 @@ def test_cross_file_cases_with_edits(tmp_path):
         for path in sorted(case.glob("*.py")):
             totals += _replay_edits(path, 10, seed=100 + i, project=index)
     assert totals["groups_reused"] > 0, totals
+
+
+def test_a_read_made_by_another_statement_is_another_read():
+    """A module-level value that compares equal (`==` leaves out the node it came from) but was
+    made by an edited statement: the readers run again, since their findings quote that node (a
+    TP202 at the factory, related locations).  Kept memos replayed the old node's finding."""
+    pad = "".join(f"\n\ndef g{i}(a):\n    return a + {i}\n" for i in range(6))
+    text = ("import torch\nimport torch.nn as nn\nx = torch.zeros(4)\n" + pad +
+            "\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.fc = nn.Linear(4, 4)\n\n    def forward(self, s):\n        return self.fc(s) + x\n\n\n"
+            "net = Net().cuda()\nnet(torch.ones(4, device=\"cuda\"))\n")
+    memo = AnalysisMemo()
+    assert check_source(text, "m.py", memo=memo)
+    edited = text.replace("x = torch.zeros(4)", "x = torch.zeros(44)")
+    assert check_source(edited, "m.py", memo=memo) == check_source(edited, "m.py")
+    assert memo.stats["groups_reused"] > 0  # the functions that do not read x are still kept
+
+
+def test_the_dqn_edit_sequence_that_replayed_a_stale_tp202():
+    """The holdout helper's case: seed 67, edit 26 on the DQN corpus file (a module-level loop
+    rebinds `x`, which `forward` reads) gave a TP202 incrementally and none fresh."""
+    path = REPO / "tests" / "corpus" / "cases" / "deeprl_chinese_dqn_agent_q_moved_state_cpu" / "dqn.py"
+    _replay_edits(path, 27, seed=67)

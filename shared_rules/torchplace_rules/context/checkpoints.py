@@ -241,6 +241,7 @@ class Provenance:
         if temp and _written_under(temp, scope, line):
             return True
         bases = base_dirs(path) | base_dirs(expanded)
+        model = _loaded_into(func or self.tree, load)
         for call in scope.calls_before(line):
             if call is load:
                 continue
@@ -251,6 +252,8 @@ class Provenance:
                     if _path_text(arg) in bases:
                         return True  # the directory itself went to a writer (`ModelCheckpoint(dirname)`)
             if _writer_object_used(call, roots(path), scope, line):
+                return True
+            if model is not None and _saves_model_to(call, model, scope, keys, bases):
                 return True
         return func is not None and self._written_by_earlier_helper(func, keys)
 
@@ -350,3 +353,30 @@ def _uses(call: ast.Call, name: str) -> bool:
     if isinstance(call.func, ast.Name) and call.func.id == name:
         return True
     return any(isinstance(a, ast.Name) and a.id == name for a in _arguments(call))
+
+
+def _loaded_into(owner: ast.AST, load: ast.Call) -> Optional[str]:
+    """`self.model` in `self.model.load_state_dict(torch.load(p))`: the module whose state is loaded."""
+    for node in ast.walk(owner):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "load_state_dict" \
+                and node.args and node.args[0] is load:
+            return ast.unparse(node.func.value)
+    return None
+
+
+def _saves_model_to(call: ast.Call, model: str, scope: Scope, keys: set, bases: set) -> bool:
+    """An earlier call was handed the very module whose state is loaded and the checkpoint's path or
+    directory (`early_stopping(val_loss, self.model, path)`): it may have saved the module there, so
+    the file may come from this run (a warning needs the hazard proven)."""
+    args = _arguments(call)
+    if not any(ast.unparse(a) == model for a in args):
+        return False
+    exact = [k[1] for k in keys if k[0] == "exact"]
+    for arg in args:
+        given = path_keys(arg, scope, call.lineno)
+        if given & keys or _path_text(arg) in bases:
+            return True
+        # the directory the file is in: `path`, then `path + '/' + 'checkpoint.pth'`
+        if any(k[0] == "exact" and any(e.startswith(k[1]) and e != k[1] for e in exact) for k in given):
+            return True
+    return False

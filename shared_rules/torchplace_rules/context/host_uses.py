@@ -20,7 +20,8 @@ _HOST_ATTRS = {"shape", "size", "dim", "ndim", "dtype", "device", "tolist", "ite
                "to", "cuda", "cpu", "type_as", "__len__"}
 _KEEP_ATTRS = {"int", "long", "float", "double", "half", "bool", "round", "floor", "ceil", "clone", "detach",
                "contiguous", "squeeze", "unsqueeze", "flatten", "view", "reshape", "t", "T", "max", "min", "sum",
-               "mean", "prod", "argmax", "argmin", "abs", "cumsum"}
+               "mean", "prod", "argmax", "argmin", "abs", "cumsum", "repeat", "expand", "permute", "transpose",
+               "repeat_interleave", "narrow", "flip", "roll"}
 _MAX_DEPTH = 2
 
 

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from . import operators
-from .torch_api import CONTAINERS, MODULE_BASES, PARAMETER_CLASSES, is_torch_layer, layer_has_params
+from .ranks import factory_rank
+from .torch_api import CONTAINERS, MODULE_BASES, PARAMETER_CLASSES, TORCH_FACTORIES, is_torch_layer, layer_has_params
 from .devices import CPU, SELF_DEV
 from .torch_placement import container_elements
 from .values import NONE, UNKNOWN, ClassV, DeviceV, ModuleV, QualV, TensorV, Value
@@ -400,6 +401,8 @@ def _rank_hint(value: ast.AST) -> Optional[int]:
     if isinstance(value, ast.Call) and value.args:
         func = value.func
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if name in TORCH_FACTORIES and name not in ("tensor", "as_tensor"):
+            return factory_rank(value, name)  # `torch.full((1, 1, 1), v)`: 3
         if name in ("tensor", "as_tensor", "scalar_tensor"):
             first = value.args[0]
             if isinstance(first, ast.Constant) and isinstance(first.value, (int, float, bool)):

@@ -74,7 +74,7 @@ def _plain_tensor_attributes(cls, frame) -> dict:
         if isinstance(value, SeqV) and isinstance(value.element(), ModuleV) and name not in cls.plain_module_lists:
             stmt = frame.assigned.get(key)
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute) \
-                    and value.element().has_params and not _lists_registered_modules(stmt.value, frame):
+                    and value.element().has_params and not _aliases_of_attributes(stmt.value):
                 # (parameter-free modules have nothing to move, train or save; `[self.b1, self.b2]`
                 # lists modules registered as attributes: `.to()` and `state_dict()` see them there)
                 cls.plain_module_lists[name] = stmt  # modules in a plain list, however it was built
@@ -90,11 +90,10 @@ def _plain_tensor_attributes(cls, frame) -> dict:
     return out
 
 
-def _lists_registered_modules(node: ast.AST, frame) -> bool:
-    elts = node.elts if isinstance(node, (ast.List, ast.Tuple)) else None
-    return bool(elts) and all(
-        isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == "self"
-        and isinstance(frame.env.get(f"self.{e.attr}"), ModuleV) for e in elts)
+def _aliases_of_attributes(value: ast.AST) -> bool:
+    """`[self.b1, self.b2]`: a list of modules the instance already holds (registered as attributes)."""
+    return isinstance(value, (ast.List, ast.Tuple)) and bool(value.elts) and all(
+        isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == "self" for e in value.elts)
 
 
 def bind_entry_parameters(ev, node, cls, args: Optional[dict]) -> None:

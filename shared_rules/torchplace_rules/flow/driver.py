@@ -33,7 +33,7 @@ import traceback
 from dataclasses import replace
 from typing import Optional
 
-from ..analysis_memo import ContextRecord, GroupRecord, Recorder, ScanRecord
+from ..analysis_memo import ContextRecord, GroupRecord, Recorder, ScanRecord, same_read
 from ..config import Config
 from ..model import EngineError, Finding, Related
 from ..rule_base import Rule
@@ -265,7 +265,7 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
 
     def reads_hold(self, reads: dict) -> bool:
         try:
-            return all(self.current_value(key) == seen for key, seen in reads.items())
+            return all(same_read(self.current_value(key), seen) for key, seen in reads.items())
         except Exception:  # noqa: BLE001 - a read that cannot be repeated: run again
             return False
 

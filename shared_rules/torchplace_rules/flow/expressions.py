@@ -11,6 +11,7 @@ from . import torch_api as api
 from .calls import dispatch_call
 from .contexts import default_value
 from .project_calls import find_method, property_value, self_attribute
+from .ranks import broadcast_rank, subscript_rank
 from .torch_methods import setitem_conflicts
 from .torch_placement import unplace_parameter_owners
 from .devices import ACCEL_KIND, SELF_DEV, Dev, devices_conflict, parse_device_string, runtime_device
@@ -58,7 +59,7 @@ class ExpressionEvaluator:
             elif isinstance(value, BatchV):
                 items = [value.element(target)] * len(elts)
             elif isinstance(value, TensorV) and value.dev is not None:
-                items = [replace(value, rank=None, factory=None)] * len(elts)  # unbinding a tensor
+                items = [replace(value, rank=None, factory=None, min_rank=0)] * len(elts)  # unbinding a tensor
             else:
                 items = [UNKNOWN] * len(elts)
             nodes = value_node.elts if isinstance(value_node, (ast.Tuple, ast.List)) and len(value_node.elts) == len(elts) else [None] * len(elts)
@@ -233,11 +234,9 @@ class ExpressionEvaluator:
             if isinstance(index, TensorV) and base.dev is not None and index.dev is not None \
                     and base.dev.is_cpu and index.dev.kind == ACCEL_KIND and base.rank != 0:
                 self.emit("conflict", Conflict(node, "index", base, node.value, index, node.slice, index.dev))
-            rank = None
-            if base.rank is not None and not isinstance(node.slice, (ast.Slice, ast.Tuple)) \
-                    and not isinstance(index, (TensorV, SeqV, BatchV, PlacedV)) and _int_like(node.slice):
-                rank = base.rank - 1  # x[i] drops one dimension
-            return TensorV(base.dev, origin=node, rank=rank, batch=base.batch, grad=base.grad, module_output=base.module_output)
+            rank, least = subscript_rank(base, node.slice, index)
+            return TensorV(base.dev, origin=node, rank=rank, batch=base.batch, grad=base.grad, module_output=base.module_output,
+                           min_rank=least)
         if isinstance(base, BatchV):
             return base.element(node)
         if isinstance(base, ModuleV) and base.layer in ("ModuleList", "Sequential", "ModuleDict"):
@@ -405,7 +404,7 @@ class ExpressionEvaluator:
                 break
         else:
             devs = {v.dev for v, _ in tensors if v.rank != 0}
-            if len(devs) == 1 and len(tensors) == len(operands):
+            if len(devs) == 1 and len(tensors) == sum(1 for v, _ in operands if v is not NUMBER):  # numbers stay put
                 result_dev = devs.pop()
         batch = next((v.batch for v, _ in tensors if v.batch is not None), None)
         grad = any(v.grad for v, _ in tensors)
@@ -416,8 +415,13 @@ class ExpressionEvaluator:
         if len(made) == 1 and result_dev is not None and result_dev.is_cpu and len(tensors) == 1:
             source = next(iter(made.values()))
             factory, random = source.factory, source.random
+        rank, least = (None, 0) if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult) \
+            else broadcast_rank([v for v, _ in tensors])
+        # `self.lim // 2`: still the plain attribute as far as where it lives is concerned
+        plain = tensors[0][0].plain_attr if len(tensors) == 1 and all(v is NUMBER for v, _ in operands
+                                                                        if v is not tensors[0][0]) else None
         return TensorV(result_dev, origin=node, batch=batch, grad=grad, module_output=out,
-                       factory=factory, random=bool(random))
+                       factory=factory, random=bool(random), rank=rank, min_rank=least, plain_attr=plain)
 
     def check_operands(self, node, operands: list) -> bool:
         """Emit a conflict for the first CPU/accelerator pair; True if one was found."""
@@ -463,16 +467,6 @@ class ExpressionEvaluator:
             else:
                 kwargs[k.arg if k.arg is not None else f"**{len(kwargs)}"] = value
         return args, kwargs
-
-
-def _int_like(node) -> bool:
-    if isinstance(node, ast.Constant):
-        return isinstance(node.value, int) and not isinstance(node.value, bool)
-    if isinstance(node, ast.UnaryOp):
-        return _int_like(node.operand)
-    if isinstance(node, ast.BinOp):
-        return _int_like(node.left) or _int_like(node.right)
-    return isinstance(node, (ast.Name, ast.Attribute)) and not isinstance(node, ast.Starred)
 
 
 def _reads_tensor_device(node) -> bool:

@@ -16,6 +16,7 @@ from typing import Optional
 from . import operators
 from . import torch_api as api
 from .devices import ACCEL_KIND, CPU, Dev, parse_device_string
+from .ranks import factory_rank
 from .state import forget_moved_arguments
 from .values import NONE, NUMBER, UNKNOWN, BatchV, DatasetV, DictV, DeviceV, LoaderV, ModuleV, NumpyV, PlacedV, SeqV, TensorV, Value
 
@@ -183,41 +184,6 @@ def factory(ev, node: ast.Call, name: str, args: list, kwargs: dict, overload, o
     made_here = node if overload.takes_device else None
     return TensorV(dev, origin=node, rank=rank, dtype=dtype, factory=made_here, random=name in api.RANDOM_FACTORIES,
                    grad=_kw_true(node, "requires_grad"))
-
-
-def factory_rank(node: ast.Call, name: str) -> Optional[int]:
-    kind = api.TORCH_FACTORIES.get(name)
-    args = node.args
-    if kind == "args":
-        if len(args) == 1 and isinstance(args[0], (ast.Tuple, ast.List)):
-            return len(args[0].elts)
-        if args and not any(isinstance(a, ast.Starred) for a in args):
-            if len(args) == 1 and not isinstance(args[0], ast.Constant):
-                return None  # torch.zeros(shape): a size object of unknown length
-            return len(args)
-        size = next((k.value for k in node.keywords if k.arg == "size"), None)
-        return len(size.elts) if isinstance(size, (ast.Tuple, ast.List)) else None
-    if kind == "first" and args and isinstance(args[0], (ast.Tuple, ast.List)):
-        return len(args[0].elts)
-    if kind == "randint":
-        size = next((a for a in args if isinstance(a, (ast.Tuple, ast.List))), None)
-        size = size or next((k.value for k in node.keywords if k.arg == "size"), None)
-        return len(size.elts) if isinstance(size, (ast.Tuple, ast.List)) else None
-    if kind == "rank1":
-        return 1
-    if kind == "rank2":
-        return 2
-    if kind == "rank0":
-        return 0
-    if kind == "data" and args:
-        data = args[0]
-        if isinstance(data, ast.Constant) and isinstance(data.value, (int, float, bool, complex)):
-            return 0
-        if isinstance(data, ast.UnaryOp) and isinstance(data.operand, ast.Constant):
-            return 0
-        if isinstance(data, (ast.List, ast.Tuple, ast.ListComp)):
-            return 1
-    return None
 
 
 def _literal_data(node: ast.AST) -> bool:

@@ -16,6 +16,7 @@ from . import operators
 from . import torch_api as api
 from .devices import ACCEL_KIND, CPU, Dev
 from .events import Conflict
+from .ranks import method_rank
 from .torch_calls import dtype_of, kw_device
 from .values import (
     NUMBER, UNKNOWN, BatchV, DeviceV, DictV, ItemsV, ModuleV, NumpyV, ParamsV, PlacedV, QualV, SeqV, TensorV, Value,
@@ -78,7 +79,9 @@ def _typed(ev, node: ast.Call, recv: TensorV, args: list) -> Value:
     target = args[0]
     name = target.name if isinstance(target, QualV) else (node.args[0].value if node.args and isinstance(
         node.args[0], ast.Constant) and isinstance(node.args[0].value, str) else None)
-    if name is None and target is UNKNOWN:  # `Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`
+    if name is None and not isinstance(target, QualV):
+        # `x.type(Tensor)` with `Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`:
+        # a type of unknown device (a dtype would be known)
         return replace(recv, dev=None, origin=node, factory=None, batch=None)
     if name is None or not name.startswith("torch."):
         return replace(recv, origin=node, factory=None)  # a dtype: the device stays
@@ -112,7 +115,7 @@ def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
             return PlacedV(dev, node)
         if isinstance(recv, BatchV):
             return TensorV(dev, origin=node)
-        return TensorV(dev, origin=node, rank=recv.rank, dtype=dtype or recv.dtype, grad=recv.grad)
+        return TensorV(dev, origin=node, rank=recv.rank, dtype=dtype or recv.dtype, grad=recv.grad, min_rank=recv.min_rank)
     if isinstance(recv, BatchV):
         if name == "items":
             return ItemsV(recv.element(node))
@@ -152,13 +155,16 @@ def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
     if name in api.DTYPE_METHODS:
         return replace(recv, origin=node, factory=None, dtype=api.DTYPE_METHODS[name])
     if name in api.PRESERVING_METHODS or bound is not None and bound[0].result == "inputs":
-        rank = 0 if name in api.REDUCTIONS and not node.args and not node.keywords else (recv.rank if name in ("clone", "detach", "contiguous", "abs", "exp", "log", "sqrt", "sigmoid", "tanh", "relu", "neg") else None)
+        if name in api.REDUCTIONS and not node.args and not node.keywords:
+            rank, least = 0, 0
+        else:
+            rank, least = method_rank(name, recv, node, args)
         grad = recv.grad and name != "detach"
         if name.endswith("_") or name in ("requires_grad_",):
             return replace(recv, grad=True if name == "requires_grad_" else recv.grad)
         keep = recv.dev is not None and recv.dev.is_cpu
         return TensorV(recv.dev, origin=node, rank=rank, dtype=recv.dtype, grad=grad, batch=batch, module_output=recv.module_output,
-                       factory=recv.factory if keep else None, random=recv.random and keep)
+                       factory=recv.factory if keep else None, random=recv.random and keep, min_rank=least)
     return UNKNOWN
 
 

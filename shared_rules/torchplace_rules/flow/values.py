@@ -103,6 +103,12 @@ class TensorV(Value):
     random: bool = False
     plain_attr: Optional[str] = None  # name of an unregistered module attribute
     module_output: bool = False
+    min_rank: int = 0  # the least rank it can have where `rank` is unknown (`x.unsqueeze(0)`: 1)
+
+    @property
+    def maybe_scalar(self) -> bool:
+        """Could it be 0-dim (a CPU tensor PyTorch lets meet CUDA tensors in arithmetic)?"""
+        return self.rank == 0 or self.rank is None and self.min_rank == 0
 
     def join(self, other):
         if other is NONE or other is NUMBER:
@@ -122,10 +128,12 @@ class TensorV(Value):
             random=self.random and other.random,
             plain_attr=self.plain_attr if self.plain_attr == other.plain_attr else None,
             module_output=self.module_output and other.module_output,
+            min_rank=min(self.rank if self.rank is not None else self.min_rank,
+                         other.rank if other.rank is not None else other.min_rank),
         )
 
     def moved(self, dev: Optional[Dev], at: ast.AST) -> "TensorV":
-        return TensorV(dev=dev, origin=at, rank=self.rank, dtype=self.dtype, grad=self.grad)
+        return TensorV(dev=dev, origin=at, rank=self.rank, dtype=self.dtype, grad=self.grad, min_rank=self.min_rank)
 
 
 @dataclass(frozen=True)

@@ -189,7 +189,7 @@ class MixedDevices(Rule):
         if made_in_module_method(ev, c) or _cause_reported(ev, self.code, c):
             return
         # A 0-dim CPU tensor may meet a CUDA tensor in arithmetic: without the rank it is not proven.
-        certain = not (c.cpu.rank is None and isinstance(c.node, _ITERATOR_OPS))
+        certain = not (c.cpu.maybe_scalar and isinstance(c.node, _ITERATOR_OPS))
         src = ev.src
         cpu_text, other_text = code_text(src, c.cpu_node), code_text(src, c.other_node)
         if not certain:

@@ -96,6 +96,9 @@ class ForwardCreatesCpu(Rule):
             return
         if from_method_argument(c, func):
             return  # another method's argument: its device is the caller's business, not the module's
+        init = ev.frame.cls.methods.get("__init__")
+        if func.name == "__init__" or init is not None and id(init) in ev.active_calls:
+            return  # while the module is built its tensors are where they were created, not yet moved
         # Reported at the end: whether this module ever reaches an accelerator depends on the whole file.
         other = c.other_node if c.kind != "module_input" else None
         factory = c.cpu.factory

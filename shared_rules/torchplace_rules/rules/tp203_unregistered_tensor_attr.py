@@ -164,10 +164,10 @@ class UnregisteredTensorAttr(Rule):
         name = c.cpu.plain_attr
         if name is None or c.other_dev.kind != "self" or ev.frame.cls is None or ev.frame.func is None:
             return
-        if from_method_argument(c, ev.frame.func):
+        if from_method_argument(c, ev.frame.func, in_call=bool(ev.call_sites)):
             return
         made = ev.frame.cls.plain_tensors.get(name)
-        if c.cpu.rank is None and made is not None and _may_be_zero_dim(made.value):
+        if c.cpu.maybe_scalar and made is not None and _may_be_zero_dim(made.value):
             return  # `torch.tensor(cfg.weight)` may be 0-dim, which many ops accept next to CUDA tensors
         ev.deferred.append((self.code, ("use", ev.frame.cls.node, name, c.node)))
 
