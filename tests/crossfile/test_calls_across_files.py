@@ -6,7 +6,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from torchplace_rules import Config, check_path
+from torchplace_rules import Config, check_path, check_source
 from torchplace_rules.project_index import ProjectIndex
 
 
@@ -91,3 +91,51 @@ def test_an_object_of_another_file_returns_what_its_method_makes(tmp_path):
     project = _project(tmp_path, {"predictor.py": PREDICTOR, "visualize.py": VISUALIZE})
     assert [(line, code) for line, code, _ in _findings(project, "visualize.py")] == [(7, "TP104")]
     assert _findings(project, "predictor.py") == []
+
+
+def test_a_function_re_exported_by_a_package_runs_with_its_own_files_globals_and_text(tmp_path):
+    # A summary gives the functions it imports from a third file that file as home (their globals and
+    # text). PyG's examples/llm/txt2kg_rag.py crashed (IndexError reading `q.device` from the wrong
+    # file's text) through such a function; this smaller project does not reach that path on the old
+    # code, so it guards the behaviour, and the review (benchmarks/review) guards the crash.
+    padding = "\n".join(f"CONST_{i} = {i}" for i in range(60))
+    (tmp_path / "utils").mkdir()
+    project = _project(tmp_path, {
+        "utils/backend.py": "import torch\n" + padding + "\n\n\ndef nearest(q, embs):\n"
+                            "    return torch.cdist(q, embs.to(q.device))\n",
+        "utils/__init__.py": "from .backend import nearest\n",
+        "main.py": """\
+            import torch
+            from utils import nearest
+
+            out = nearest(torch.zeros(2, 3, device="cuda"), torch.zeros(4, 3))
+            bad = out + torch.ones(3, 2, 4)
+        """,
+    })
+    errors: list = []
+    text = (project / "main.py").read_text()
+    findings = check_source(text, str(project / "main.py"), Config(), errors=errors, project=ProjectIndex(project))
+    assert errors == []
+    assert [(f.span.start_line + 1, f.code) for f in findings if f.code == "TP101"] == [(5, "TP101")]
+
+
+def test_an_unbound_method_called_with_none_for_self_that_calls_super_is_analysed_without_a_crash():
+    # (ignite's tests: `ClearMLSaver.__call__(None, {}, "")`, whose `__call__` calls `super().__call__`.)
+    text = textwrap.dedent("""\
+        import torch
+
+        class Saver:
+            def __call__(self, checkpoint, filename):
+                torch.save(checkpoint, filename)
+
+        class RemoteSaver(Saver):
+            def __call__(self, checkpoint, filename):
+                super().__call__(checkpoint, filename)
+
+        RemoteSaver.__call__(None, {}, "")
+        x = torch.zeros(2, device="cuda") + torch.ones(3, 2)
+    """)
+    errors: list = []
+    findings = check_source(text, "saver.py", Config(), errors=errors)
+    assert errors == []
+    assert [f.code for f in findings if f.span.start_line == 11] == ["TP101"]  # the rest of the file is still checked

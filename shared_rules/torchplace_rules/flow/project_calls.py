@@ -111,7 +111,9 @@ def receiver_view(ev, receiver: Value, recv_path: Optional[str]):
         return SelfV(receiver.info, receiver.key, attrs), ev.frame.self_dev, None
     if isinstance(receiver, ObjectV):
         return SelfV(receiver.info, receiver.key, _merge(receiver.attrs, overrides) or ()), ev.frame.self_dev, None
-    info = receiver.cls
+    info = getattr(receiver, "cls", None)
+    if info is None:  # `self` rebound to something that is no instance (None, an unknown value): nothing known
+        return None, ev.frame.self_dev, None
     attrs = _merge(receiver.attrs, overrides)
     self_value = SelfV(info, id(info.node), attrs)
     if receiver.dev is None or receiver.dev.kind == SELF_KIND:
