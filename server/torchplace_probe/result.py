@@ -99,6 +99,23 @@ class ProbeError:
     traceback: str = ""
     cell: Optional[int] = None
     stack: list = field(default_factory=list)  # the cell's lines in the traceback, outermost first
+    # where the offending operand got its device: {operand, device, line, cell | file, kind, moved_to, created}
+    root_cause: Optional[dict] = None
+
+    def root_cause_text(self) -> str:
+        """`line 4: mat1 (on cpu) was created here` and the like; "" when unknown."""
+        cause = self.root_cause or {}
+        if cause.get("line") is None:
+            return ""
+        where = f"line {cause['line']}" + (f" of {cause['file']}" if cause.get("file") else "")
+        operand, device = cause.get("operand", "the tensor"), cause.get("device", "?")
+        kind = cause.get("kind")
+        if kind == "move-discarded":
+            return (f"{where}: this move to {cause.get('moved_to')} returned a copy that was not used; "
+                    f"{operand} stayed on {device}")
+        if kind == "moved":
+            return f"{where}: {operand} was moved to {device} here"
+        return f"{where}: {operand} was created on {device} here"
 
 
 @dataclass
@@ -179,6 +196,8 @@ class ProbeResult:
         if self.error and (error_line is None or self.line(error_line) is None):
             at = f" (line {error_line})" if error_line else ""
             out.append(f"  ✗ {self.error.type}{at}: {self.error.message}")
+        if self.error and self.error.root_cause_text():
+            out.append(f"  root cause: {self.error.root_cause_text()}")
         if self.variables:
             out.append("variables:")
             for name, info in self.variables.items():
@@ -199,7 +218,7 @@ def result_from_payload(payload: dict[str, Any], **extra: Any) -> ProbeResult:
         status=payload.get("status", "ok"),
         lines=[LineResult.from_json(rec) for rec in payload.get("lines", [])],
         error=ProbeError(**{k: err.get(k) for k in ("type", "message", "line", "kind", "traceback")},
-                         stack=list(err.get("stack") or [])) if err else None,
+                         stack=list(err.get("stack") or []), root_cause=err.get("root_cause")) if err else None,
         device_errors=list(payload.get("device_errors", [])),
         variables=payload.get("variables", {}),
         device=payload.get("device", "cpu"),

@@ -23,10 +23,8 @@ from .kernel_host import KernelHost, ProbeSetupError
 from .result import ProbeError, ProbeResult, result_from_payload
 
 KERNEL_SIDE = Path(__file__).with_name("kernel_side")
+KERNEL_PACKAGE = "_torchplace_probe_kernel"
 MIME = "application/vnd.torchplace.probe+json"
-_MODULES = (("_torchplace_probe_simulated_gpu", "simulated_gpu.py"),
-            ("_torchplace_probe_recorder", "recorder.py"),
-            ("_torchplace_probe_runner", "runner.py"))
 _WANTS_GPU = re.compile(r"\bcuda\b|\.cuda\(")
 
 Document = Union[str, Sequence[str]]
@@ -43,20 +41,26 @@ class ProbeOptions:
     timeout: float = 60.0
     output_limit: int = 64_000
     cwd: Optional[str] = None
+    script: Optional[str] = None  # the document's path: `sys.argv[0]`, `__file__`, the working folder
+    args: tuple = ()  # the user's command-line arguments (`sys.argv[1:]`)
 
 
 @lru_cache(maxsize=1)
 def _load_code() -> str:
-    """The kernel-side modules as one cell (read once: they do not change while we run)."""
-    parts = ["def __torchplace_probe_load():", "    import sys, types"]
-    for name, filename in _MODULES:
-        path = KERNEL_SIDE / filename
-        parts.append(
-            f"    m = types.ModuleType({name!r}); m.__file__ = {str(path)!r}; sys.modules[{name!r}] = m\n"
-            f"    exec(compile({path.read_text(encoding='utf-8')!r}, {str(path)!r}, 'exec'), m.__dict__)"
-        )
-    parts.append("__torchplace_probe_load()\ndel __torchplace_probe_load")
-    return "\n".join(parts)
+    """A cell that imports the kernel side as a package from its folder (stdlib + torch only)."""
+    init = KERNEL_SIDE / "__init__.py"
+    return (
+        "def __torchplace_probe_load():\n"
+        "    import importlib, importlib.util, sys\n"
+        f"    if {KERNEL_PACKAGE!r} not in sys.modules:\n"
+        f"        spec = importlib.util.spec_from_file_location({KERNEL_PACKAGE!r}, {str(init)!r},\n"
+        f"                                                      submodule_search_locations=[{str(KERNEL_SIDE)!r}])\n"
+        "        package = importlib.util.module_from_spec(spec)\n"
+        f"        sys.modules[{KERNEL_PACKAGE!r}] = package\n"
+        "        spec.loader.exec_module(package)\n"
+        f"    importlib.import_module({KERNEL_PACKAGE + '.runner'!r})\n"
+        "__torchplace_probe_load()\ndel __torchplace_probe_load"
+    )
 
 
 class ProbeSession:
@@ -68,6 +72,7 @@ class ProbeSession:
         self.host: Optional[KernelHost] = None
         self._ran: dict = {}  # cell index -> fingerprint the kernel last ran
         self._loaded = False
+        self._notebook = False
         self._lock = threading.Lock()
         self._tmp = tempfile.mkdtemp(prefix="torchplace-probe-")
 
@@ -140,6 +145,7 @@ class ProbeSession:
             return result
 
     def _probe(self, document, cell_index, line, from_top, cancel, progress, record=True) -> ProbeResult:
+        self._notebook = not isinstance(document, str)
         cells = cells_of(document)
         target = self._pick(cells, cell_index, line, isinstance(document, str))
         if target is None:
@@ -209,9 +215,10 @@ class ProbeSession:
             except FileNotFoundError:
                 pass
         call = (
-            "__torchplace_probe_last = __import__('sys').modules['_torchplace_probe_runner'].run_cell("
+            f"__torchplace_probe_last = __import__('sys').modules['{KERNEL_PACKAGE}.runner'].run_cell("
             f"{cell.source!r}, {cell.first_line}, {filename!r}, probe={probe}, "
-            f"simulate={self.options.simulate_gpu!r}, wants_gpu={wants_gpu}, progress_path={progress_path!r})"
+            f"simulate={self.options.simulate_gpu!r}, wants_gpu={wants_gpu}, progress_path={progress_path!r}, "
+            f"script={self.options.script!r}, args={list(self.options.args)!r}, is_notebook={self._notebook})"
         )
         outcome = self.host.execute(call, self.options.timeout, mime=MIME, cancel=cancel)
         payload = outcome.payloads[-1] if outcome.payloads else None

@@ -52,10 +52,15 @@ def test_mismatch_error_on_the_real_line(simulated_session):
     assert result.error.line == 12
     assert result.error.kind == "device-mismatch"
     assert result.error.message == (
-        "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!"
+        "Expected all tensors to be on the same device, but got mat1 is on cpu, different from other tensors on "
+        "cuda:0 (when checking argument in method wrapper_CUDA_addmm)"
     )
+    # the root cause: where the CPU operand was made (line 5 of the cell above)
+    assert result.error.root_cause["line"] == 5 and result.error.root_cause["kind"] == "created"
+    assert result.error.root_cause["cell"] == 1 and result.error.root_cause["device"] == "cpu"
     payload = json.loads(result.to_json())
     assert payload["schema"] == "torchplace-probe/1" and payload["error"]["line"] == 12
+    assert payload["error"]["root_cause"]["line"] == 5
 
 
 def test_changed_cell_above_runs_again(simulated_session):

@@ -86,7 +86,7 @@ CASES = [
     ("x.cpu()", lambda: g(3).cpu(), OK("cpu")),
     ("x.to('cpu')", lambda: g(3).to("cpu"), OK("cpu")),
     ("x.to(float16) stays on cuda", lambda: g(3).to(torch.float16), OK()),
-    ("cuda:1 does not exist", lambda: c(3).to("cuda:1"), RAISES(RuntimeError, "CUDA error: invalid device ordinal")),
+    ("cuda:2 does not exist", lambda: c(3).to("cuda:2"), RAISES(RuntimeError, "CUDA error: invalid device ordinal")),
     ("zeros(device='cuda')", lambda: torch.zeros(2, device="cuda"), OK()),
     ("arange(device='cuda')", lambda: torch.arange(4, device="cuda"), OK()),
     ("tensor(list, device='cuda')", lambda: torch.tensor([1.0, 2.0], device="cuda"), OK()),

@@ -26,10 +26,8 @@ import torch
 
 PROGRESS_SNAPSHOT_S = 0.2
 
-try:
-    from . import simulated_gpu as sim
-except ImportError:  # loaded into a kernel by the probe host, outside the package
-    import _torchplace_probe_simulated_gpu as sim  # type: ignore[no-redef]
+from . import simulated_gpu as sim
+from .sim_surface import Patches
 
 MAX_NAMES_PER_LINE = 8
 MAX_CONTAINER_ITEMS = 16
@@ -40,8 +38,10 @@ MAX_DEVICE_ERRORS = 20
 DEVICE_ERROR = re.compile(
     r"Expected all tensors to be on the same device|should be the same or input should be a MKLDNN|"
     r"and weight type|and bias type|indices should be either on cpu|can't convert cuda|"
-    r"Torch not compiled with CUDA enabled|Input and parameter tensors are not at the same device|"
-    r"Expected object of device type|on the same device"
+    r"Torch not compiled with CUDA enabled|tensors are not at the same device|"
+    r"Expected object of device type|on the same device|device type for generator|for value tensor|"
+    r"'lengths' argument should be a 1D CPU|invalid device ordinal|Attempting to deserialize object on|"
+    r"CPU scalars to non-CPU kernel|only dense CPU tensors can be pinned"
 )
 
 
@@ -187,12 +187,12 @@ class Recorder:
         self.copies = 0
         self.bytes = 0
         self.syncs = 0
-        self._saved: dict = {}
-        self._aliases: list = []
+        self._patches = Patches()
         self._seen_exceptions: set = set()
         self.device_errors: list = []
         self._depth = 0
         self._previous_trace = None
+        self._previous_hook = None
 
     # --- line tracking ---
     def _record(self, line: int) -> LineRecord:
@@ -275,9 +275,7 @@ class Recorder:
         self.syncs += 1
 
     def _patch(self, owner, name, make) -> None:
-        original = getattr(owner, name)
-        self._saved[(owner, name)] = original
-        setattr(owner, name, make(original))
+        self._patches.set(owner, name, make(getattr(owner, name)))
 
     def _install_patches(self) -> None:
         rec = self
@@ -318,10 +316,6 @@ class Recorder:
                         rec._depth -= 1
                 wrapper.__name__ = original.__name__
                 wrapper.__doc__ = original.__doc__
-                special = sim._SPECIAL.get(original)
-                if special is not None:  # the mode now receives this wrapper as `func`
-                    sim._SPECIAL[wrapper] = special
-                    rec._aliases.append(wrapper)
                 return wrapper
             return make
 
@@ -343,11 +337,10 @@ class Recorder:
             self._patch(T, "cuda", lambda o: moving(o, sim.device_of))
             self._patch(T, "cpu", lambda o: moving(o, sim.device_of))
             self._patch(T, "copy_", copying)
-        else:
-            self._saved[(sim, "transfer_hook")] = sim.transfer_hook
-            sim.transfer_hook = self.on_transfer
-        self._patch(torch, "tensor", factory)
-        self._patch(torch, "as_tensor", factory)
+            self._patch(torch, "tensor", factory)
+            self._patch(torch, "as_tensor", factory)
+        else:  # the simulated device reports every copy itself
+            self._previous_hook = sim.set_transfer_hook(self.on_transfer)
         for name, kind in ((
             "item", ".item()"), ("tolist", ".tolist()"), ("__repr__", "print/repr"), ("numpy", ".numpy()"),
             ("__bool__", "bool()"), ("__float__", "float()"), ("__int__", "int()"), ("nonzero", ".nonzero()"),
@@ -364,12 +357,9 @@ class Recorder:
         if self._line_file is not None:
             self._line_file.close()
             self._line_file = None
-        for (owner, name), original in self._saved.items():
-            setattr(owner, name, original)
-        self._saved.clear()
-        for wrapper in self._aliases:
-            sim._SPECIAL.pop(wrapper, None)
-        self._aliases.clear()
+        self._patches.undo()
+        if self.simulated:
+            sim.set_transfer_hook(self._previous_hook)
 
     # --- results ---
     def _write_progress(self, line: int) -> None:

@@ -1,40 +1,39 @@
 """The kernel-side entry point: run one cell, probed or not (stdlib + torch only).
 
 Why: the host sends cell text, not a module: the user's interpreter need not
-have torchplace installed.  The host loads this file and its two siblings into
-the kernel as plain modules and calls `run_cell`, which executes the cell in
+have torchplace installed.  The host loads this folder into the kernel as the
+package `_torchplace_probe_kernel` and calls `run_cell`, which executes the cell in
 the kernel's user namespace (like Jupyter) and publishes a JSON payload as a
 display message of type `MIME`.
 """
 from __future__ import annotations
 
 import contextlib
+import os
+import sys
 import time
 import traceback
 from typing import Optional
 
 import torch
 
-try:
-    from . import recorder as rec_mod
-    from . import simulated_gpu as sim
-except ImportError:  # loaded into a kernel by the probe host
-    import _torchplace_probe_recorder as rec_mod  # type: ignore[no-redef]
-    import _torchplace_probe_simulated_gpu as sim  # type: ignore[no-redef]
+from . import recorder as rec_mod
+from . import simulated_gpu as sim
 
 MIME = "application/vnd.torchplace.probe+json"
 MAX_TRACEBACK = 6000
-STATE = {"simulated": False}
+STATE = {"simulated": False, "real_gpu": None}
+
 
 def real_gpu_name() -> Optional[str]:
     if STATE["simulated"]:
         return None
-    try:
-        if torch.cuda.is_available():
-            return torch.cuda.get_device_name(0)
-    except Exception:
-        return None
-    return None
+    if STATE["real_gpu"] is None:
+        try:
+            STATE["real_gpu"] = torch.cuda.get_device_name(0) if torch.cuda.is_available() else ""
+        except Exception:  # noqa: BLE001 - a broken CUDA setup is "no GPU" here
+            STATE["real_gpu"] = ""
+    return STATE["real_gpu"] or None
 
 
 def _namespace():
@@ -63,6 +62,10 @@ def decide_simulation(simulate: str, wants_gpu: bool) -> bool:
     return STATE["simulated"]
 
 
+def _is_probed_code(filename: str) -> bool:
+    return filename.startswith("<torchplace-probe ")
+
+
 def describe_error(exc: BaseException, filename: str, first_line: int) -> dict:
     stack = rec_mod.error_stack(exc, filename)
     line = stack[-1] if stack else None
@@ -75,15 +78,58 @@ def describe_error(exc: BaseException, filename: str, first_line: int) -> dict:
     text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     if len(text) > MAX_TRACEBACK:
         text = "...\n" + text[-MAX_TRACEBACK:]
-    return {"type": type(exc).__name__, "message": message, "line": line, "kind": kind, "traceback": text,
-            "stack": stack}
+    error = {"type": type(exc).__name__, "message": message, "line": line, "kind": kind, "traceback": text,
+             "stack": stack}
+    cause = sim.root_cause(exc)
+    if cause is not None:
+        error["root_cause"] = _locate(cause)
+    return error
+
+
+def _locate(cause: dict) -> dict:
+    """A root cause in a probed cell is a document line (and its cell); elsewhere, a file path."""
+    for key in ("file", ):
+        name = cause.get(key)
+        if name and _is_probed_code(name):
+            cause["cell"] = int(name.rsplit(" ", 1)[-1].rstrip(">"))
+            del cause[key]
+    created = cause.get("created")
+    if created and _is_probed_code(created.get("file", "")):
+        created["cell"] = int(created.pop("file").rsplit(" ", 1)[-1].rstrip(">"))
+    return cause
+
+
+def _script_context(namespace: dict, script: Optional[str], args: list, is_notebook: bool) -> None:
+    """`sys.argv`, `__file__` and the working folder as when the user runs the script."""
+    if script is None:
+        return
+    sys.argv = [script] + [str(a) for a in args]
+    if not is_notebook:
+        namespace["__file__"] = script
+    folder = os.path.dirname(os.path.abspath(script))
+    if os.path.isdir(folder) and os.getcwd() != folder:
+        os.chdir(folder)
+
+
+def _tracking(simulated: bool):
+    if simulated:
+        return sim.simulation(track_origins=True, user_filter=_is_probed_code_or_user)
+    if real_gpu_name():
+        return sim.origin_tracking(user_filter=_is_probed_code_or_user)
+    return contextlib.nullcontext()
+
+
+def _is_probed_code_or_user(filename: str) -> bool:
+    return not filename.startswith("<") or _is_probed_code(filename)
 
 
 def run_cell(source: str, first_line: int, filename: str, *, probe: bool = True, simulate: str = "auto",
-             wants_gpu: bool = False, progress_path: Optional[str] = None, publish: bool = True) -> dict:
+             wants_gpu: bool = False, progress_path: Optional[str] = None, publish: bool = True,
+             script: Optional[str] = None, args: Optional[list] = None, is_notebook: bool = False) -> dict:
     """Run `source` (whose first line is document line `first_line`, 1-based)."""
     shell, namespace = _namespace()
     simulated = decide_simulation(simulate, wants_gpu)
+    _script_context(namespace, script, list(args or []), is_notebook)
     text = source
     if shell is not None:
         try:
@@ -93,7 +139,7 @@ def run_cell(source: str, first_line: int, filename: str, *, probe: bool = True,
     recorder = rec_mod.Recorder(filename, text, first_line, progress_path, simulated) if probe else None
     error = None
     started = time.perf_counter()
-    with (sim.simulation() if simulated else contextlib.nullcontext()):
+    with _tracking(simulated):
         try:
             code = compile("\n" * (first_line - 1) + text, filename, "exec")
             if recorder is not None:
