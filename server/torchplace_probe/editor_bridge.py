@@ -18,6 +18,8 @@ import threading
 import uuid
 from typing import Any, Optional
 
+from torchplace_rules.text_lines import split_lines
+
 from .result import ProbeResult
 from .session import ProbeOptions, ProbeSession
 
@@ -84,7 +86,7 @@ def diagnostics_for_result(result: ProbeResult, text: str, to_lsp_line) -> list:
     """LSP diagnostics for one result; `to_lsp_line(probe_line) -> 0-based line or None`."""
     from lsprotocol import types
 
-    lines = text.splitlines()
+    lines = split_lines(text)
 
     def line_range(n: Optional[int]):
         if n is None:
@@ -187,7 +189,7 @@ async def probe_cell(ls: Any, request: Any) -> dict:
     if getattr(getattr(ls, "settings", None), "show_notifications", "always") != "off":
         ls.window_show_message(types.ShowMessageParams(type=kind, message=message))
     ls.window_log_message(types.LogMessageParams(type=types.MessageType.Info, message=message))
-    source_lines = request.text.splitlines() if not request.notebook_uri else None
+    source_lines = split_lines(request.text) if not request.notebook_uri else None
     ls.window_log_message(types.LogMessageParams(type=types.MessageType.Log,
                                                  message=result.to_text(source_lines, request.path or request.uri)))
     return {"ran": True, "result": result.to_dict()}

@@ -10,6 +10,11 @@ from typing import Optional, Sequence
 EXIT_OK, EXIT_CELL_FAILED, EXIT_USAGE, EXIT_FAULT = 0, 1, 2, 3
 
 
+def _split_lines(text: str) -> list:
+    from torchplace_rules.text_lines import split_lines
+    return split_lines(text)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="a .py file with `# %%` cells, or a .ipynb notebook")
     where = parser.add_mutually_exclusive_group()
@@ -64,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(result.to_json())
     else:
-        source_lines = document.splitlines() if isinstance(document, str) else None
+        source_lines = _split_lines(document) if isinstance(document, str) else None
         print(result.to_text(source_lines, str(path)))
     if result.status == "setup-error":
         if args.format == "text" and result.error:

@@ -9,6 +9,7 @@ import re
 from typing import TYPE_CHECKING, Optional
 
 from lsprotocol import types
+from torchplace_rules.text_lines import split_lines
 
 from .analysis_units import find_document
 from .probe_command import PROBE_COMMAND
@@ -24,7 +25,7 @@ def cell_lines(text: str) -> list[int]:
     """0-based lines that start a `# %%` cell."""
     if "%%" not in text:
         return []
-    return [i for i, line in enumerate(text.splitlines()) if CELL_MARKER.match(line)]
+    return [i for i, line in enumerate(split_lines(text)) if CELL_MARKER.match(line)]
 
 
 def _lens(uri: str, line: int) -> types.CodeLens:

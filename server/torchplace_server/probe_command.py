@@ -21,6 +21,7 @@ from typing import Any, Optional
 
 from lsprotocol import types
 from pygls import uris
+from torchplace_rules.text_lines import split_lines
 
 from .analysis_units import find_document
 from .server import TorchplaceServer  # real import: pygls evaluates command annotations
@@ -58,7 +59,7 @@ def _build_request(ls: "TorchplaceServer", uri: str, line: int) -> Optional[Prob
     if doc is None:
         return None
     text = doc.source
-    lines = text.splitlines()
+    lines = split_lines(text)
     notebook = ls.workspace.get_notebook_document(cell_uri=uri)
     if notebook is not None:
         earlier = []
