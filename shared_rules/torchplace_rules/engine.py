@@ -5,12 +5,12 @@ import ast
 import traceback
 from typing import Optional
 
-from .analysis import analyze
+from .flow import analyze
 from .analysis_memo import AnalysisMemo
 from .config import Config
 from .model import EngineError, Finding, Severity, Span
 from .rules import ACTIVE_RULES, SYNTAX_ERROR
-from .module_summaries import GuardedSource
+from .flow.cross_file import GuardedSource
 from .source_text import SourceText
 from .suppression import is_suppressed, suppressions
 

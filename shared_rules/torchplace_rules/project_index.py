@@ -16,6 +16,10 @@ import threading
 from pathlib import Path
 from typing import Iterable, Optional
 
+from .files import read_source
+from .module_summaries import SummaryCache
+from .third_party_classes import ThirdPartyClasses
+
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 MAX_PARENT_ROOTS = 6  # flat layouts: how far up from the importing file to look without a project root
 
@@ -37,9 +41,6 @@ class ProjectIndex:
     def __init__(self, root: Optional[os.PathLike | str] = None, extra_roots: Iterable[os.PathLike | str] = (),
                  environment: Optional[str] = None, use_jedi: bool = True, max_summaries: int = 3000,
                  static: bool = False) -> None:
-        from .module_summaries import SummaryCache
-        from .third_party_classes import ThirdPartyClasses
-
         self.root = Path(root).resolve() if root else None
         self.extra_roots = tuple(Path(r).resolve() for r in extra_roots)
         self.overlays: dict[Path, str] = {}
@@ -82,8 +83,6 @@ class ProjectIndex:
         text = self.overlays.get(path)
         if text is not None:
             return text
-        from .files import read_source  # (files imports the engine, which imports this module)
-
         return read_source(path)[0]
 
     # -- resolution --------------------------------------------------------------

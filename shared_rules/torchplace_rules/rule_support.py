@@ -4,7 +4,9 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from .values import Dev, TensorV, device_variable
+from .flow.devices import Dev
+from .flow.state import device_variable
+from .flow.values import TensorV
 
 
 def code_text(src, node: Optional[ast.AST], limit: int = 40) -> str:

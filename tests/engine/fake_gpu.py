@@ -69,4 +69,5 @@ def run_on_fake_gpu(code: str) -> BaseException | None:
         return exc
     finally:
         torch.cuda.is_available, torch.nn.Module.to, torch.nn.Module.cuda = saved
+        torch.set_default_device(None)  # a snippet's set_default_device must not outlive it
     return None

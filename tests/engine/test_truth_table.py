@@ -64,3 +64,186 @@ def test_semantics(name, code, raises, expected):
 def test_engine_only(name, code, expected):
     loud = [f for f in check_source(HEADER + code, "t.py") if f.severity <= Severity.WARNING]
     assert [f.code for f in loud] == ([] if expected is None else [expected])
+
+
+# -- Issue 11: PyTorch's own device contracts, each checked against torch and against the table
+# (torchplace_rules/data/torch_semantics.json, generated from torch). Where FakeTensor cannot run
+# a case, or is more lenient than the CUDA kernels, the test pins PyTorch's source behaviour
+# (native_functions.yaml read through torchgen, or the installed headers) and says so; the
+# "meta" device stands in for an accelerator where only "not the CPU" matters.
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import torch  # noqa: E402
+
+from torchplace_rules import torch_semantics as ts  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).parents[2] / "shared_rules" / "tools"))
+
+def _overload(name, args, kwargs=None, method=False):
+    callable_ = ts.lookup_method(name) if method else ts.lookup_function(name)
+    return callable_.bind(args, kwargs or {}).overload
+
+
+def _roles(overload):
+    return {p.name: p.role for p in overload.checked}
+
+
+def test_normal_with_a_tensor_std_follows_it_and_takes_no_device():
+    assert run_on_fake_gpu(HEADER + "s = torch.ones(3, device=device)\ny = torch.normal(0., s)\n"
+                           "assert y.device.type == 'cuda'\n") is None
+    err = run_on_fake_gpu(HEADER + "s = torch.ones(3, device=device)\ny = torch.normal(0., s, device=device)\n")
+    assert isinstance(err, TypeError), err
+    o = _overload("torch.normal", ["number", "tensor"])
+    assert (o.result, o.follows, o.takes_device) == ("inputs", ("std",), False)
+
+
+@pytest.mark.parametrize("make", [
+    lambda n: torch.arange(n), lambda n: torch.full((2,), n), lambda n: torch.linspace(n, n, 3),
+    lambda n: torch.randint(n, (2,)),
+])
+def test_a_zero_dim_tensor_where_a_number_is_read_does_not_place_the_result(make):
+    n = torch.tensor(5)  # lives on the CPU; the result goes to the default device
+    with torch.device("meta"):
+        assert make(n).device.type == "meta"
+
+
+def test_table_reads_zero_dim_tensors_as_numbers():
+    assert _overload("torch.arange", ["tensor0"]).param("end").reads_number
+    assert _overload("torch.full", ["other", "tensor0"]).param("fill_value").reads_number
+    o = _overload("torch.linspace", ["tensor0", "tensor0", "number"])
+    assert o.result == "factory" and o.param("start").reads_number
+
+
+@pytest.mark.parametrize("module,call", [
+    ("nn.CrossEntropyLoss()", "m(torch.ones(2, 3, device=device), torch.zeros(2, dtype=torch.long, device=device))"),
+    ("nn.MSELoss()", "m(torch.ones(3, device=device), torch.ones(3, device=device))"),
+    ("nn.MaxPool2d(2)", "m(torch.ones(1, 1, 4, 4, device=device))"),
+    ("nn.Sequential(nn.ReLU(), nn.Dropout(0.1))", "m(torch.ones(3, device=device))"),
+])
+def test_modules_without_state_run_wherever_their_input_is(module, call):
+    code = HEADER + f"m = {module}\ny = {call}\nassert y.device.type == 'cuda'\n"
+    assert run_on_fake_gpu(code) is None
+    name = module.split("(")[0].replace("nn.", "torch.nn.")
+    held = ts.lookup_module_class(name)
+    assert held.runs_anywhere or held.container
+
+
+def test_a_loss_with_a_cpu_weight_needs_its_input_on_the_cpu():
+    code = HEADER + ("m = nn.CrossEntropyLoss(weight=torch.ones(3))\n"
+                     "y = m(torch.ones(2, 3, device=device), torch.zeros(2, dtype=torch.long, device=device))\n")
+    assert run_on_fake_gpu(code) is not None
+    assert ts.lookup_module_class("torch.nn.CrossEntropyLoss").holds_state({"weight": object()}) is True
+
+
+def test_modules_built_with_device_are_placed_there():
+    assert torch.nn.Linear(3, 2, device="meta").weight.device.type == "meta"
+    assert ts.lookup_module_class("torch.nn.Linear").factory_kwargs
+
+
+def test_zero_dim_cpu_tensors_meet_cuda_ones_in_tensor_iterator_ops():
+    assert run_on_fake_gpu(HEADER + "x = torch.ones(3, device=device)\ny = torch.mul(x, torch.tensor(2.))\n") is None
+    assert _overload("torch.mul", ["tensor", "tensor0"]).param("other").accepts_zero_dim_cpu()
+
+
+def test_cpu_indices_may_index_an_accelerator_tensor_but_not_the_reverse():
+    # CPU indices into a non-CPU tensor: torch runs it. The reverse raises in the index meta
+    # function's check_indices_on_cpu_or_selfdevice (FakeTensor cannot run data-dependent
+    # indexing, and meta's Python kernel skips that check): pinned to
+    # aten/src/ATen/native/TensorAdvancedIndexing.cpp ("indices should be either on cpu or on
+    # the same device as the indexed tensor").
+    assert torch.ones(4, device="meta")[torch.tensor([0, 1])].device.type == "meta"
+    assert _roles(_overload("__getitem__", ["tensor"], method=True)) == {"self": "s", "indices": "i"}
+
+
+def test_setitem_checks_its_values():
+    # x[mask] = values runs index_put_: _index_put_impl_ moves a 0-dim value to self's device,
+    # any other value meets self in a TensorIterator (TensorAdvancedIndexing.cpp; pinned: FakeTensor
+    # cannot run data-dependent indexing).
+    assert _roles(_overload("__setitem__", ["tensor", "tensor"], method=True)) == {
+        "self": "s", "indices": "i", "value": "z"}
+    assert _roles(_overload("index_put_", ["tensors", "tensor"], method=True))["values"] == "z"
+
+
+def test_where_moves_zero_dim_operands_but_not_others():
+    # Truth over folklore: where_self_out moves 0-dim condition/self/other to the device
+    # (aten/src/ATen/native/TensorCompare.cpp, "allow CPU scalars on non-cpu device").
+    assert run_on_fake_gpu(HEADER + "x = torch.ones(3, device=device)\ny = torch.where(x > 0, x, torch.tensor(0.))\n") is None
+    assert run_on_fake_gpu(HEADER + "x = torch.ones(3, device=device)\ny = torch.where(x > 0, x, torch.zeros(3))\n")
+    assert set(_roles(_overload("torch.where", ["tensor", "tensor", "tensor"])).values()) == {"z"}
+
+
+def _cuda_wrapper_checks(overload: str) -> bool:
+    """native_functions.yaml (torchgen, as torch's build reads it): a CUDA kernel whose generated
+    wrapper runs check_and_update_common_device on every tensor argument, 0-dim included
+    (torchgen/dest/register_dispatch_key.py gen_device_check)."""
+    from torch_semantics import aten  # the generator's reader of the yaml (shared_rules/tools)
+    return aten.check(overload) == "exact"
+
+
+@pytest.mark.parametrize("code,table,param,leaf", [
+    ("y = x.index_select(0, torch.tensor([1]))", ("index_select", ["number", "tensor"], True), "index", "index_select"),
+    ("y = torch.gather(x, 0, torch.tensor([1]))", ("torch.gather", ["tensor", "number", "tensor"], False), "index", "gather"),
+    ("y = F.embedding(torch.tensor([1]), torch.ones(4, 2, device=device))",
+     ("torch.nn.functional.embedding", ["tensor", "tensor"], False), "input", "index_select"),
+    ("y = F.cross_entropy(torch.ones(2, 4, device=device), torch.tensor([0, 1]))",
+     ("torch.nn.functional.cross_entropy", ["tensor", "tensor"], False), "target", "nll_loss_forward"),
+    ("y = torch.stack([x, torch.ones(4)])", ("torch.stack", ["tensors"], False), "tensors", "cat"),
+])
+def test_ops_without_the_zero_dim_exemption(code, table, param, leaf):
+    header = HEADER + "import torch.nn.functional as F\nx = torch.ones(4, device=device)\n"
+    assert run_on_fake_gpu(header + code) is not None  # a CPU operand raises
+    # FakeTensor lets a 0-dim CPU operand through everywhere; the CUDA kernel these ops reach
+    # checks every tensor argument (pinned to the generated wrapper, see _cuda_wrapper_checks).
+    assert _cuda_wrapper_checks(leaf)
+    name, args, method = table
+    assert _overload(name, args, method=method).param(param).accepts_zero_dim_cpu() is False
+
+
+def test_pack_padded_sequence_wants_cpu_lengths():
+    from torch.nn.utils.rnn import pack_padded_sequence
+    with pytest.raises(RuntimeError, match="'lengths' argument should be a 1D CPU int64 tensor"):
+        pack_padded_sequence(torch.ones(2, 3, 4), torch.tensor([3, 2], device="meta"), batch_first=True)
+    o = ts.lookup_function("torch.nn.utils.rnn.pack_padded_sequence").overloads[0]
+    assert o.param("lengths").role == "c"
+
+
+def test_a_cpu_generator_cannot_drive_a_cuda_factory():
+    # FakeTensor does not check generators; the kernels call at::check_generator, which raises
+    # "Expected a 'cuda' device type for generator but found 'cpu'" (installed header below).
+    header = Path(torch.__file__).parent / "include" / "ATen" / "core" / "Generator.h"
+    assert "device type for generator but found" in header.read_text()
+    assert _overload("torch.randn", ["number"], {"generator": "other"}).param("generator").role == "g"
+    assert torch.Generator().device.type == "cpu"
+
+
+def test_like_and_new_factories_follow_their_tensor():
+    assert run_on_fake_gpu(HEADER + "x = torch.ones(3, device=device)\ny = torch.zeros_like(x)\n"
+                           "assert y.device.type == 'cuda'\n") is None
+    m = torch.ones(3, device="meta")
+    assert {m.new_zeros(2).device.type, m.new_tensor([1, 2]).device.type, m.new_full((2,), 1.).device.type} == {"meta"}
+    assert _overload("torch.zeros_like", ["tensor"]).result == "like"
+    assert _overload("new_zeros", ["other"], method=True).follows == ("self",)
+    assert ts.lookup_method("new_tensor").overloads[0].result == "like"
+
+
+def test_torch_tensor_of_a_tensor_keeps_its_device_and_of_a_list_reads_numbers():
+    # tensor_new.cpp internal_new_from_data: a Tensor `data` keeps its device; a sequence is
+    # stored element by element on the host (item() per 0-dim tensor), then moved to device=
+    # or the default device.
+    assert torch.tensor(torch.ones(2, device="meta")).device.type == "meta"
+    with torch.device("meta"):
+        assert torch.tensor([torch.tensor(1.), torch.tensor(2.)]).device.type == "meta"
+    assert ts.lookup_function("torch.tensor").overloads[0].result == "data"
+
+
+def test_fake_tensor_is_more_lenient_than_cuda_kernels_in_these_cases():
+    # Two CPU scalars in one TensorIterator op: TensorIterator.cpp compute_types allows one
+    # ("Trying to pass too many CPU scalars to non-CPU kernel!"); a CPU conv weight: _convolution's
+    # check_input_same_type_as_parameters ("Input type ... and weight type ... should be the
+    # same"). FakeTensor accepts both; the table keeps the kernels' rules.
+    assert run_on_fake_gpu(HEADER + "y = torch.addcmul(torch.ones(3, device=device), torch.tensor(2.), torch.tensor(3.))\n") is None
+    assert run_on_fake_gpu(HEADER + "import torch.nn.functional as F\n"
+                           "y = F.conv2d(torch.ones(1, 2, 4, 4, device=device), torch.ones(2, 2, 3, 3))\n") is None
+    assert _roles(_overload("torch.addcmul", ["tensor", "tensor0", "tensor0"]))["tensor1"] == "s1"
+    assert _roles(_overload("torch.nn.functional.conv2d", ["tensor", "tensor"]))["weight"] == "s"

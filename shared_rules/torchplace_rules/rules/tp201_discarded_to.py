@@ -3,8 +3,8 @@ from ..edits import is_assignable, make_fix, replace_node
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
 from ..rule_support import code_text
-from ..torch_api import DISCARDABLE_METHODS
-from ..values import TensorV
+from ..flow.torch_api import DISCARDABLE_METHODS
+from ..flow.values import TensorV
 
 
 class DiscardedTo(Rule):

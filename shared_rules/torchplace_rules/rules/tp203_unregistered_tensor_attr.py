@@ -1,9 +1,9 @@
 """TP203 unregistered-tensor-attr: a plain tensor (or list of modules) on an nn.Module."""
 from ..edits import make_fix, replace_node, statement_line_start
 from ..model import Severity
-from ..module_summaries import foreign_home
+from ..flow.cross_file import foreign_home
 from ..rule_base import Invalid, Rule, valid
-from ..values import QualV
+from ..flow.values import QualV
 
 
 class UnregisteredTensorAttr(Rule):

@@ -3,7 +3,7 @@ from ..edits import insert_keyword, make_fix
 from ..model import Edit, Severity, Span
 from ..rule_base import Invalid, Rule, valid
 from ..rule_support import code_text, dev_text
-from ..values import TensorV
+from ..flow.values import TensorV
 
 
 class CreateThenMove(Rule):

@@ -3,7 +3,7 @@ from ..edits import make_fix, method_suffix
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
 from ..rule_support import code_text, dev_text
-from ..values import TensorV
+from ..flow.values import TensorV
 
 
 class Float64ToDevice(Rule):

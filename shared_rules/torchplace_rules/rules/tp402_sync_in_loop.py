@@ -2,8 +2,8 @@
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
 from ..rule_support import code_text, dev_text
-from ..torch_api import SYNC_METHODS
-from ..values import TensorV
+from ..flow.torch_api import SYNC_METHODS
+from ..flow.values import TensorV
 
 
 class SyncInLoop(Rule):

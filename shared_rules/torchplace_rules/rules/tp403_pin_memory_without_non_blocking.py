@@ -2,7 +2,7 @@
 from ..edits import insert_keyword, make_fix
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
-from ..values import BatchV, TensorV
+from ..flow.values import BatchV, TensorV
 
 
 class PinMemoryWithoutNonBlocking(Rule):

@@ -1,0 +1,27 @@
+"""The device-flow analysis: an abstract interpreter over `ast` that knows where
+tensors and modules live.  `driver.py` describes the stages; `LAYERS` lists the
+modules from the top of the import graph down: each imports only modules after
+it (`tests/engine/test_flow_layers.py` checks this).
+"""
+from __future__ import annotations
+
+LAYERS = (
+    "driver",         # runs a file: groups of functions, what the memo keeps, reporting
+    "statements",     # one method per statement kind
+    "expressions",    # one method per expression kind; where tensors meet
+    "calls",          # how a call is analysed: routes each call to one of the modules below
+    "project_calls",  # the project's functions, methods and classes (bodies run through `ev`)
+    "class_model",    # what a class of the project is and registers
+    "torch_methods",  # Tensor.* and nn.Module methods
+    "torch_calls",    # torch.*, torch.nn.functional.*, nn layers, DataLoader, NumPy, by qualified name
+    "torch_api",      # the tables of PyTorch's API both read
+    "cross_file",     # values of the project's other modules (summaries made by `module_summaries`)
+    "events",         # what rules receive
+    "state",          # frames, loops, joins of environments
+    "values",         # abstract values
+    "devices",        # devices
+)
+
+from .driver import Analyzer, analyze  # noqa: E402
+
+__all__ = ["Analyzer", "LAYERS", "analyze"]

@@ -1,0 +1,154 @@
+"""The checked file's view of the project's other modules (cross-file analysis).
+
+`import config` and `from models.net import Net` of the project's own code bind
+values that look into another module's *summary*: its module-level
+environment, analysed once with no rules (`module_summaries.py`, reached here
+through `ev.project.summaries`).  Nodes of another file carry their home
+(`HOME_ATTR`) so that nothing is reported at positions of another file:
+`Analyzer.report` drops such findings and `GuardedSource` notices when a fix
+was computed from a foreign node.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Optional
+
+from ..source_text import SourceText
+from .devices import Dev
+from .values import UNKNOWN, DeviceV, ModuleV, QualV, TensorV, Value
+
+HOME_ATTR = "_tp_home"
+#: Summaries of the checked file's imports resolve their own imports; those
+#: (depth 2) do not: work per checked file stays bounded whatever the import graph.
+MAX_DEPTH = 2
+
+
+@dataclass(frozen=True)
+class ProjectModuleV(QualV):
+    """A module of the project (`import config`): attributes are its real values, summarised on first use."""
+
+    file: Optional[Path] = field(default=None, compare=False, hash=False)
+    depth: int = field(default=1, compare=False, hash=False)
+
+    def member(self, ev, attr: str, node: Optional[ast.AST] = None) -> Optional[Value]:
+        summary = ev.project.summaries.get(self.file, ev, self.depth) if self.file is not None else None
+        value = resolved(ev, summary.env.get(attr)) if summary is not None else None
+        if value is not None and value is not UNKNOWN and not (isinstance(value, QualV) and not isinstance(value, ProjectModuleV)):
+            if isinstance(value, DeviceV) and node is not None:
+                return DeviceV(replace(value.dev, expr=ev.src.segment(node)))
+            return value
+        if self.file is not None and self.file.name == "__init__.py":
+            sub = ev.project.resolve(self.file, attr, 1)
+            if sub is not None:
+                return ProjectModuleV(f"{self.name}.{attr}", sub, self.depth)
+        return None
+
+
+class LazyImportV(Value):
+    """`from module import name` of a project module, looked up when the name is first used
+    (most imported names never matter, and summarising a module costs a parse)."""
+
+    __slots__ = ("path", "module", "name", "depth", "fallback")
+
+    def __init__(self, path: Path, module: Optional[str], name: str, depth: int, fallback: Value) -> None:
+        self.path, self.module, self.name, self.depth, self.fallback = path, module, name, depth, fallback
+
+    def resolve(self, ev) -> Value:
+        summary = ev.project.summaries.get(self.path, ev, self.depth) if ev.project is not None else None
+        value = resolved(ev, summary.env.get(self.name)) if summary is not None else None
+        if value is not None and value is not UNKNOWN and not isinstance(value, QualV):
+            return value
+        if isinstance(value, ProjectModuleV):
+            return value
+        if self.path.name == "__init__.py" and ev.project is not None:
+            sub = ev.project.resolve(self.path, self.name, 1)
+            if sub is not None:
+                return ProjectModuleV(f"{self.module or ''}.{self.name}".lstrip("."), sub, self.depth)
+        return value if isinstance(value, QualV) else self.fallback
+
+
+def resolved(ev, value):
+    """`value`, with a lazy import looked up (unknown when that fails)."""
+    if type(value) is LazyImportV:
+        return value.resolve(ev)
+    return value
+
+
+def decorator_from_project(ev, node) -> bool:
+    """`@auto_docstring`, `@utils.wraps(...)`: a decorator imported from the project, whose
+    value never matters to device flow (evaluating it would summarise its module for nothing)."""
+    while isinstance(node, (ast.Call, ast.Attribute)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    if not isinstance(node, ast.Name):
+        return False
+    value = ev.frame.env.get(node.id) or ev.module_raw(node.id)
+    return type(value) is LazyImportV or isinstance(value, ProjectModuleV)
+
+
+def import_depth(ev) -> int:
+    return min(getattr(ev, "summary_depth", 0) + 1, MAX_DEPTH)
+
+
+def import_module(ev, module: str, asname: Optional[str]) -> Optional[Value]:
+    """`import a.b` binds `a`; `import a.b as c` binds `a.b`."""
+    bound = module if asname else module.split(".")[0]
+    path = ev.project.resolve(ev.path, bound, 0)
+    if path is None:
+        return None
+    return ProjectModuleV(bound, path, import_depth(ev))
+
+
+def import_from(ev, module: Optional[str], level: int, name: str, fallback: Value = UNKNOWN) -> Optional[Value]:
+    """What `from module import name` binds: a lazy project import, or None when it is not one."""
+    path = ev.project.resolve(ev.path, module, level)
+    if path is None:
+        return None
+    return LazyImportV(path, module, name, import_depth(ev), fallback)
+
+
+def foreign_result(value: Value) -> Value:
+    """A value coming back from another file's code: drop source text that names its variables."""
+    if isinstance(value, (TensorV, ModuleV)) and value.dev is not None and value.dev.expr \
+            and value.dev.expr[0] not in "\"'":
+        return replace(value, dev=Dev(value.dev.kind, value.dev.label, None, None))
+    return value
+
+
+class GuardedSource(SourceText):
+    """The checked file's text; notices positions asked for nodes of another file."""
+
+    touched_foreign = False
+
+    def span(self, node):
+        if getattr(node, HOME_ATTR, None) is not None:
+            self.touched_foreign = True
+        return super().span(node)
+
+    def start(self, node):
+        if getattr(node, HOME_ATTR, None) is not None:
+            self.touched_foreign = True
+        return super().start(node)
+
+    def end(self, node):
+        if getattr(node, HOME_ATTR, None) is not None:
+            self.touched_foreign = True
+        return super().end(node)
+
+    def segment(self, node):
+        home = getattr(node, HOME_ATTR, None)
+        if home is not None:
+            return home.src.segment(node)
+        return super().segment(node)
+
+
+def is_foreign(node) -> bool:
+    return getattr(node, HOME_ATTR, None) is not None
+
+
+def foreign_home(node) -> Optional[object]:
+    """The `ModuleSummary` of the other file `node` belongs to (None: it is in the checked file)."""
+    return getattr(node, HOME_ATTR, None)
+
+

@@ -1,0 +1,70 @@
+"""Devices as the analysis sees them: the CPU, an accelerator (with its index
+when the code names one), or "the enclosing module's device".
+
+A device the analysis cannot pin down is None; joining two paths keeps a
+device only when both agree, so an unknown never turns into a finding.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Optional
+
+CPU_KIND, ACCEL_KIND, SELF_KIND = "cpu", "accel", "self"
+# Device types PyTorch runs on besides the CPU (the part before `:` in "cuda:0").
+ACCEL_TYPES = ("cuda", "mps", "xpu", "xla", "hpu", "npu", "mtia", "privateuseone", )
+
+
+@dataclass(frozen=True)
+class Dev:
+    """Where a value lives.  `kind` is cpu, accel, or self (the enclosing
+    module's device, unknown but consistent); `label` tells accelerators
+    apart (cuda:0 vs cuda:1); `expr` is source text naming it, for fixes."""
+
+    kind: str
+    label: str
+    expr: Optional[str] = None
+    at: Optional[ast.AST] = field(default=None, compare=False, hash=False)
+
+    @property
+    def is_cpu(self) -> bool:
+        return self.kind == CPU_KIND
+
+    @property
+    def is_accel(self) -> bool:
+        return self.kind == ACCEL_KIND
+
+
+CPU = Dev(CPU_KIND, "cpu", '"cpu"')
+SELF_DEV = Dev(SELF_KIND, "self")
+
+
+def join_dev(a: Optional[Dev], b: Optional[Dev]) -> Optional[Dev]:
+    if a is None or b is None:
+        return None
+    if a.kind != b.kind or a.label != b.label:
+        return None
+    if a.expr != b.expr:
+        return Dev(a.kind, a.label, None, a.at)
+    return a
+
+
+def devices_conflict(a: Dev, b: Dev) -> bool:
+    """Would an op combining (non-0-dim) tensors on a and b raise on a GPU machine?"""
+    if a.is_cpu and b.is_accel or a.is_accel and b.is_cpu:
+        return True
+    if a.is_accel and b.is_accel:
+        return a.label != b.label and ":" in a.label and ":" in b.label
+    return False
+
+
+def parse_device_string(text: str, at=None) -> Optional[Dev]:
+    """`"cpu"`, `"cuda"`, `"cuda:1"`, `"mps"` as a device (None: not a device string)."""
+    base, _, index = text.partition(":")
+    base = base.strip().lower()
+    if base == "cpu":
+        return CPU
+    if base in ACCEL_TYPES:
+        label = f"{base}:{index}" if index.isdigit() else base
+        return Dev(ACCEL_KIND, label, repr(text).replace("'", '"'), at)
+    return None

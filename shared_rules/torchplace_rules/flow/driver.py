@@ -1,0 +1,360 @@
+"""The device-flow analysis of one file: a flow-sensitive abstract interpreter over `ast`.
+
+`Analyzer` runs the module body, then every function and method (each once,
+with unknown arguments, in *groups*: one per top-level function or class, the
+unit `analysis_memo` keeps between edits).  Branches are joined (a fact
+survives only if every path agrees), loops run to a fixed point, and
+`torch.cuda.is_available()` is taken as true: the analysis reports what would
+happen on the machine the code asks for.  Rules do not walk the tree: they
+receive events (`events.py`) from here.
+
+The interpreter is assembled from one module per stage of the flow; each
+module imports only the stages after it (and `values`/`state`), and what must
+go back up (a call runs a function body) goes through the interpreter object:
+
+    devices, values      abstract values
+    state                frames, loops, joins of environments
+    driver               this file: groups, reads kept for the memo, reporting
+    statements           one method per statement kind
+    expressions          one method per expression kind; where tensors meet
+    calls                how a call is analysed: the routing to one of
+      torch_calls          torch.* / torch.nn.functional.* / nn layers / NumPy, by qualified name
+      torch_methods        Tensor.* and nn.Module methods, by name
+      torch_api            the tables both read
+      project_calls        the project's own functions, classes and methods
+    class_model          what a class of the project is and registers
+    cross_file           values of the project's other modules (summarised by `module_summaries`)
+"""
+from __future__ import annotations
+
+import ast
+import traceback
+from dataclasses import replace
+from typing import Optional
+
+from ..analysis_memo import GroupRecord, Recorder, ScanRecord
+from ..config import Config
+from ..model import EngineError, Finding, Related
+from ..rule_base import Rule
+from ..source_text import SourceText
+from .class_model import ClassInfo, scan_class
+from .cross_file import LazyImportV, is_foreign
+from .devices import Dev
+from .events import EVENTS
+from .expressions import ExpressionEvaluator
+from .project_calls import analyze_function
+from .state import Frame, device_variable
+from .statements import StatementRunner
+from .values import UNKNOWN, Value
+
+
+class Analyzer(StatementRunner, ExpressionEvaluator):
+    """The interpreter: statements and expressions are mixed in; calls, torch
+    semantics and project code are functions that receive it as `ev`."""
+
+    def __init__(self, tree: ast.Module, src: SourceText, rules: list[Rule], config: Config, path: Optional[str] = None,
+                 project=None, memo=None) -> None:
+        self.tree = tree
+        self.memo = memo  # AnalysisMemo: reuse the results of groups an edit did not touch
+        self.recorder: Optional[Recorder] = None  # reads of the running group / class scan
+        self.owned_classes: set = set()  # classes of the running group (their init_values are its own)
+        self.deferred: list = []  # (rule code, payload) a rule reports at `finish`
+        self.own_env: dict = {}  # this file's module environment, once the module body has run
+        self.used_groups: set = set()
+        self.used_scans: set = set()
+        self.project = project  # ProjectIndex: imports of the project's own modules get their real values
+        self.foreign_depth = 0  # > 0 while inlining another file's function: it reports nothing
+        self.src = src  # a GuardedSource when `project` is given (see `check_source`)
+        self.config = config
+        self.device_names = set(config.device_names)
+        self.handlers: dict[str, list] = {e: [getattr(r, "on_" + e) for r in rules if hasattr(r, "on_" + e)] for e in EVENTS}
+        self.findings: dict[tuple, Finding] = {}
+        self.pending: list[tuple] = []  # (FuncV, enclosing env, ClassInfo|None)
+        self.module_env: dict = {}
+        self.targets_accelerator = False  # some accelerator device appears in the file
+        self.inline_cache: dict = {}
+        self.inline_stack: set = set()
+        self.frame = Frame("module", {})
+        self.path = path
+        self.errors: list[EngineError] = []
+        self.crashed: set[str] = set()
+        self.bare_call = None
+        self.current_stmt = None
+        self.guards: list = []  # tests of the enclosing `if` bodies
+
+    # -- reporting -------------------------------------------------------
+    def emit(self, event: str, *args) -> None:
+        for handler in self.handlers[event]:
+            rule = handler.__self__
+            if rule.code in self.crashed:
+                continue
+            try:
+                if self.project is not None:
+                    self.src.touched_foreign = False
+                handler(self, *args)
+            except Exception as exc:  # a rule's bug must not silence the others
+                self.crashed.add(rule.code)
+                self.errors.append(EngineError(f"{rule.code} {rule.name}", self.path, f"{type(exc).__name__}: {exc}",
+                                               "".join(traceback.format_exception(exc))))
+                self.findings = {k: f for k, f in self.findings.items() if f.code != rule.code}
+
+    def report(self, rule: Rule, node, message: str, related=(), fix=None, unnecessary: bool = False) -> None:
+        if self.project is not None:  # never report at positions of another file
+            if self.foreign_depth or is_foreign(node):
+                return
+            related = [(r, m) for r, m in related if not is_foreign(r)]
+            if self.src.touched_foreign:
+                fix = None
+        span = node if not isinstance(node, ast.AST) else self.src.span(node)
+        key = (rule.code, span)
+        recorder = self.recorder
+        if recorder is not None and recorder.scan:
+            recorder.uncacheable = True
+            recorder = None
+        if key in self.findings and recorder is None:
+            return
+        rel = [Related(r if not isinstance(r, ast.AST) else self.src.span(r), m) for r, m in related if r is not None]
+        finding = Finding(rule.code, rule.name, rule.severity, message, span, rel, fix, unnecessary)
+        if recorder is not None:  # kept even when another group reported it first: a replay must not depend on order
+            recorder.reported.append(finding)
+        self.findings.setdefault(key, finding)
+
+    # -- the run ---------------------------------------------------------------
+    def run(self) -> list[Finding]:
+        self.module_env = self.frame.env
+        self.exec_body(self.tree.body)
+        self.module_env = self.own_env = self.frame.env
+        groups: list[tuple] = []  # (owner node, ClassInfo | None, pending items): one per top-level function/class
+        for item in self.pending:
+            func, _enclosing, cls = item
+            owner = cls.node if cls is not None else func.node
+            if groups and groups[-1][0] is owner:
+                groups[-1][2].append(item)
+            else:
+                groups.append((owner, cls, [item]))
+        self.pending = []
+        done: set[int] = set()
+        for owner, cls, items in groups:
+            if id(owner) not in self.used_groups:
+                self.used_groups.add(id(owner))
+                self.run_group(owner, cls, items, done)
+        self.emit("finish")
+        if self.memo is not None:
+            self.memo.forget_unused(self.used_groups, self.used_scans)
+        return [f for f in self.findings.values() if f.code not in self.crashed]
+
+    # -- groups: the unit of reuse between versions (see analysis_memo) ---------
+    def run_group(self, owner, cls: Optional[ClassInfo], items: list, done: set) -> None:
+        memo = self.memo
+        if memo is None:
+            self.run_pending(items, done)
+            return
+        record = memo.groups.get(id(owner))
+        if record is not None and record.owner is owner and record.cls is cls and self.reads_hold(record.reads):
+            self.replay(record)
+            memo.stats["groups_reused"] += 1
+            return
+        memo.stats["groups_run"] += 1
+        recorder = Recorder(scan=False) if not self.crashed else None
+        saved_flag, self.targets_accelerator = self.targets_accelerator, False
+        n_errors, n_deferred = len(self.errors), len(self.deferred)
+        cross_before = dict(self.__dict__.get("cross_deps", {}))
+        self.inline_cache = {}  # an entry's reads belong to the group that made it
+        self.owned_classes = {cls} if cls is not None else set()
+        self.recorder = recorder
+        try:
+            self.run_pending(items, done)
+        finally:
+            self.recorder = None
+            sets_flag = self.targets_accelerator
+            self.targets_accelerator = saved_flag or sets_flag
+        if recorder is None or recorder.uncacheable or len(self.errors) != n_errors or self.crashed:
+            memo.groups.pop(id(owner), None)
+            return
+        cross = {k: v for k, v in self.__dict__.get("cross_deps", {}).items() if cross_before.get(k) != v}
+        memo.groups[id(owner)] = GroupRecord(
+            owner, cls, recorder.reads, [replace(f) for f in recorder.reported], sets_flag,
+            self.deferred[n_deferred:], cross, dict(cls.init_values) if cls is not None else None)
+
+    def run_pending(self, items: list, done: set) -> None:
+        """Analyse a group's functions and methods, then the functions nested in them."""
+        self.pending = list(items)
+        while self.pending:
+            func, enclosing, cls = self.pending.pop(0)
+            if id(func.node) in done:
+                continue
+            done.add(id(func.node))
+            analyze_function(self, func.node, enclosing, cls)
+
+    def replay(self, record: GroupRecord) -> None:
+        for f in record.findings:
+            self.findings.setdefault((f.code, f.span), replace(f))
+        self.targets_accelerator = self.targets_accelerator or record.sets_accelerator
+        self.deferred.extend(record.deferred)
+        if record.cross_deps:
+            self.__dict__.setdefault("cross_deps", {}).update(record.cross_deps)
+        if record.cls is not None:
+            record.cls.init_values = dict(record.init_values)
+
+    def reads_hold(self, reads: dict) -> bool:
+        try:
+            return all(self.current_value(key) == seen for key, seen in reads.items())
+        except Exception:  # noqa: BLE001 - a read that cannot be repeated: run again
+            return False
+
+    def current_value(self, key: tuple):
+        kind = key[0]
+        if kind == "env":
+            value = self.own_env.get(key[1])
+            return value.resolve(self) if type(value) is LazyImportV else value
+        if kind == "init":
+            return dict(key[1].init_values)
+        if kind == "devvar":
+            return device_variable(self.own_env)
+        if kind == "name":
+            return self._lookup(key[1])
+        if kind == "path":
+            return self.frame.env.get(key[1])
+        if kind == "kind":
+            return type(self.own_env.get(key[1])).__name__
+        raise KeyError(key)
+
+    def note_read(self, key: tuple) -> None:
+        recorder = self.recorder
+        if recorder is not None and key not in recorder.reads:
+            recorder.reads[key] = self.current_value(key)
+
+    def note_module_read(self, key: tuple) -> None:
+        """A running group reads this file's module environment (not another file's, while inlining)."""
+        if self.recorder is not None and not self.recorder.scan and self.module_env is self.own_env:
+            self.note_read(key)
+
+    def module_value(self, path: str):
+        """This file's module-level binding of `path` (None: unbound), as a function sees it."""
+        self.note_module_read(("env", path))
+        return self.module_env.get(path)
+
+    def module_raw(self, name: str):
+        """The module-level binding of `name` as bound (a lazy import unresolved): only its kind may matter."""
+        self.note_module_read(("kind", name))
+        return self.module_env.get(name)
+
+    def module_items(self):
+        """All of this file's module-level bindings: a group that needs them is not kept."""
+        if self.recorder is not None and not self.recorder.scan:
+            self.recorder.uncacheable = True
+        return self.module_env.items()
+
+    def module_device_variable(self) -> Optional[str]:
+        """A module-level name bound to an accelerator device, for fixes (`device`)."""
+        self.note_module_read(("devvar",))
+        return device_variable(self.module_env)
+
+    def class_attr(self, info: ClassInfo, name: str, at) -> Value:
+        """`self.<name>` of `info`; another group's class is read through what its `__init__` left."""
+        if self.recorder is not None and not self.recorder.scan and info not in self.owned_classes:
+            self.note_read(("init", info))
+        return info.attr_value(name, at)
+
+    def class_scan(self, stmt: ast.ClassDef) -> ClassInfo:
+        """`scan_class`, kept between versions for module-level classes."""
+        memo = self.memo
+        if memo is None or self.frame.kind != "module" or self.recorder is not None:
+            info = scan_class(stmt, self)
+            if self.recorder is not None:
+                self.owned_classes.add(info)
+            return info
+        self.used_scans.add(id(stmt))
+        record = memo.scans.get(id(stmt))
+        if record is not None and record.node is stmt and self.reads_hold(record.reads):
+            memo.stats["scans_reused"] += 1
+            record.info.init_values = {}
+            return record.info
+        recorder = Recorder(scan=True)
+        n_errors = len(self.errors)
+        self.recorder = recorder
+        try:
+            info = scan_class(stmt, self)
+        finally:
+            self.recorder = None
+        if recorder.uncacheable or len(self.errors) != n_errors:
+            memo.scans.pop(id(stmt), None)
+        else:
+            memo.scans[id(stmt)] = ScanRecord(stmt, info, recorder.reads)
+        return info
+
+    # -- names: lookups record what a group reads from outside itself ----------
+    def lookup(self, name: str) -> Value:
+        recorder = self.recorder
+        if recorder is None:
+            return self._lookup(name)
+        if recorder.scan:  # a class scan in the module body depends on every name it reads
+            value = self._lookup(name)
+            recorder.reads.setdefault(("name", name), value)
+            return value
+        if name not in self.frame.env and self.module_env is self.own_env:
+            key = ("env", name)
+            if key not in recorder.reads:
+                recorder.reads[key] = self.current_value(key)
+            value = recorder.reads[key]
+            return UNKNOWN if value is None else value
+        return self._lookup(name)
+
+    def _lookup(self, name: str) -> Value:
+        value = self.frame.env.get(name)
+        if value is None:
+            value = self.module_env.get(name)
+            if value is None:
+                return UNKNOWN
+        if type(value) is LazyImportV:  # a project import, summarised on first use
+            value = value.resolve(self)
+        return value
+
+    def bound_path_value(self, node) -> Optional[Value]:
+        """The value bound to `a.b` / `a["k"]` in this scope, if the code assigned one."""
+        path = self.path_of(node)
+        if path is None:
+            return None
+        if self.recorder is not None and self.recorder.scan:
+            self.recorder.reads.setdefault(("path", path), self.frame.env.get(path))
+        return self.frame.env.get(path)
+
+    # -- for rules ---------------------------------------------------------------
+    @property
+    def in_training_loop(self) -> bool:
+        return any(loop.training for loop in self.frame.loops)
+
+    @property
+    def in_periodic_branch(self) -> bool:
+        """Inside `if step % N == 0:` (logging every N steps)."""
+        return any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for test in self.guards for n in ast.walk(test))
+
+    def device_expression(self, dev: Optional[Dev]) -> Optional[str]:
+        """Source text naming `dev` that is in scope here, for a fix."""
+        if dev is None or not dev.expr:
+            return None
+        expr = dev.expr
+        if expr[0] in "\"'":
+            return expr
+        root = expr.split(".")[0].split("(")[0]
+        if root in self.frame.env or self.module_value(root) is not None:
+            return expr
+        return None
+
+
+def analyze(tree: ast.Module, src: SourceText, rules: list[Rule], config: Config,
+            path: Optional[str] = None, errors: Optional[list] = None, project=None, memo=None) -> list[Finding]:
+    """Findings of `rules`; engine bugs go to `errors` (rule crashes) or raise (the core)."""
+    if "torch" not in src.text:
+        if project is not None:
+            project.record_dependencies(path, {})
+        return []
+    analyzer = Analyzer(tree, src, rules, config, path, project, memo)
+    findings = analyzer.run()
+    if memo is not None:
+        memo.cross_deps = dict(analyzer.__dict__.get("cross_deps", {}))
+    if errors is not None:
+        errors.extend(analyzer.errors)
+    if project is not None:
+        project.record_dependencies(path, analyzer.__dict__.get("cross_deps", {}))
+    return findings

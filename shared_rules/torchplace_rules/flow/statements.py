@@ -1,0 +1,339 @@
+"""Statement semantics: one `stmt_<Kind>` method per statement kind.
+
+Mixed into `Analyzer` (`driver.py`); relies on its frame and on `eval`/`bind`
+(`expressions.py`).  Branches run on copies of the environment and are
+joined; a loop body runs until its entry environment stops changing; code
+after `return`/`raise`/`break`/`continue` is dead (`Terminated`).
+"""
+from __future__ import annotations
+
+import ast
+import traceback
+from typing import Optional
+
+from ..model import EngineError
+from .cross_file import decorator_from_project, import_from, import_module
+from .state import MAX_LOOP_PASSES, LoopContext, Terminated, join_env, same_env
+from .torch_api import TRAINING_STEP_METHODS
+from .values import UNKNOWN, ClassV, DeviceV, FuncV, QualV, TensorV, Value, iteration_element
+
+
+class StatementRunner:
+    """Mixed into `Analyzer`."""
+
+    def exec_body(self, body: list) -> bool:
+        """Run statements; False when the block cannot fall through."""
+        try:
+            for stmt in body:
+                self.exec_stmt(stmt)
+        except Terminated:
+            return False
+        return True
+
+    def exec_stmt(self, stmt) -> None:
+        method = getattr(self, "stmt_" + type(stmt).__name__, None)
+        if method is not None:
+            saved, self.current_stmt = self.current_stmt, stmt
+            try:
+                method(stmt)
+            finally:
+                self.current_stmt = saved
+
+    def stmt_Expr(self, stmt: ast.Expr) -> None:
+        node = stmt.value
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            recv = self.eval(node.func.value)
+            self.bare_call = node
+            try:
+                result = self.eval_call(node, recv_value=recv)
+            finally:
+                self.bare_call = None
+            self.emit("expr_stmt", stmt, node, recv, result)
+        else:
+            self.eval(node)
+
+    def stmt_Assign(self, stmt: ast.Assign) -> None:
+        value = self.eval(stmt.value)
+        for target in stmt.targets:
+            self.bind(target, value, stmt.value)
+
+    def stmt_AnnAssign(self, stmt: ast.AnnAssign) -> None:
+        if stmt.value is not None:
+            self.bind(stmt.target, self.eval(stmt.value), stmt.value)
+
+    def stmt_AugAssign(self, stmt: ast.AugAssign) -> None:
+        # In-place arithmetic never moves a tensor; mixing devices still raises.
+        target_value = self.eval(stmt.target)
+        value = self.eval(stmt.value)
+        self.check_operands(stmt, [(target_value, stmt.target), (value, stmt.value)])
+        if not isinstance(target_value, TensorV):
+            self.bind(stmt.target, UNKNOWN if isinstance(value, TensorV) else target_value, None)
+
+    def stmt_Return(self, stmt: ast.Return) -> None:
+        value = self.eval(stmt.value) if stmt.value is not None else UNKNOWN
+        f = self.frame
+        f.returns = value if f.returns is None else f.returns.join(value)
+        raise Terminated
+
+    def stmt_Raise(self, stmt: ast.Raise) -> None:
+        if stmt.exc is not None:
+            self.eval(stmt.exc)
+        raise Terminated
+
+    def stmt_Break(self, stmt) -> None:
+        if self.frame.loops:
+            self.frame.loops[-1].breaks.append(dict(self.frame.env))
+        raise Terminated
+
+    def stmt_Continue(self, stmt) -> None:
+        if self.frame.loops:
+            self.frame.loops[-1].continues.append(dict(self.frame.env))
+        raise Terminated
+
+    def stmt_Delete(self, stmt: ast.Delete) -> None:
+        for target in stmt.targets:
+            path = self.path_of(target)
+            if path is not None:
+                self.frame.env[path] = UNKNOWN
+
+    def stmt_Import(self, stmt: ast.Import) -> None:
+        for alias in stmt.names:
+            local = alias.asname or alias.name.split(".")[0]
+            value = self.project_import(import_module, alias.name, alias.asname)
+            if value is None:
+                value = QualV(alias.name if alias.asname else local)
+            self.frame.env[local] = value
+
+    def stmt_ImportFrom(self, stmt: ast.ImportFrom) -> None:
+        for alias in stmt.names:
+            if alias.name == "*":
+                continue
+            if stmt.level or not stmt.module:
+                value = UNKNOWN
+            else:
+                value = QualV(f"{stmt.module}.{alias.name}")
+            value = self.project_import(import_from, stmt.module, stmt.level, alias.name, value) or value
+            self.frame.env[alias.asname or alias.name] = value
+
+    def project_import(self, how, *args) -> Optional[Value]:
+        """The real value of an import of the project's own code (None: not one, or unknown)."""
+        if self.project is None:
+            return None
+        try:
+            return how(self, *args)
+        except RecursionError:
+            raise
+        except Exception as exc:  # resolution must never break the analysis of this file
+            self.errors.append(EngineError("cross-file", self.path, f"{type(exc).__name__}: {exc}",
+                                           "".join(traceback.format_exception(exc))))
+            return None
+
+    def stmt_FunctionDef(self, stmt) -> None:
+        for deco in stmt.decorator_list:
+            if self.project is None or not decorator_from_project(self, deco):
+                self.eval(deco)
+        func = FuncV(stmt, id(stmt), self.frame.cls)
+        self.frame.env[stmt.name] = func
+        if self.frame.kind == "module":
+            self.pending.append((func, None, None))
+        elif self.frame.inline_depth == 0:
+            self.pending.append((func, dict(self.frame.env), None))
+
+    stmt_AsyncFunctionDef = stmt_FunctionDef
+
+    def stmt_ClassDef(self, stmt: ast.ClassDef) -> None:
+        info = self.class_scan(stmt)
+        self.frame.env[stmt.name] = ClassV(info, id(stmt))
+        if self.frame.inline_depth:
+            return
+        enclosing = None if self.frame.kind == "module" else dict(self.frame.env)
+        for name in info.method_order:
+            method = info.methods[name]
+            self.pending.append((FuncV(method, id(method), info), enclosing, info))
+        self.emit("class", info)
+
+    def stmt_If(self, stmt: ast.If) -> None:
+        assumed = self.assumed_truth(stmt.test)
+        if assumed is None:
+            self.eval(stmt.test)
+        entry = self.frame.env
+        branches = []
+        if assumed is not False:
+            self.frame.env = dict(entry)
+            self.guards.append(stmt.test)
+            try:
+                body_ok = self.exec_body(stmt.body)
+            finally:
+                self.guards.pop()
+            if body_ok:
+                branches.append(self.frame.env)
+        if assumed is not True:
+            self.frame.env = dict(entry)
+            if self.exec_body(stmt.orelse):
+                branches.append(self.frame.env)
+        self.frame.env = entry
+        self.merge(branches)
+
+    def merge(self, branches: list) -> None:
+        if not branches:
+            raise Terminated
+        env = branches[0]
+        for other in branches[1:]:
+            env = join_env(env, other)
+        self.frame.env = env
+
+    def stmt_For(self, stmt) -> None:
+        iterable = self.eval(stmt.iter)
+        element, loader = iteration_element(iterable, stmt)
+        training = _has_training_step(stmt.body)
+        self.run_loop(stmt, training, loader, lambda: self.bind(stmt.target, element, None))
+
+    stmt_AsyncFor = stmt_For
+
+    def stmt_While(self, stmt: ast.While) -> None:
+        self.eval(stmt.test)
+        self.run_loop(stmt, _has_training_step(stmt.body), None, None)
+
+    def run_loop(self, stmt, training: bool, loader, bind_target) -> None:
+        entry = self.frame.env
+        head = entry
+        exits = [entry]
+        ctx = LoopContext(stmt, training, loader)
+        self.frame.loops.append(ctx)
+        try:
+            for _ in range(MAX_LOOP_PASSES):
+                self.frame.env = dict(head)
+                if bind_target:
+                    bind_target()
+                ctx.breaks.clear()
+                ctx.continues.clear()
+                ends = []
+                if self.exec_body(stmt.body):
+                    ends.append(self.frame.env)
+                ends.extend(ctx.continues)
+                new_head = head
+                for end in ends:
+                    new_head = join_env(new_head, end)
+                exits = [new_head] + list(ctx.breaks)
+                if same_env(new_head, head):
+                    break
+                head = new_head
+        finally:
+            self.frame.loops.pop()
+        self.frame.env = exits[0]
+        for other in exits[1:]:
+            self.frame.env = join_env(self.frame.env, other)
+        if stmt.orelse:
+            self.exec_body(stmt.orelse)
+
+    def stmt_With(self, stmt) -> None:
+        no_grad = 0
+        default_device = None
+        for item in stmt.items:
+            value = self.eval(item.context_expr)
+            qual = self.qualname(item.context_expr.func) if isinstance(item.context_expr, ast.Call) else None
+            if qual in ("torch.no_grad", "torch.inference_mode"):
+                no_grad += 1
+            if isinstance(value, DeviceV):  # `with torch.device("cuda"):` sets the default device
+                default_device = value.dev
+            if item.optional_vars is not None:
+                self.bind(item.optional_vars, UNKNOWN, None)
+        self.frame.no_grad += no_grad
+        saved_default = self.frame.env.get("#default_device")
+        if default_device is not None:
+            self.frame.env["#default_device"] = DeviceV(default_device)
+        try:
+            if not self.exec_body(stmt.body):
+                raise Terminated
+        finally:
+            self.frame.no_grad -= no_grad
+            if default_device is not None:
+                if saved_default is None:
+                    self.frame.env.pop("#default_device", None)
+                else:
+                    self.frame.env["#default_device"] = saved_default
+
+    stmt_AsyncWith = stmt_With
+
+    def stmt_Try(self, stmt) -> None:
+        entry = self.frame.env
+        self.frame.env = dict(entry)
+        body_ok = self.exec_body(stmt.body)
+        after_body = self.frame.env
+        branches = []
+        if body_ok:
+            if stmt.orelse:
+                if self.exec_body(stmt.orelse):
+                    branches.append(self.frame.env)
+            else:
+                branches.append(after_body)
+        # An exception may come from any point of the body.
+        handler_entry = join_env(entry, after_body)
+        for handler in stmt.handlers:
+            self.frame.env = dict(handler_entry)
+            if handler.name:
+                self.frame.env[handler.name] = UNKNOWN
+            if self.exec_body(handler.body):
+                branches.append(self.frame.env)
+        self.frame.env = entry
+        if stmt.finalbody:
+            self.frame.env = branches[0] if branches else dict(handler_entry)
+            for other in branches[1:]:
+                self.frame.env = join_env(self.frame.env, other)
+            if not self.exec_body(stmt.finalbody) or not branches:
+                raise Terminated
+            return
+        self.merge(branches)
+
+    stmt_TryStar = stmt_Try
+
+    def stmt_Match(self, stmt) -> None:
+        self.eval(stmt.subject)
+        entry = self.frame.env
+        branches = [entry]
+        for case in stmt.cases:
+            self.frame.env = dict(entry)
+            for name in _pattern_names(case.pattern):
+                self.frame.env[name] = UNKNOWN
+            if self.exec_body(case.body):
+                branches.append(self.frame.env)
+        self.frame.env = entry
+        self.merge(branches)
+
+    def stmt_Assert(self, stmt: ast.Assert) -> None:
+        self.eval(stmt.test)
+
+    def stmt_Global(self, stmt) -> None:
+        for name in stmt.names:
+            self.frame.env.pop(name, None)
+
+    stmt_Nonlocal = stmt_Global
+
+
+def _has_training_step(body) -> bool:
+    """Does the loop body call `.backward()` or `optimizer.step()`?  Memoised on the body."""
+    owner = body[0] if body else None
+    known = getattr(owner, "_tp_trains", None)
+    if known is None:
+        known = _scan_training_step(body)
+        if owner is not None:
+            owner._tp_trains = known
+    return known
+
+
+def _scan_training_step(body) -> bool:
+    for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in TRAINING_STEP_METHODS:
+            if node.func.attr == "backward" or "optim" in ast.unparse(node.func.value).lower():
+                return True
+    return False
+
+
+def _pattern_names(pattern) -> list[str]:
+    names = []
+    for node in ast.walk(pattern):
+        for attr in ("name", "rest"):
+            value = getattr(node, attr, None)
+            if isinstance(value, str):
+                names.append(value)
+    return names

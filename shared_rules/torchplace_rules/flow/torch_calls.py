@@ -1,0 +1,296 @@
+"""Torch semantics, by qualified name: what `torch.*`, `torch.nn.functional.*`,
+`torch.nn` layer classes, `DataLoader`/datasets and NumPy functions return,
+and where their tensor arguments meet.  The tables are in `torch_api.py`;
+methods of tensors and modules are in `torch_methods.py`.
+
+Entry point: `call_qualified(ev, node, qual)` for a call of the torch/NumPy
+object named `qual` (`"torch.zeros"`, `"torch.nn.Linear"`, `"numpy.asarray"`).
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from typing import Optional
+
+from . import torch_api as api
+from .devices import CPU, Dev, parse_device_string
+from .state import forget_moved_arguments
+from .values import UNKNOWN, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, PlacedV, SeqV, TensorV, Value
+
+def kw_device(ev, node: ast.Call, kwargs: dict) -> tuple[bool, Optional[Dev]]:
+    """(has a device= keyword, its device when known)."""
+    if "device" not in kwargs:
+        return False, None
+    value = kwargs["device"]
+    return True, value.dev if isinstance(value, DeviceV) else None
+
+
+def default_device(ev) -> Dev:
+    """Where a factory without `device=` creates tensors: `torch.set_default_device` / `with torch.device(...)`."""
+    value = ev.frame.env.get("#default_device") or ev.module_value("#default_device")
+    return value.dev if isinstance(value, DeviceV) else CPU
+
+
+def call_qualified(ev, node: ast.Call, qual: str) -> Value:
+    """The value of a call of the torch/NumPy (or other library) object `qual`."""
+    head, _, last = qual.rpartition(".")
+    if qual in ("tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm"):
+        args, kwargs = ev.eval_args(node)
+        return args[0] if args else UNKNOWN
+    if head == "torch" and last in api.TORCH_FACTORIES or head == "torch" and last in api.LIKE_FACTORIES:
+        return factory(ev, node, last)
+    args, kwargs = ev.eval_args(node)
+    ev.emit("call", node, qual, None, None, args, kwargs)
+    if qual == "torch.device":
+        return torch_device(node, args)
+    if qual == "torch.from_numpy":
+        arr = args[0] if args else UNKNOWN
+        if isinstance(arr, NumpyV):
+            return TensorV(CPU, origin=node, dtype=arr.dtype, rank=arr.rank)
+        return TensorV(CPU, origin=node)
+    if qual == "torch.set_default_device":
+        if args and isinstance(args[0], DeviceV):
+            ev.frame.env["#default_device"] = args[0]
+        return UNKNOWN
+    if qual in api.PARAMETER_CLASSES:
+        t = args[0] if args else UNKNOWN
+        return replace(t, grad=True, origin=node, factory=None) if isinstance(t, TensorV) else UNKNOWN
+    if qual == "torch.compile":
+        return args[0] if args and isinstance(args[0], (ModuleV, PlacedV)) else UNKNOWN
+    if head in ("torch.utils.data", "torch.utils.data.dataloader") and last == "DataLoader":
+        return data_loader(node, args, kwargs)
+    if head in ("torch.utils.data", "torch.utils.data.dataset") and last == "TensorDataset":
+        devs = {a.dev for a in args if isinstance(a, TensorV)}
+        return DatasetV(devs.pop() if len(devs) == 1 else None)
+    if api.is_torch_layer(qual):
+        return layer(ev, node, last, args, kwargs)
+    if qual.startswith("numpy."):
+        return numpy_call(ev, node, qual, args, kwargs)
+    if last == "from_pretrained" and ("Model" in head.rpartition(".")[2] or "For" in head.rpartition(".")[2]):
+        return ModuleV(None if "device_map" in kwargs else CPU, True, None, None, known_class=False)
+    if head.startswith("torchvision.datasets") and last[:1].isupper():
+        return DatasetV(CPU)
+    if head.startswith("torchvision.models") and last[:1].islower():
+        return ModuleV(CPU, True, None, None, known_class=False)
+    if head == "torch" or head in ("torch.nn.functional", "torch.linalg", "torch.special", "torch.fft"):
+        if (head == "torch" and last in api.MIXING_FUNCTIONS) or (head == "torch.nn.functional" and last in api.MIXING_FUNCTIONAL):
+            return mixing_call(ev, node, last, args, kwargs)
+        first = next((a for a in args if isinstance(a, TensorV)), None)
+        if first is not None:
+            return TensorV(first.dev, origin=node, batch=first.batch, grad=first.grad)
+        return UNKNOWN
+    if not qual.startswith("torch.") and not qual.startswith("numpy."):
+        forget_moved_arguments(ev, node)
+    return UNKNOWN
+
+
+def torch_device(node: ast.Call, args: list) -> Value:
+    if not args:
+        return UNKNOWN
+    first = node.args[0]
+    if isinstance(first, ast.Constant) and isinstance(first.value, str):
+        text = first.value
+        if len(node.args) > 1 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, int):
+            text = f"{text}:{node.args[1].value}"
+        dev = parse_device_string(text, node)
+        return DeviceV(dev) if dev else UNKNOWN
+    if isinstance(args[0], DeviceV):
+        return args[0]
+    return UNKNOWN
+
+
+def factory(ev, node: ast.Call, name: str) -> Value:
+    args, kwargs = ev.eval_args(node)
+    ev.emit("call", node, "torch." + name, None, None, args, kwargs)
+    has_kw, dev = kw_device(ev, node, kwargs)
+    if name in api.LIKE_FACTORIES:
+        src = args[0] if args else UNKNOWN
+        if not has_kw:
+            dev = src.dev if isinstance(src, TensorV) else None
+        rank = src.rank if isinstance(src, TensorV) else None
+        return TensorV(dev, origin=node, rank=rank, random=name in api.RANDOM_FACTORIES)
+    if not has_kw:
+        dev = default_device(ev)
+    dtype = None
+    if "dtype" in kwargs:
+        dtype = dtype_of(node, "dtype")
+    rank = factory_rank(node, name)
+    if name in ("tensor", "as_tensor") and args:
+        data, data_node = args[0], node.args[0]
+        if isinstance(data, NumpyV):
+            dtype = dtype or data.dtype
+            rank = data.rank
+        elif isinstance(data, TensorV):
+            rank = data.rank
+            if not has_kw:  # torch.tensor(t) / as_tensor(t) stay on t's device
+                dev = data.dev
+        elif not has_kw and not _literal_data(data_node) and not _host_sequence(data):
+            dev = None  # maybe a tensor on any device: unknown
+    return TensorV(dev, origin=node, rank=rank, dtype=dtype, factory=node, random=name in api.RANDOM_FACTORIES,
+                   grad=_kw_true(node, "requires_grad"))
+
+
+def factory_rank(node: ast.Call, name: str) -> Optional[int]:
+    kind = api.TORCH_FACTORIES.get(name)
+    args = node.args
+    if kind == "args":
+        if len(args) == 1 and isinstance(args[0], (ast.Tuple, ast.List)):
+            return len(args[0].elts)
+        if args and not any(isinstance(a, ast.Starred) for a in args):
+            if len(args) == 1 and not isinstance(args[0], ast.Constant):
+                return None  # torch.zeros(shape): a size object of unknown length
+            return len(args)
+        size = next((k.value for k in node.keywords if k.arg == "size"), None)
+        return len(size.elts) if isinstance(size, (ast.Tuple, ast.List)) else None
+    if kind == "first" and args and isinstance(args[0], (ast.Tuple, ast.List)):
+        return len(args[0].elts)
+    if kind == "randint":
+        size = next((a for a in args if isinstance(a, (ast.Tuple, ast.List))), None)
+        size = size or next((k.value for k in node.keywords if k.arg == "size"), None)
+        return len(size.elts) if isinstance(size, (ast.Tuple, ast.List)) else None
+    if kind == "rank1":
+        return 1
+    if kind == "rank2":
+        return 2
+    if kind == "rank0":
+        return 0
+    if kind == "data" and args:
+        data = args[0]
+        if isinstance(data, ast.Constant) and isinstance(data.value, (int, float, bool, complex)):
+            return 0
+        if isinstance(data, ast.UnaryOp) and isinstance(data.operand, ast.Constant):
+            return 0
+        if isinstance(data, (ast.List, ast.Tuple, ast.ListComp)):
+            return 1
+    return None
+
+
+def _literal_data(node: ast.AST) -> bool:
+    """Numbers, strings and (nested) lists/tuples of them: data that lives on the host."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.UnaryOp):
+        return _literal_data(node.operand)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return all(_literal_data(e) for e in node.elts)
+    if isinstance(node, ast.ListComp):
+        return True
+    return False
+
+
+def _host_sequence(value: Value) -> bool:
+    """A list/tuple value holding no tensor that is off the CPU."""
+    if not isinstance(value, SeqV):
+        return False
+    items = value.items if value.items is not None else (value.elem,)
+    return all(not isinstance(v, TensorV) or (v.dev is not None and v.dev.is_cpu) for v in items)
+
+
+def dtype_of(node: ast.Call, key: str) -> Optional[str]:
+    for k in node.keywords:
+        if k.arg == key and isinstance(k.value, ast.Attribute):
+            return api.TORCH_DTYPES.get(k.value.attr) or api.NUMPY_DTYPES.get(k.value.attr)
+    return None
+
+
+def _kw_true(node: ast.Call, key: str) -> bool:
+    return any(k.arg == key and isinstance(k.value, ast.Constant) and k.value.value is True for k in node.keywords)
+
+
+def data_loader(node: ast.Call, args: list, kwargs: dict) -> Value:
+    pin = _kw_true(node, "pin_memory")
+    dev: Optional[Dev] = CPU
+    if "collate_fn" in kwargs or any(k.startswith("**") for k in kwargs):
+        dev = None
+    dataset = args[0] if args else kwargs.get("dataset", UNKNOWN)
+    if isinstance(dataset, DatasetV):
+        dev = dataset.dev if dev is not None else None
+    return LoaderV(pin, dev, node)
+
+
+def layer(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
+    if name in api.UNKNOWN_DEVICE_WRAPPERS:
+        return ModuleV(None, True, node)
+    has_kw, dev = kw_device(ev, node, kwargs)
+    if not has_kw:
+        dev = default_device(ev)
+    if name in api.CONTAINERS:
+        children = [a for a in args if isinstance(a, ModuleV)]
+        has_params = any(c.has_params for c in children) or len(children) < len(args) or not args
+        child_devs = {c.dev for c in children}
+        if len(children) == len(args) and len(child_devs) == 1 and args:
+            dev = child_devs.pop()
+        elif children and len(child_devs) > 1:
+            dev = None
+        return ModuleV(dev, has_params, node)
+    if name in ("Parameter", "Buffer"):
+        return UNKNOWN
+    tensors = [v for v in list(args) + list(kwargs.values()) if isinstance(v, TensorV)]
+    if tensors and not has_kw:  # e.g. CrossEntropyLoss(weight=t): its buffer is t
+        devs = {t.dev for t in tensors}
+        dev = devs.pop() if len(devs) == 1 else None
+    elif not has_kw and any(v is UNKNOWN for v in list(args) + list(kwargs.values())) and name.endswith("Loss"):
+        dev = None  # a loss weight of unknown device
+    return ModuleV(dev, api.layer_has_params(name, node), node, torch_layer=True)
+
+
+def mixing_call(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
+    operands = []
+    for value, arg in zip(args, node.args):
+        if name in api.SEQUENCE_ARG_FUNCTIONS and isinstance(value, SeqV):
+            elts = arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg] * len(value.items or [value.elem])
+            items = value.items if value.items is not None else [value.elem]
+            operands.extend(zip(items, elts))
+        else:
+            operands.append((value, arg))
+    for k in node.keywords:
+        if k.arg in ("weight", "bias", "target", "other", "input", "mask", "running_mean", "running_var"):
+            operands.append((kwargs[k.arg], k.value))
+    return ev.combine(node, operands)
+
+
+def numpy_call(ev, node: ast.Call, qual: str, args: list, kwargs: dict) -> Value:
+    last = qual.rsplit(".", 1)[1]
+    dtype = None
+    for k in node.keywords:
+        if k.arg == "dtype":
+            attr = k.value.attr if isinstance(k.value, ast.Attribute) else getattr(k.value, "value", None)
+            dtype = api.NUMPY_DTYPES.get(attr) if isinstance(attr, str) else None
+            if dtype is None:
+                return NumpyV(None)
+    if qual.startswith("numpy.random.") and last in api.NUMPY_RANDOM_FLOAT64:
+        rank = None
+        if last in ("rand", "randn"):
+            rank = len(node.args)
+        else:
+            size = next((k.value for k in node.keywords if k.arg == "size"), None)
+            if isinstance(size, (ast.Tuple, ast.List)):
+                rank = len(size.elts)
+            elif isinstance(size, ast.Constant):
+                rank = 1
+        return NumpyV(dtype or "float64", rank)
+    if qual == f"numpy.{last}" and last in api.NUMPY_FLOAT64_MAKERS:
+        shape = node.args[0] if node.args else None
+        rank = len(shape.elts) if isinstance(shape, (ast.Tuple, ast.List)) else (1 if isinstance(shape, ast.Constant) else None)
+        return NumpyV(dtype or "float64", rank)
+    if last in ("array", "asarray", "asanyarray", "ascontiguousarray"):
+        data = args[0] if args else UNKNOWN
+        if isinstance(data, TensorV):
+            return NumpyV(dtype or data.dtype, data.rank)
+        if node.args and isinstance(node.args[0], ast.List):
+            return NumpyV(dtype or _literal_dtype(node.args[0]), 1)
+        return NumpyV(dtype)
+    return UNKNOWN
+
+
+def _literal_dtype(node: ast.List) -> Optional[str]:
+    kinds = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Constant):
+            kinds.add(type(n.value))
+    if float in kinds:
+        return "float64"
+    if kinds == {int}:
+        return "int64"
+    return None
+

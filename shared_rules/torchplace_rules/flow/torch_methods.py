@@ -1,0 +1,201 @@
+"""Torch semantics, by method name: `Tensor.*` methods (moves with `.to()`,
+`.cuda()`, `.cpu()`; ops that keep the device or combine tensors),
+`nn.Module` methods (`.to()` moves a module in place), what calling a module
+requires of its input, and methods of NumPy arrays.
+
+Entry points: `tensor_method`, `module_method`, `module_input_conflicts` and
+`numpy_method`, called from `calls.py`.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from typing import Optional
+
+from . import torch_api as api
+from .devices import ACCEL_KIND, CPU, Dev
+from .events import Conflict
+from .torch_calls import dtype_of, kw_device
+from .values import (
+    UNKNOWN, BatchV, DeviceV, DictV, ItemsV, ModuleV, NumpyV, ParamsV, PlacedV, SeqV, TensorV, Value,
+)
+
+MODULE_SELF_METHODS = {"train", "eval", "requires_grad_", "half", "float", "double", "bfloat16", "share_memory", "apply",
+                       "zero_grad_unused"}
+
+
+def to_target(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> tuple[bool, Optional[Dev], Optional[str]]:
+    """(moves between devices?, target device when known, new dtype)."""
+    moves, dev, dtype = _to_target(ev, node, name, args, kwargs)
+    if dev is not None and dev.kind == ACCEL_KIND:
+        ev.targets_accelerator = True
+    return moves, dev, dtype
+
+
+def _to_target(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> tuple[bool, Optional[Dev], Optional[str]]:
+    if name == "cpu":
+        return True, CPU, None
+    if name == "cuda":
+        index = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "device"), None)
+        if isinstance(index, ast.Constant) and isinstance(index.value, int):
+            return True, Dev(ACCEL_KIND, f"cuda:{index.value}", f'"cuda:{index.value}"', node), None
+        if args and isinstance(args[0], DeviceV):
+            return True, args[0].dev, None
+        return True, Dev(ACCEL_KIND, "cuda", '"cuda"', node), None
+    dtype = dtype_of(node, "dtype")
+    target: Optional[Value] = kwargs.get("device")
+    for arg_node, value in zip(node.args, args):
+        if isinstance(value, (DeviceV, TensorV)) and target is None:
+            target = value
+        elif isinstance(arg_node, ast.Attribute) and arg_node.attr in api.TORCH_DTYPES:
+            dtype = api.TORCH_DTYPES[arg_node.attr]
+        elif value is UNKNOWN and target is None and not _looks_like_dtype(arg_node):
+            target = UNKNOWN
+    if target is None:
+        return False, None, dtype
+    if isinstance(target, DeviceV):
+        return True, target.dev, dtype
+    if isinstance(target, TensorV):
+        return True, target.dev, dtype or target.dtype
+    return True, None, dtype
+
+
+def _looks_like_dtype(node: ast.AST) -> bool:
+    text = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+    return "dtype" in text.lower() or text in api.TORCH_DTYPES
+
+
+def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
+    args, kwargs = ev.eval_args(node)
+    ev.emit("call", node, None, name, recv, args, kwargs)
+    recv_node = node.func.value
+    batch = recv.info if isinstance(recv, BatchV) else getattr(recv, "batch", None)
+    if name in ("to", "cuda", "cpu"):
+        moves, dev, dtype = to_target(ev, node, name, args, kwargs)
+        if not moves:
+            if isinstance(recv, TensorV):
+                return replace(recv, origin=node, factory=None, dtype=dtype or recv.dtype)
+            return recv
+        ev.emit("transfer", node, recv, recv_node, dev, name)
+        if recv is UNKNOWN:
+            if dev is None:
+                return UNKNOWN
+            if ev.bare_call is node:  # `thing.to(device)` as a statement: a module moved in place
+                path = ev.path_of(recv_node)
+                if path is not None:
+                    ev.frame.env[path] = PlacedV(dev, node)
+            return PlacedV(dev, node)
+        if isinstance(recv, BatchV):
+            return TensorV(dev, origin=node)
+        return TensorV(dev, origin=node, rank=recv.rank, dtype=dtype or recv.dtype, grad=recv.grad)
+    if isinstance(recv, BatchV):
+        if name == "items":
+            return ItemsV(recv.element(node))
+        if name in ("values",):
+            return SeqV(None, recv.element(node))
+        recv = recv.element(recv_node)
+    if not isinstance(recv, TensorV):
+        return UNKNOWN
+    if name in ("item", "tolist"):
+        return UNKNOWN
+    if name == "numpy":
+        return NumpyV(recv.dtype, recv.rank)
+    if name == "type_as":  # converts to the other tensor's type, device included
+        other = args[0] if args else UNKNOWN
+        if isinstance(other, TensorV):
+            return TensorV(other.dev, origin=node, rank=recv.rank, dtype=other.dtype, grad=recv.grad)
+        return TensorV(None, origin=node, rank=recv.rank)
+    if name in api.NEW_METHODS:
+        has_kw, dev = kw_device(ev, node, kwargs)
+        return TensorV(dev if has_kw else recv.dev, origin=node)
+    if name in api.MIXING_METHODS:
+        operands = [(recv, recv_node)] + list(zip(args, node.args))
+        result = ev.combine(node, operands)
+        if name.endswith("_"):
+            return recv
+        return result
+    if name in ("split", "chunk", "unbind", "tensor_split"):
+        return SeqV(None, TensorV(recv.dev, origin=node, batch=batch, grad=recv.grad))
+    if name in api.DTYPE_METHODS:
+        return replace(recv, origin=node, factory=None, dtype=api.DTYPE_METHODS[name])
+    if name in api.PRESERVING_METHODS:
+        rank = 0 if name in api.REDUCTIONS and not node.args and not node.keywords else (recv.rank if name in ("clone", "detach", "contiguous", "abs", "exp", "log", "sqrt", "sigmoid", "tanh", "relu", "neg") else None)
+        grad = recv.grad and name != "detach"
+        if name.endswith("_") or name in ("requires_grad_",):
+            return replace(recv, grad=True if name == "requires_grad_" else recv.grad)
+        keep = recv.dev is not None and recv.dev.is_cpu
+        return TensorV(recv.dev, origin=node, rank=rank, dtype=recv.dtype, grad=grad, batch=batch, module_output=recv.module_output,
+                       factory=recv.factory if keep else None, random=recv.random and keep)
+    return UNKNOWN
+
+
+def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool = False) -> Value:
+    if name in ("to", "cuda", "cpu"):
+        args, kwargs = ev.eval_args(node)
+        ev.emit("call", node, None, name, module, args, kwargs)
+        moves, dev, _ = to_target(ev, node, name, args, kwargs)
+        if not moves:
+            return module
+        moved = replace(module, dev=dev, placed_at=node)
+        path = ev.path_of(node.func.value)
+        if path is not None:  # Module.to() moves the module in place
+            ev.frame.env[path] = PlacedV(dev, node) if placed and dev is not None else moved
+        return moved
+    args, kwargs = ev.eval_args(node)
+    ev.emit("call", node, None, name, module, args, kwargs)
+    if name == "parameters":
+        return ParamsV(module.dev)
+    if name in MODULE_SELF_METHODS:
+        return module
+    return UNKNOWN
+
+
+def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwargs: dict) -> bool:
+    """Emit a conflict for each input of `module(...)` on another device than its
+    parameters; True when the call would raise (its result is then unknown)."""
+    arg_nodes = list(node.args) + [k.value for k in node.keywords]
+    conflict = False
+    if module.dev is not None and module.has_params:
+        for value, arg in zip(list(args) + list(kwargs.values()), arg_nodes):
+            for tensor in _tensors_in(value, arg):
+                if tensor.dev is None or tensor.rank == 0:
+                    continue
+                if tensor.dev.is_cpu and not module.dev.is_cpu and (module.dev.kind == ACCEL_KIND or module.torch_layer):
+                    # Every CPU input is an event (each factory is its own TP202);
+                    # rules reporting at the call keep one finding per call.
+                    ev.emit("conflict", Conflict(node, "module_input", tensor, arg, module, node.func, module.dev))
+                    conflict = conflict or module.dev.kind == ACCEL_KIND
+                    continue
+                in_method = ev.frame.cls is not None and ev.frame.cls.is_module
+                if module.dev.is_cpu and module.known_class and (tensor.dev.kind == ACCEL_KIND or (tensor.dev.kind == "self" and in_method and module.torch_layer)):
+                    cpu_side = TensorV(CPU, origin=module.placed_at)
+                    ev.emit("conflict", Conflict(node, "module_reverse", cpu_side, node.func, tensor, arg, tensor.dev))
+                    conflict = True
+                    break
+    return conflict
+
+
+def _tensors_in(value: Value, node) -> list:
+    if isinstance(value, TensorV):
+        return [value]
+    if isinstance(value, BatchV):
+        return [value.element(node)]
+    if isinstance(value, PlacedV):  # an object moved with `.to(dev)` (a graph batch): its tensors are on dev
+        return [value.as_tensor()]
+    if isinstance(value, DictV) and isinstance(value.elem, TensorV):
+        return [value.elem]
+    if isinstance(value, SeqV) and value.items is not None:
+        return [v for v in value.items if isinstance(v, TensorV)]
+    return []
+
+
+def numpy_method(ev, node: ast.Call, recv: NumpyV, name: str) -> Value:
+    """`arr.astype(np.float32)`, `arr.reshape(...)`: NumPy arrays keep (or set) their dtype."""
+    args, kwargs = ev.eval_args(node)
+    if name == "astype" and node.args:
+        arg = node.args[0]
+        attr = arg.attr if isinstance(arg, ast.Attribute) else getattr(arg, "value", None)
+        return NumpyV(api.NUMPY_DTYPES.get(attr) if isinstance(attr, str) else None, recv.rank)
+    if name in ("reshape", "transpose", "copy", "squeeze", "flatten", "ravel"):
+        return NumpyV(recv.dtype)
+    return UNKNOWN

@@ -1,0 +1,1 @@
+from .sls_acc import SlsAcc
