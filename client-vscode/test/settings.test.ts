@@ -89,7 +89,7 @@ test('interpreter paths expand ${workspaceFolder}, ${userHome}, ${env:X} and ~',
 
 test('probe settings reach the server once they differ from the defaults', () => {
     const { settings } = read({ 'probe.timeout': 5, 'probe.simulateGpu': 'off' });
-    assert.deepEqual(serverSettings(settings).probe, { timeout: 5, simulateGpu: 'off', existingKernel: '' });
+    assert.deepEqual(serverSettings(settings).probe, { timeout: 5, simulateGpu: 'off', existingKernel: '', args: [] });
     assert.equal(serverSettings(read({}).settings).probe, undefined);
 });
 

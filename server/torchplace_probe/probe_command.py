@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import Optional, Sequence
@@ -28,6 +29,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--existing", metavar="CONNECTION_FILE", help="attach to a running kernel instead")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds a cell may run (default 60)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--args", default="", metavar="ARGS",
+                        help="the script's command-line arguments (sys.argv[1:]), one string split like a shell")
+    parser.add_argument("--no-static", action="store_true",
+                        help="do not check the engine's findings against the run (confirmed / not reproduced)")
+    parser.add_argument("--report-miss", metavar="DIR",
+                        help="when a device error has no static finding on its chain, write a corpus case draft "
+                             "(tests/corpus format) under DIR")
 
 
 def register(subparsers) -> None:
@@ -61,11 +69,28 @@ def run(args: argparse.Namespace) -> int:
     if args.timeout <= 0:
         print("torchplace probe: --timeout must be positive", file=sys.stderr)
         return EXIT_USAGE
+    try:
+        script_args = tuple(shlex.split(args.args))
+    except ValueError as exc:
+        print(f"torchplace probe: --args: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     simulate = "on" if args.simulate_gpu else ("off" if args.no_simulate_gpu else "auto")
     options = ProbeOptions(python=args.python, existing=args.existing, simulate_gpu=simulate,
-                           timeout=args.timeout, cwd=str(path.resolve().parent))
+                           timeout=args.timeout, cwd=str(path.resolve().parent), script=str(path.resolve()),
+                           args=script_args)
     with ProbeSession(options, name=path.name) as session:
         result = session.probe(document, cell=args.cell, line=args.line, from_top=args.from_top)
+    if not args.no_static:
+        from . import verdicts
+
+        verdicts.apply(result, verdicts.static_findings(document, str(path)))
+    if args.report_miss:
+        from .miss_report import write_case
+
+        folder = write_case(result, document, path, Path(args.report_miss), result.torch_version)
+        note = (f"wrote a corpus case draft to {folder}" if folder is not None
+                else "no device error without a static finding: no corpus case written")
+        result.notes.append(note)
     if args.format == "json":
         print(result.to_json())
     else:

@@ -64,17 +64,19 @@ class LineResult:
     values: dict = field(default_factory=dict)
     transfers: list = field(default_factory=list)
     syncs: list = field(default_factory=list)
+    discarded_moves: int = 0  # moves on this line whose copy nobody used (`x.to(device)` as a statement)
 
     @classmethod
     def from_json(cls, data: dict) -> "LineResult":
         return cls(
             line=data["line"], hits=data.get("hits", 0), values=dict(data.get("values", {})),
             transfers=[Transfer(**t) for t in data.get("transfers", [])], syncs=list(data.get("syncs", [])),
+            discarded_moves=data.get("discarded_moves", 0),
         )
 
     @property
     def is_empty(self) -> bool:
-        return not (self.values or self.transfers or self.syncs)
+        return not (self.values or self.transfers or self.syncs or self.discarded_moves)
 
     def label(self) -> str:
         """One line of text: `→ cuda:0 float32 [32, 10]  host→device 4.0 MB  sync .item() ×50`."""
@@ -87,6 +89,8 @@ class LineResult:
         parts += [t.label() for t in self.transfers]
         for s in self.syncs:
             parts.append(f"sync {s['kind']}" + (f" ×{s['count']}" if s["count"] > 1 else ""))
+        if self.discarded_moves:
+            parts.append("copy not kept (the tensor stays where it was)")
         return "  ".join(parts)
 
 
@@ -101,6 +105,7 @@ class ProbeError:
     stack: list = field(default_factory=list)  # the cell's lines in the traceback, outermost first
     # where the offending operand got its device: {operand, device, line, cell | file, kind, moved_to, created}
     root_cause: Optional[dict] = None
+    static_finding: Optional[bool] = None  # a device error: does a static finding sit on its chain?
 
     def root_cause_text(self) -> str:
         """`line 4: mat1 (on cpu) was created here` and the like; "" when unknown."""
@@ -143,6 +148,7 @@ class ProbeResult:
     ran_cells: list = field(default_factory=list)
     device_errors: list = field(default_factory=list)  # {line, type, message}: also those the cell caught
     torch_version: str = ""
+    static_findings: list = field(default_factory=list)  # verdicts.StaticFinding.to_json(), when checked
 
     @property
     def ok(self) -> bool:
@@ -198,6 +204,14 @@ class ProbeResult:
             out.append(f"  ✗ {self.error.type}{at}: {self.error.message}")
         if self.error and self.error.root_cause_text():
             out.append(f"  root cause: {self.error.root_cause_text()}")
+        if self.error and self.error.static_finding is False:
+            out.append("  no static finding explains this error (--report-miss DIR writes a corpus case)")
+        judged = [f for f in self.static_findings if f.get("verdict")]
+        if judged:
+            out.append("static findings:")
+            for f in judged:
+                cell = f" (cell {f['cell']})" if f.get("cell") is not None else ""
+                out.append(f"  line {f['line']}{cell} {f['code']}: {f['verdict'].replace('-', ' ')} — {f['message']}")
         if self.variables:
             out.append("variables:")
             for name, info in self.variables.items():

@@ -17,7 +17,8 @@ Keys:
   re-check, default 150), `ignorePatterns` (globs of files not to check),
   `showNotifications` (off | onError | onWarning | always);
 - probe keys: `probe` = {`timeout` (seconds > 0), `simulateGpu` (auto | on |
-  off), `existingKernel` (a kernel connection file, or "" to start one)};
+  off), `existingKernel` (a kernel connection file, or "" to start one),
+  `args` (the command-line arguments a probed script sees in `sys.argv[1:]`)};
 - keys the VS Code client reads itself (`interpreter`, `importStrategy`,
   `args`, `path`, `trace`, `logLevel`) are accepted and ignored here.
 
@@ -76,6 +77,7 @@ class Settings:
         self.probe_timeout: Optional[float] = None  # None: the probe's default
         self.probe_simulate_gpu = "auto"
         self.probe_existing_kernel: Optional[str] = None
+        self.probe_args: tuple[str, ...] = ()
         self._by_folder: dict[Optional[str], tuple[Config, Optional[str], Optional[float]]] = {}
         self._reported: set[str] = set()
 
@@ -90,6 +92,7 @@ class Settings:
             raw = {}
         enabled, debounce, patterns, notify = True, DEFAULT_DEBOUNCE_MS / 1000, (), "onError"
         probe_timeout, probe_simulate, probe_existing = None, "auto", None
+        probe_args: tuple[str, ...] = ()
         config = Config()
         for key, value in raw.items():
             if value is None or key in CLIENT_ONLY_KEYS:
@@ -136,8 +139,13 @@ class Settings:
                             probe_existing = sub_value.strip() or None
                         else:
                             problems.append(f"'{sub_name}' must be a path to a kernel connection file, got {sub_value!r}")
+                    elif sub == "args":
+                        if isinstance(sub_value, list) and all(isinstance(a, str) for a in sub_value):
+                            probe_args = tuple(sub_value)
+                        else:
+                            problems.append(f"'{sub_name}' must be a list of strings, got {sub_value!r}")
                     else:
-                        problems.append(f"unknown setting '{sub_name}' (known: timeout, simulateGpu, existingKernel)")
+                        problems.append(f"unknown setting '{sub_name}' (known: timeout, simulateGpu, existingKernel, args)")
             else:
                 try:
                     config = Config.from_dict({_kebab(key): value}, base=config)
@@ -146,6 +154,7 @@ class Settings:
         self.raw = raw
         self.enabled, self.debounce_s, self.ignore_patterns, self.show_notifications = enabled, debounce, patterns, notify
         self.probe_timeout, self.probe_simulate_gpu, self.probe_existing_kernel = probe_timeout, probe_simulate, probe_existing
+        self.probe_args = probe_args
         self.editor_config = config
         self._by_folder.clear()
         for problem in problems:

@@ -69,7 +69,8 @@ async def test_probe_cell_command_shows_lines_error_summary_and_progress(client:
     errors = [d for d in probe_diagnostics() if d.severity == types.DiagnosticSeverity.Error]
     assert len(errors) == 1 and errors[0].range.start.line == 8
     assert errors[0].message.startswith(
-        "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!")
+        "RuntimeError: Expected all tensors to be on the same device, but got mat1 is on cpu, different from other "
+        "tensors on cuda:0 (when checking argument in method wrapper_CUDA_addmm)")
 
     # A push-mode client keeps one list per URI: the engine's findings stay next to the probe's.
     engine = [d for d in client.diagnostics[uri] if d.source != "torchplace probe"]

@@ -53,10 +53,12 @@ class Operand(NamedTuple):
     index: int  # position inside a Tensor[] argument (-1 for a plain Tensor)
 
 
-def mismatch(message: str, operand: Operand, kind=RuntimeError) -> BaseException:
-    """PyTorch's exception, carrying the operand so the probe can name its origin."""
+def mismatch(message: str, operand: Operand, kind=RuntimeError, operands: Optional[list] = None) -> BaseException:
+    """PyTorch's exception, carrying the operand it names (and the op's others) for the root cause."""
     exc = kind(message)
     exc.torchplace_operand = operand  # type: ignore[attr-defined]
+    if operands is not None:
+        exc.torchplace_operands = operands  # type: ignore[attr-defined]
     return exc
 
 
@@ -105,7 +107,7 @@ def check_generated(info: op_registry.OpInfo, ops: list, is_out_fn: bool) -> Res
             common = o.device
         elif o.device != common:
             raise mismatch(GENERATED.format(name=o.name, device=o.device, common=common,
-                                            method=info.cuda_wrapper_name(is_out_fn)), o)
+                                            method=info.cuda_wrapper_name(is_out_fn)), o, operands=ops)
     return common if common is not None else _fallback_device(ops)
 
 
@@ -128,7 +130,7 @@ def check_tensor_iterator(ops: list, allow_scalars: bool) -> Result:
                 raise mismatch(TOO_MANY_SCALARS, o)
             continue
         if o.device != common:
-            raise mismatch(ITERATOR.format(common, o.device), o)
+            raise mismatch(ITERATOR.format(common, o.device), o, operands=ops)
     return common
 
 
@@ -149,7 +151,7 @@ def check_fake_tensor_rule(ops: list) -> Result:
             common, common_is_scalar = o.device, False
         else:
             first, second = (common, o.device) if common.type != "cpu" else (o.device, common)
-            raise mismatch(ITERATOR.format(first, second), o)
+            raise mismatch(ITERATOR.format(first, second), o, operands=ops)
     return common if common is not None else _fallback_device(ops)
 
 

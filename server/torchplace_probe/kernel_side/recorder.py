@@ -144,20 +144,24 @@ def assigned_names(source: str, first_line: int) -> dict:
 
 
 class LineRecord:
-    __slots__ = ("hits", "values", "transfers", "syncs")
+    __slots__ = ("hits", "values", "transfers", "syncs", "discarded_moves")
 
     def __init__(self) -> None:
         self.hits = 0
         self.values: dict = {}
         self.transfers: dict = {}
         self.syncs: dict = {}
+        self.discarded_moves = 0
 
     def to_json(self, line: int) -> dict:
-        return {
+        out = {
             "line": line, "hits": self.hits, "values": self.values,
             "transfers": [dict(kind=k[0], source=k[1], target=k[2], **v) for k, v in self.transfers.items()],
             "syncs": [{"kind": k, "count": n} for k, n in self.syncs.items()],
         }
+        if self.discarded_moves:
+            out["discarded_moves"] = self.discarded_moves
+        return out
 
 
 def transfer_kind(src: torch.device, dst: torch.device) -> Optional[str]:
@@ -348,6 +352,7 @@ class Recorder:
             self._patch(T, name, syncing(kind))
 
     def install(self) -> None:
+        sim.sim_state.forget_moves(self.filename)
         self._install_patches()
         self._previous_trace = sys.gettrace()
         sys.settrace(self._make_global_trace())
@@ -387,6 +392,11 @@ class Recorder:
 
     def lines_json(self) -> list:
         return [rec.to_json(line) for line, rec in sorted(self.lines.items())]
+
+    def note_dropped_moves(self) -> None:
+        """Moves whose copy nobody used (`x.to(device)` as a statement), known once the cell ended."""
+        for line, count in sim.sim_state.dropped_moves(self.filename).items():
+            self._record(line).discarded_moves = count
 
 
 def error_stack(exc: BaseException, filename: str) -> list:

@@ -161,6 +161,7 @@ def run_cell(source: str, first_line: int, filename: str, *, probe: bool = True,
             "torch_version": torch.__version__,
         }
         if recorder is not None:
+            recorder.note_dropped_moves()
             payload.update({
                 "lines": recorder.lines_json(),
                 "copies": recorder.copies,

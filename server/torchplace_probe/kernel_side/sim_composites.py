@@ -14,6 +14,7 @@ from typing import Any, Optional
 import torch
 from torch.overrides import TorchFunctionMode
 
+from .device_rules import Operand, mismatch
 from .sim_state import device_of, simulated_device
 
 RNN = "Input and {} tensors are not at the same device, found input tensor at {} and {} tensor at {}"
@@ -31,7 +32,9 @@ def _rnn(original):
         for name, group in (("hidden", hidden), ("parameter", list(params or []))):
             for t in group:
                 if isinstance(t, torch.Tensor) and device_of(t) != dev:
-                    raise RuntimeError(RNN.format(name, dev, name, device_of(t)))
+                    ops = [Operand("input", inp, dev, False, False, True, False, -1),
+                           Operand(name, t, device_of(t), False, False, True, False, -1)]
+                    raise mismatch(RNN.format(name, dev, name, device_of(t)), ops[1], operands=ops)
         return original(*args, **kwargs)
     return rnn
 

@@ -97,9 +97,11 @@ def _scan(args: tuple, kwargs: dict) -> tuple:
                 if not isinstance(t, torch.Tensor):
                     continue
                 info = getattr(t, MARK, None)
-                if info is not None and info.neutral:
-                    neutral = True
-                    continue
+                if info is not None:
+                    info.used = True
+                    if info.neutral:
+                        neutral = True
+                        continue
                 dev = info.device if info is not None else None
                 if key is _UNSET:
                     key, shared = dev, info
@@ -168,6 +170,8 @@ class SimulatedDispatch(TorchDispatchMode):
         """Factories (`zeros(..., device=)`) and moves (`_to_copy(x, device=)`)."""
         source = args[0] if func is _TO_COPY and args else None
         src_dev = device_of(source) if source is not None else None
+        if source is not None and getattr(source, MARK, None) is not None:
+            getattr(source, MARK).used = True
         if target.type == "cuda" and self.simulate:
             dev = cuda_device(target.index)
             kwargs = dict(kwargs, device=CPU)
@@ -189,9 +193,10 @@ class SimulatedDispatch(TorchDispatchMode):
                 return out
             _note_transfer(src_dev, dev, source)
             origin = user_location("moved")
-            note_move(source, origin, dev, out if isinstance(out, torch.Tensor) else None)
+            copy_info = SimInfo(sim_dev, origin)
+            note_move(source, origin, dev, out if isinstance(out, torch.Tensor) else None, copy_info)
             if sim_dev is not None or origin is not None:
-                _apply_marks(out, dev, SimInfo(sim_dev, origin))
+                _apply_marks(out, dev, copy_info)
             return out
         neutral = (self.simulate and dev.type == "cpu" and "layout" in kwargs and "pin_memory" not in kwargs
                    and not STATE.explicit)

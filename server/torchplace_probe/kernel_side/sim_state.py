@@ -63,12 +63,13 @@ class GpuModel:
 class SimInfo:
     """The simulated device of a tensor (None: its real device) and where that device came from."""
 
-    __slots__ = ("device", "origin", "neutral", "__weakref__")
+    __slots__ = ("device", "origin", "neutral", "used", "__weakref__")
 
     def __init__(self, device: Optional[torch.device], origin: Optional[tuple] = None, neutral: bool = False) -> None:
         self.device = device
         self.origin = origin  # (filename, line, "created" | "moved") or None
         self.neutral = neutral  # made inside an ATen composite from another tensor's options
+        self.used = False  # an op has read a tensor with this info (see `dropped_moves`)
 
     def __deepcopy__(self, memo) -> "SimInfo":
         return self  # a copy of a tensor (deepcopy of a model) is on the same device
@@ -176,7 +177,8 @@ def user_location(kind: str) -> Optional[tuple]:
     return None
 
 
-def note_move(source: torch.Tensor, origin: Optional[tuple], target: torch.device, copy: Any = None) -> None:
+def note_move(source: torch.Tensor, origin: Optional[tuple], target: torch.device, copy: Any = None,
+              copy_info: Optional[SimInfo] = None) -> None:
     """Remember that `source` was moved on this line.  If the copy was dropped at once (the
     `x.to(device)` statement whose result nobody kept) and `source` later meets the target
     device, that move is the root cause."""
@@ -192,7 +194,7 @@ def note_move(source: torch.Tensor, origin: Optional[tuple], target: torch.devic
         kept = weakref.ref(copy) if copy is not None else None
     except TypeError:
         kept = None
-    MOVES[info] = (origin[0], origin[1], str(target), kept)
+    MOVES[info] = (origin[0], origin[1], str(target), kept, copy_info)
 
 
 def discarded_move(info: SimInfo) -> Optional[tuple]:
@@ -201,3 +203,20 @@ def discarded_move(info: SimInfo) -> Optional[tuple]:
     if entry is None or entry[3] is None or entry[3]() is not None:
         return None
     return entry[:3]
+
+
+def dropped_moves(filename: str) -> dict:
+    """line -> how many moves on that line of `filename` made a copy that no op ever read and
+    that no longer exists (an `x.to(device)` statement whose result nobody kept)."""
+    counts: dict = {}
+    for name, line, _target, kept, copy_info in list(MOVES.values()):
+        if name == filename and kept is not None and kept() is None and copy_info is not None \
+                and not copy_info.used:
+            counts[line] = counts.get(line, 0) + 1
+    return counts
+
+
+def forget_moves(filename: str) -> None:
+    for info, entry in list(MOVES.items()):
+        if entry[0] == filename:
+            MOVES.pop(info, None)

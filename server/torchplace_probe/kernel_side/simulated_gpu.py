@@ -106,9 +106,21 @@ def operand_of(exc: BaseException):
     return getattr(exc, "torchplace_operand", None)
 
 
+def _culprit(exc: BaseException):
+    """The operand to blame: the one PyTorch names, unless it is the GPU one and another operand
+    of the op is a (non-scalar) CPU tensor: on a GPU machine that is the one left behind."""
+    operand = operand_of(exc)
+    if operand is None or operand.device.type == "cpu":
+        return operand
+    for other in getattr(exc, "torchplace_operands", None) or []:
+        if other.device.type == "cpu" and not other.neutral and other.tensor.dim() > 0:
+            return other
+    return operand
+
+
 def root_cause(exc: BaseException) -> Optional[dict]:
     """Where the offending operand got its device: {file, line, kind, operand, device}."""
-    operand = operand_of(exc)
+    operand = _culprit(exc)
     if operand is None:
         return None
     info = sim_state.info_of(operand.tensor)
