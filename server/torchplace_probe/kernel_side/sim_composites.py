@@ -121,6 +121,37 @@ def generator_check_at_dispatch() -> bool:
     return GENERATORS["cuda"] == 0
 
 
+GROUPING = ("Tensors of the same index must be on the same device and the same dtype except `step` tensors that "
+            "can be CPU and float32/64, and optimizer states that can be bfloat16 for mixed-precision training")
+
+
+def _foreach_grouping(original):
+    """aten/src/ATen/native/ForeachUtils.h `_group_tensors_by_first_tensors_device_and_dtype` (the
+    optimizers' and clip_grad_norm_'s grouping): the tensors of one index share a device (0-dim CPU
+    `step` tensors excepted); groups are keyed by the simulated device."""
+    def group(tensorlistlist, with_indices=False):
+        first = tensorlistlist[0]
+        for i, t in enumerate(first):
+            if t is None:
+                continue
+            dev = device_of(t)
+            for other in tensorlistlist[1:]:
+                u = other[i] if other and i < len(other) else None
+                if u is not None and device_of(u) != dev and not (device_of(u).type == "cpu" and u.dim() == 0):
+                    raise RuntimeError(GROUPING)
+        regrouped: dict = {}
+        for (_real, dtype), (lists, indices) in original(tensorlistlist, with_indices).items():
+            for j, t in enumerate(lists[0]):
+                entry = regrouped.setdefault((device_of(t), dtype), ([[] for _ in lists], []))
+                for k, values in enumerate(lists):
+                    if values:
+                        entry[0][k].append(values[j])
+                if indices:
+                    entry[1].append(indices[j])
+        return regrouped
+    return group
+
+
 def _autocast_enter(original):
     """autocast("cuda") also turns on CPU autocast with the same dtype, so that the CPU kernels
     behind the simulation return the lower-precision dtypes a GPU would."""
@@ -167,4 +198,12 @@ def composite_api(make_mode) -> dict:
     table[(amp.autocast, "__enter__")] = _autocast_enter(amp.autocast.__enter__)
     table[(amp.autocast, "__exit__")] = _autocast_exit(amp.autocast.__exit__)
     table[(threading.Thread, "run")] = _thread_run(threading.Thread.run, make_mode)
+    import torch.nn.utils.clip_grad as clip_grad
+    import torch.optim.optimizer as optimizer
+    import torch.utils._foreach_utils as foreach_utils
+
+    for module in (foreach_utils, optimizer, clip_grad):
+        if hasattr(module, "_group_tensors_by_device_and_dtype"):
+            table[(module, "_group_tensors_by_device_and_dtype")] = _foreach_grouping(
+                foreach_utils._group_tensors_by_device_and_dtype)
     return table

@@ -115,7 +115,7 @@ def _type(self, dtype=None, non_blocking=False, **kwargs):
         if not is_simulated(self):
             return _Base.type(self)
         name = _Base.type(self)  # "torch.FloatTensor"
-        return name.replace("torch.", "torch.cuda.", 1)
+        return name if ".cuda." in name else name.replace("torch.", "torch.cuda.", 1)
     name = dtype if isinstance(dtype, str) else f"{getattr(dtype, '__module__', '')}.{getattr(dtype, '__name__', '')}"
     if isinstance(dtype, torch.dtype):
         return move(self, None, dtype, non_blocking)
