@@ -11,6 +11,7 @@ import json
 from functools import lru_cache
 import os
 import re
+import shutil
 import tempfile
 import threading
 import time
@@ -20,6 +21,7 @@ from typing import Callable, Optional, Sequence, Union
 
 from .cells import Cell, cell_for_line, cells_of
 from .kernel_host import KernelHost, ProbeSetupError
+from .process_tree import SUBREAPER_CODE
 from .result import ProbeError, ProbeResult, result_from_payload
 
 KERNEL_SIDE = Path(__file__).with_name("kernel_side")
@@ -73,6 +75,8 @@ class ProbeSession:
         self._ran: dict = {}  # cell index -> fingerprint the kernel last ran
         self._loaded = False
         self._notebook = False
+        self._died = False
+        self._device = ("cpu", False)  # (device, simulated) of the last run, for faults without a payload
         self._lock = threading.Lock()
         self._tmp = tempfile.mkdtemp(prefix="torchplace-probe-")
 
@@ -81,6 +85,7 @@ class ProbeSession:
         if self.host is not None:
             self.host.shutdown()  # for an attached kernel (`existing`) this only stops our channels
         self.host = None
+        shutil.rmtree(self._tmp, ignore_errors=True)
 
     def __enter__(self) -> "ProbeSession":
         return self
@@ -89,6 +94,9 @@ class ProbeSession:
         self.close()
 
     def _ensure_kernel(self, notes: list) -> None:
+        if self._died:
+            notes.append("the kernel had died; started a new one (state from earlier probes is gone)")
+            self._died = False
         if self.host is not None and not self.host.is_alive():
             notes.append("the kernel had died; started a new one (state from earlier probes is gone)")
             self._forget()
@@ -102,7 +110,8 @@ class ProbeSession:
             self.host = host
             self._forget()
         if not self._loaded:
-            outcome = self.host.execute(_load_code(), timeout=max(self.options.timeout, 120.0))
+            code = _load_code() + ("\n" + SUBREAPER_CODE if self.host.manager is not None else "")
+            outcome = self.host.execute(code, timeout=max(self.options.timeout, 120.0))
             if outcome.status != "ok":
                 detail = outcome.error_value or outcome.output.strip()[-300:] or "the kernel stopped"
                 raise ProbeSetupError(f"cannot load the probe into the kernel ({self.host.python}): {detail}")
@@ -209,7 +218,7 @@ class ProbeSession:
     def _run(self, cell: Cell, probe: bool, wants_gpu: bool, cancel):
         filename = f"<torchplace-probe {self.name} cell {cell.index}>"
         progress_path = self._progress_path()
-        for stale in (progress_path, progress_path + ".line"):
+        for stale in (progress_path, progress_path + ".line", progress_path + ".device"):
             try:
                 os.unlink(stale)
             except FileNotFoundError:
@@ -222,6 +231,8 @@ class ProbeSession:
         )
         outcome = self.host.execute(call, self.options.timeout, mime=MIME, cancel=cancel)
         payload = outcome.payloads[-1] if outcome.payloads else None
+        if payload is not None and "device" in payload:
+            self._device = (payload["device"], bool(payload.get("simulated")))
         return payload, outcome
 
     def _partial(self) -> dict:
@@ -237,6 +248,12 @@ class ProbeSession:
                 out["last_line"] = int(fh.read())
         except (OSError, ValueError):
             pass
+        try:
+            with open(self._progress_path() + ".device") as fh:
+                known = json.load(fh)
+            out["device"] = (str(known["device"]), bool(known["simulated"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
         return out
 
     def _fault(self, outcome, payload, cell: Cell, base: dict, ran: list) -> Optional[ProbeResult]:
@@ -249,9 +266,14 @@ class ProbeSession:
             notes.append("the kernel died (crash, os._exit or out of memory); it restarts on the next probe")
             result = result_from_payload({"lines": partial.get("lines", [])}, status="kernel-died", ran_cells=ran,
                                          output=outcome.output, output_truncated=outcome.output_truncated, **base)
+            result.device, result.simulated = partial.get("device", self._device)
             where = f" while running line {last}" if last else ""
             result.error = ProbeError("KernelDied", f"the kernel process died{where}", last, "kernel-died",
                                       self.host.log_tail() if self.host else "", cell.index)
+            if self.host is not None and not self.options.existing:
+                self.host.shutdown()  # its process group, its temporary folder: nothing stays behind
+                self.host = None
+                self._died = True
             return result
         if outcome.timed_out or outcome.cancelled:
             status = "timeout" if outcome.timed_out else "cancelled"

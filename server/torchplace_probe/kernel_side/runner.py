@@ -9,6 +9,7 @@ display message of type `MIME`.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sys
 import time
@@ -129,6 +130,8 @@ def run_cell(source: str, first_line: int, filename: str, *, probe: bool = True,
     """Run `source` (whose first line is document line `first_line`, 1-based)."""
     shell, namespace = _namespace()
     simulated = decide_simulation(simulate, wants_gpu)
+    device = "simulated" if simulated else (real_gpu_name() or "cpu")
+    _note_device(progress_path, device, simulated)
     _script_context(namespace, script, list(args or []), is_notebook)
     text = source
     if shell is not None:
@@ -157,7 +160,7 @@ def run_cell(source: str, first_line: int, filename: str, *, probe: bool = True,
             "error": error,
             "seconds": round(elapsed, 6),
             "simulated": simulated,
-            "device": "simulated" if simulated else (real_gpu_name() or "cpu"),
+            "device": device,
             "torch_version": torch.__version__,
         }
         if recorder is not None:
@@ -173,6 +176,16 @@ def run_cell(source: str, first_line: int, filename: str, *, probe: bool = True,
     if publish:
         _publish(payload)
     return payload
+
+
+def _note_device(progress_path: Optional[str], device: str, simulated: bool) -> None:
+    """For the host, should the kernel die before it reports: which device the run was on."""
+    if progress_path:
+        try:
+            with open(progress_path + ".device", "w") as fh:
+                json.dump({"device": device, "simulated": simulated}, fh)
+        except OSError:
+            pass
 
 
 def _publish(payload: dict) -> None:
