@@ -98,6 +98,7 @@ def _info(func) -> Optional[op_registry.OpInfo]:
 
 
 def check_generated(info: op_registry.OpInfo, ops: list, is_out_fn: bool) -> Result:
+    __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
     seq = [o for o in ops if o.is_out] + [o for o in ops if o.positional and not o.is_out]
     common: Optional[torch.device] = None
     for o in seq:
@@ -118,6 +119,7 @@ def allows_cpu_scalars(func) -> bool:
 
 
 def check_tensor_iterator(ops: list, allow_scalars: bool) -> Result:
+    __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
     order = [o for o in ops if o.output] + [o for o in ops if not o.is_out]
     live = [o for o in order if not o.neutral]
     common = next((o.device for o in live if o.device.type != "cpu"), CPU)
@@ -136,6 +138,7 @@ def check_tensor_iterator(ops: list, allow_scalars: bool) -> Result:
 
 def check_fake_tensor_rule(ops: list) -> Result:
     """FakeTensor's propagation: one device, except that 0-dim CPU tensors defer to it."""
+    __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
     common, common_is_scalar = None, False
     for o in ops:
         if o.neutral:
@@ -174,6 +177,7 @@ def _where(func, ops: list) -> Result:
     """TensorCompare.cpp `where` / `where_self_out`: the result goes to the first non-CPU operand's
     device; on a non-CPU device, 0-dim operands from elsewhere are moved there; the rest is a
     TensorIterator check (no CPU scalars)."""
+    __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
     out = [o for o in ops if o.is_out]
     device = out[0].device if out else next((o.device for o in ops if o.device.type != "cpu"), CPU)
     for o in ops:
@@ -187,12 +191,14 @@ def _where(func, ops: list) -> Result:
 
 def _check_indices(self_op: Operand, ops: list) -> None:
     """TensorAdvancedIndexing.cpp `check_indices_on_cpu_or_selfdevice`: CPU indices may index any tensor."""
+    __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
     for idx in _named(ops, "indices"):
         if not idx.neutral and idx.device.type != "cpu" and idx.device != self_op.device:
             raise mismatch(INDEX.format(self_op.device), idx, IndexError)
 
 
 def _index(func, ops: list) -> Result:
+    __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
     self_op = _first(ops, "self")
     _check_indices(self_op, ops)
     return self_op.device
@@ -201,6 +207,7 @@ def _index(func, ops: list) -> Result:
 def _index_put(func, ops: list) -> Result:
     """TensorAdvancedIndexing.cpp `_index_put_impl_`: indices as for `index`; a 0-dim value is moved
     to self's device; with accumulate on CUDA the value must be there; otherwise TensorIterator's check."""
+    __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
     self_op = _first(ops, "self")
     _check_indices(self_op, ops)
     value = _first(ops, "values")
@@ -214,6 +221,7 @@ def _index_put(func, ops: list) -> Result:
 def _masked_fill(func, ops: list) -> Result:
     """Indexing.cu / TensorAdvancedIndexing.cpp `masked_fill__cuda|cpu`: the mask must be on self's
     device; a value tensor is read as a number (`value.item()`), from any device."""
+    __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
     self_op, mask = _first(ops, "self"), _first(ops, "mask")
     if mask is not None and not mask.neutral and mask.device != self_op.device:
         raise mismatch(MASK.format(mask.device, self_op.device), mask)
@@ -223,6 +231,7 @@ def _masked_fill(func, ops: list) -> Result:
 def _index_fill(func, ops: list) -> Result:
     """TensorAdvancedIndexing.cpp `index_fill_`: the index joins a TensorIterator with self (no CPU
     scalars); a value tensor is read as a number."""
+    __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
     self_op = _first(ops, "self")
     return check_tensor_iterator([self_op] + _named(ops, "index"), allow_scalars=False)
 
@@ -248,6 +257,7 @@ def _type_string(t: torch.Tensor, device: torch.device) -> str:
 
 def _convolution(func, ops: list) -> Result:
     """Convolution.cpp `check_input_same_type_as_parameters`, the first check of `_convolution`."""
+    __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
     inp, weight, bias = _first(ops, "input"), _first(ops, "weight"), _first(ops, "bias")
     for role, param in (("weight", weight), ("bias", bias)):
         if inp is not None and param is not None and not param.neutral and param.device != inp.device:
@@ -259,6 +269,7 @@ def _convolution(func, ops: list) -> Result:
 def _pack_padded(func, ops: list) -> Result:
     """PackedSequence.cpp `checkLongTensor`: lengths on the CPU; data stays with the input,
     batch_sizes are a CPU tensor."""
+    __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
     inp, lengths = ops[0], ops[1]
     if lengths.device.type != "cpu":
         t = lengths.tensor
@@ -267,6 +278,7 @@ def _pack_padded(func, ops: list) -> Result:
 
 
 def _pad_packed(func, ops: list) -> Result:
+    __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
     data, batch_sizes = ops[0], ops[1]
     if batch_sizes.device.type != "cpu":
         t = batch_sizes.tensor
@@ -277,6 +289,7 @@ def _pad_packed(func, ops: list) -> Result:
 
 def _foreach(func, ops: list) -> Result:
     """ForeachUtils.h: mixed devices take the slow path, one op per index, each with its own check."""
+    __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
     lists = {}
     for o in ops:
         if o.index >= 0:
@@ -296,6 +309,7 @@ def _delegate(target: str, rename: dict) -> Callable:
     """A CompositeExplicitAutograd op whose device check is its first callee's generated one
     (`embedding` -> `index_select` in Embedding.cpp, `stack` -> `cat` in TensorShape.cpp)."""
     def rule(func, ops: list) -> Result:
+        __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
         info = op_registry.registry().get(target)
         renamed = [o._replace(name=rename.get(o.name, o.name)) for o in ops]
         if info is None:
@@ -320,6 +334,7 @@ KERNEL_RULES: dict = {
 
 def result_device(func, ops: list) -> Result:
     """The device of the op's result, or PyTorch's exception for these operands on a GPU."""
+    __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
     base = func._schema.name.split("::", 1)[-1]
     rule = KERNEL_RULES.get(base)
     if rule is not None:

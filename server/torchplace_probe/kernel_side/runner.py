@@ -76,7 +76,7 @@ def describe_error(exc: BaseException, filename: str, first_line: int) -> dict:
     kind = "device-mismatch" if rec_mod.DEVICE_ERROR.search(message) else "exception"
     if isinstance(exc, KeyboardInterrupt):
         kind = "interrupted"
-    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    text = _format_traceback(exc)
     if len(text) > MAX_TRACEBACK:
         text = "...\n" + text[-MAX_TRACEBACK:]
     error = {"type": type(exc).__name__, "message": message, "line": line, "kind": kind, "traceback": text,
@@ -85,6 +85,16 @@ def describe_error(exc: BaseException, filename: str, first_line: int) -> dict:
     if cause is not None:
         error["root_cause"] = _locate(cause)
     return error
+
+
+_OWN = os.path.dirname(os.path.abspath(__file__))
+
+
+def _format_traceback(exc: BaseException) -> str:
+    """The traceback as the user's code sees it: the simulation's own frames left out."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if not f.filename.startswith(_OWN)]
+    return ("Traceback (most recent call last):\n" + "".join(traceback.format_list(frames))
+            + "".join(traceback.format_exception_only(type(exc), exc)))
 
 
 def _locate(cause: dict) -> dict:

@@ -25,6 +25,7 @@ GENERATORS = {"cuda": 0}  # how many generators on a simulated GPU exist (see `g
 def _rnn(original):
     """aten/src/ATen/native/RNN.cpp `check_attributes`: hidden states, then weights, against the input."""
     def rnn(*args, **kwargs):
+        __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
         packed = len(args) > 3 and isinstance(args[1], torch.Tensor) and isinstance(args[3], (list, tuple))
         inp, hx, params = (args[0], args[2], args[3]) if packed else (args[0], args[1], args[2])
         dev = device_of(inp)
@@ -106,6 +107,7 @@ class GeneratorCheck(TorchFunctionMode):
                 pass
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
+        __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
         kwargs = kwargs or {}
         gen = kwargs.get("generator")
         if isinstance(gen, torch._C.Generator):

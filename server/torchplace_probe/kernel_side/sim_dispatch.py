@@ -66,6 +66,7 @@ def _apply_marks(out: Any, device, shared: Optional[SimInfo]) -> None:
 
 
 def _check_generator(args: tuple, kwargs: dict, device: Optional[torch.device]) -> None:
+    __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
     gen = kwargs.get("generator")
     if gen is None:
         gen = next((a for a in args if isinstance(a, torch._C.Generator)), None)
@@ -120,6 +121,7 @@ class SimulatedDispatch(TorchDispatchMode):
         self.simulate = simulate
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
         kwargs = kwargs or {}
         target = kwargs.get("device")
         if target is not None:
@@ -140,6 +142,7 @@ class SimulatedDispatch(TorchDispatchMode):
         return out
 
     def _run(self, func, args, kwargs):
+        __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
         if self.simulate:
             return func(*args, **kwargs)
         try:
@@ -150,6 +153,7 @@ class SimulatedDispatch(TorchDispatchMode):
 
     def _checked(self, func, args, kwargs):
         """Tensors on different devices: the op's own check decides (device_rules)."""
+        __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
         if not self.simulate:
             return self._run(func, args, kwargs)
         ops = device_rules.operands(func, args, kwargs, device_of, is_neutral)
@@ -168,6 +172,7 @@ class SimulatedDispatch(TorchDispatchMode):
 
     def _with_device(self, func, args, kwargs, target):
         """Factories (`zeros(..., device=)`) and moves (`_to_copy(x, device=)`)."""
+        __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
         source = args[0] if func is _TO_COPY and args else None
         src_dev = device_of(source) if source is not None else None
         if source is not None and getattr(source, MARK, None) is not None:
