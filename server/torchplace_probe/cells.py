@@ -54,8 +54,14 @@ def split_cells(text: str) -> list[Cell]:
     return cells
 
 
-def notebook_cells(sources: Sequence[str]) -> list[Cell]:
-    return [Cell(i, 1, src) for i, src in enumerate(sources)]
+def notebook_cells(sources: Sequence) -> list[Cell]:
+    """A notebook's cells in order, as the editor numbers them: each item is a code cell's text,
+    or `(text, is_code)` (markdown cells keep their place but never run)."""
+    cells = []
+    for i, item in enumerate(sources):
+        text, is_code = (item, True) if isinstance(item, str) else (item[0], bool(item[1]))
+        cells.append(Cell(i, 1, text, is_code))
+    return cells
 
 
 def cells_of(document: Union[str, Sequence[str]]) -> list[Cell]:

@@ -21,6 +21,7 @@ from typing import Callable, Optional
 from .process_tree import descendants, kill_tree, run_bounded
 
 LOOPBACK = "127.0.0.1"
+CANCEL_GRACE = 1.5  # seconds a cancelled cell has to stop after the interrupt before the kernel restarts
 _LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1"}
 
 
@@ -248,7 +249,7 @@ class KernelHost:
             if cancel is not None and cancel.is_set() and not out.interrupted:
                 out.cancelled = out.interrupted = True
                 self._try_interrupt()
-                deadline = now + grace
+                deadline = now + min(grace, CANCEL_GRACE)  # the user is waiting: restart sooner
             if now > deadline:
                 if not out.interrupted:
                     out.timed_out = out.interrupted = True

@@ -149,6 +149,7 @@ class ProbeResult:
     device_errors: list = field(default_factory=list)  # {line, type, message}: also those the cell caught
     torch_version: str = ""
     static_findings: list = field(default_factory=list)  # verdicts.StaticFinding.to_json(), when checked
+    above_errors: list = field(default_factory=list)  # {cell, type, message, line, kind}: cells above that raised
 
     @property
     def ok(self) -> bool:
@@ -176,7 +177,7 @@ class ProbeResult:
         return " · ".join(parts)
 
     def to_text(self, source_lines: Optional[list] = None, path: str = "") -> str:
-        where = f"cell {self.cell}" if self.cell is not None else "cell"
+        where = f"cell {self.cell + 1}" if self.cell is not None else "cell"
         if self.first_line is not None:
             where += f" (lines {self.first_line}–{self.last_line})"
         out = [f"probe {path} {where}: {self.status}".replace("  ", " ")]

@@ -163,8 +163,9 @@ class ProbeSession:
         if not target.is_code:
             return ProbeResult(status="setup-error", cell=target.index, first_line=target.first_line,
                                last_line=target.last_line, error=ProbeError(
-                                   "ValueError", f"cell {target.index} is a markdown cell: nothing to run", None, "setup"))
-        text = document if isinstance(document, str) else "\n".join(document)
+                                   "ValueError", f"cell {target.index + 1} is a markdown cell: nothing to run", None,
+                                   "setup"))
+        text = document if isinstance(document, str) else "\n".join(c.source for c in cells)
         wants_gpu = bool(_WANTS_GPU.search(text))
         notes: list = []
         base = dict(cell=target.index, first_line=target.first_line, last_line=target.last_line, notes=notes)
@@ -177,31 +178,34 @@ class ProbeSession:
         except ProbeSetupError as exc:
             return ProbeResult(status="setup-error", error=ProbeError("ProbeSetupError", str(exc), None, "setup"), **base)
         ran: list = []
+        above_errors: list = []
         for above in cells[: target.index]:
             if not above.is_code or self._ran.get(above.index) == above.fingerprint:
                 continue
-            progress(f"running cell {above.index} (lines {above.first_line}–{above.last_line})")
+            progress(f"running cell {above.index + 1} (lines {above.first_line}–{above.last_line})")
             payload, outcome = self._run(above, probe=False, wants_gpu=wants_gpu, cancel=cancel)
             ran.append(above.index)
             failure = self._fault(outcome, payload, above, base, ran)
             if failure is not None:
                 return failure
             if payload and payload.get("status") == "error":
+                # Like Jupyter: the failure is shown, the cell counts as run (until it changes), and the
+                # probed cell still runs; whether that makes sense is the user's call.
                 err = payload["error"]
-                notes.append(f"cell {above.index} above raised {err['type']}; the probed cell did not run")
-                return ProbeResult(status="error-above", ran_cells=ran, error=ProbeError(
-                    err["type"], err["message"], err.get("line"), err.get("kind", "exception"),
-                    err.get("traceback", ""), above.index), **base)
+                above_errors.append({"cell": above.index, "type": err["type"], "message": err["message"],
+                                     "line": err.get("line"), "kind": err.get("kind", "exception")})
+                notes.append(f"cell {above.index + 1} above raised {err['type']}"
+                             + (f" at line {err['line']}" if err.get("line") else "") + "; the probed cell ran anyway")
             self._ran[above.index] = above.fingerprint
         if ran:
-            notes.append("ran cell" + ("s " if len(ran) > 1 else " ") + ", ".join(map(str, ran)) + " first")
-        progress(f"probing cell {target.index}")
+            notes.append("ran cell" + ("s " if len(ran) > 1 else " ") + ", ".join(str(i + 1) for i in ran) + " first")
+        progress(f"probing cell {target.index + 1}")
         payload, outcome = self._run(target, probe=record, wants_gpu=wants_gpu, cancel=cancel)
         failure = self._fault(outcome, payload, target, base, ran)
         if failure is not None:
             return failure
         self._ran[target.index] = target.fingerprint
-        return result_from_payload(payload, ran_cells=ran, output=outcome.output,
+        return result_from_payload(payload, ran_cells=ran, output=outcome.output, above_errors=above_errors,
                                    output_truncated=outcome.output_truncated, **base)
 
     @staticmethod

@@ -16,6 +16,7 @@ from lsprotocol import types
 
 from .analysis_service import Analysis, PlacedFinding
 from .analysis_units import find_document, unit_key_for
+from .probe_kernels import with_probe_results
 
 if TYPE_CHECKING:
     from .server import TorchplaceServer
@@ -48,7 +49,8 @@ def to_diagnostic(ls: "TorchplaceServer", pf: PlacedFinding) -> types.Diagnostic
 
 
 def diagnostics_for(ls: "TorchplaceServer", analysis: Analysis, uri: str) -> list[types.Diagnostic]:
-    return [to_diagnostic(ls, pf) for pf in analysis.placed(uri)]
+    # A probed cell's findings carry the probe's verdict (probe_kernels).
+    return with_probe_results(ls, uri, [to_diagnostic(ls, pf) for pf in analysis.placed(uri)])
 
 
 class DiagnosticsPublisher:
