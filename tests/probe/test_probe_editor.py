@@ -11,17 +11,8 @@ from lsprotocol import types
 from pygls import uris
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-SCRIPT = '''\
-import torch
-device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-# %%
-model = torch.nn.Linear(4, 2).to(device)
-x = torch.randn(8, 4)
-xb = x.to(device)
-y = model(xb)
-# %%
-out = model(x)
-'''
+from .probe_lsp_helpers import SCRIPT, wait_for
+
 ANSWERS: list = []  # what the "user" clicks in window/showMessageRequest
 
 
@@ -46,14 +37,6 @@ async def client(lsp_client: LanguageClient):
     await lsp_client.initialize_session(types.InitializeParams(capabilities=caps, initialization_options={"debounce": 0}))
     yield
     await lsp_client.shutdown_session()
-
-
-async def _wait_for(predicate, timeout=120.0):
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not predicate():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError("timed out waiting")
-        await asyncio.sleep(0.05)
 
 
 def _open(client, tmp_path, name, text):
@@ -85,7 +68,7 @@ async def test_root_cause_verdicts_and_results_that_leave_with_the_cell(client: 
     uri = _open(client, tmp_path, "train.py", SCRIPT)
     result = await _probe(client, uri, 8)
     assert result["result"]["status"] == "error"
-    await _wait_for(lambda: _probe_diagnostics(client, uri))
+    await wait_for(lambda: _probe_diagnostics(client, uri))
     error = next(d for d in _probe_diagnostics(client, uri) if d.severity == types.DiagnosticSeverity.Error)
     assert error.range.start.line == 8
     related = error.related_information[0]
@@ -94,7 +77,7 @@ async def test_root_cause_verdicts_and_results_that_leave_with_the_cell(client: 
     cause = [d for d in _probe_diagnostics(client, uri) if d.code == "probe-root-cause"]
     assert cause and cause[0].range.start.line == 4 and "line 9" in cause[0].message
     # The engine's finding on the failing line is confirmed by the run.
-    await _wait_for(lambda: any("[probe: confirmed]" in d.message for d in client.diagnostics.get(uri, ())))
+    await wait_for(lambda: any("[probe: confirmed]" in d.message for d in client.diagnostics.get(uri, ())))
     confirmed = [d for d in client.diagnostics[uri] if d.source == "torchplace" and "[probe: confirmed]" in d.message]
     assert [d.code for d in confirmed] == ["TP102"] and confirmed[0].data["probe"] == "confirmed"
     # An edit below the probed cell keeps its results; an edit in it removes them from the Problems panel.
@@ -102,16 +85,16 @@ async def test_root_cause_verdicts_and_results_that_leave_with_the_cell(client: 
     await asyncio.sleep(0.5)
     assert _probe_diagnostics(client, uri)
     _edit(client, uri, 3, 8, "# changed\n")
-    await _wait_for(lambda: not _probe_diagnostics(client, uri)
+    await wait_for(lambda: not _probe_diagnostics(client, uri)
                     and not any("[probe:" in d.message for d in client.diagnostics.get(uri, ())))
 
 
 async def test_closing_the_document_removes_its_probe_results(client: LanguageClient, tmp_path):
     uri = _open(client, tmp_path, "close.py", "import torch\nx = torch.ones(2, device='cuda')\n")
     assert (await _probe(client, uri, 1))["result"]["status"] == "ok"
-    await _wait_for(lambda: _probe_diagnostics(client, uri))
+    await wait_for(lambda: _probe_diagnostics(client, uri))
     client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
-    await _wait_for(lambda: not _probe_diagnostics(client, uri))
+    await wait_for(lambda: not _probe_diagnostics(client, uri))
 
 
 async def test_a_failing_cell_above_is_reported_and_the_probed_cell_still_runs(client: LanguageClient, tmp_path):
@@ -121,7 +104,7 @@ async def test_a_failing_cell_above_is_reported_and_the_probed_cell_still_runs(c
     assert first["status"] == "ok" and first["variables"]["z"]["device"] == "cuda:0"
     assert first["above_errors"] == [{"cell": 1, "type": "ValueError", "message": "broken setup", "line": 3,
                                       "kind": "exception"}]
-    await _wait_for(lambda: any(d.code == "probe-cell-above" for d in _probe_diagnostics(client, uri)))
+    await wait_for(lambda: any(d.code == "probe-cell-above" for d in _probe_diagnostics(client, uri)))
     above = next(d for d in _probe_diagnostics(client, uri) if d.code == "probe-cell-above")
     assert above.range.start.line == 2 and above.message.startswith("ValueError in cell 2")
     again = (await _probe(client, uri, 4))["result"]
@@ -137,7 +120,7 @@ async def test_cancel_stops_a_looping_cell_at_once(client: LanguageClient, tmp_p
         return any(isinstance(v, types.WorkDoneProgressReport) and "probing cell 2" in (v.message or "")
                    for values in client.progress_reports.values() for v in values)
 
-    await _wait_for(probing)
+    await wait_for(probing)
     await asyncio.sleep(0.3)
     started = time.monotonic()
     answer = await client.workspace_execute_command_async(types.ExecuteCommandParams(
@@ -181,5 +164,5 @@ async def test_notebook_cells_are_numbered_as_the_editor_shows_them(client: Lang
                              for i, (_, t) in enumerate(cells)]))
     result = (await _probe(client, f"{nb}#cell2", 0))["result"]
     assert result["status"] == "ok" and result["cell"] == 2 and result["ran_cells"] == [1]
-    await _wait_for(lambda: any("cell 3 ran clean" in m.message for m in client.messages))
+    await wait_for(lambda: any("cell 3 ran clean" in m.message for m in client.messages))
     assert any("ran cell 2 first" in note for note in result["notes"])

@@ -9,18 +9,7 @@ from lsprotocol import types
 from pygls import uris
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-SCRIPT = '''\
-import torch
-device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-# %%
-model = torch.nn.Linear(4, 2).to(device)
-x = torch.randn(8, 4)
-xb = x.to(device)
-y = model(xb)
-# %%
-out = model(x)
-'''
-
+from .probe_lsp_helpers import SCRIPT, wait_for
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "torchplace_server"]))
 async def client(lsp_client: LanguageClient):
@@ -34,14 +23,6 @@ async def client(lsp_client: LanguageClient):
     await lsp_client.initialize_session(types.InitializeParams(capabilities=caps))
     yield
     await lsp_client.shutdown_session()
-
-
-async def _wait_for(predicate, timeout=120.0):
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not predicate():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError("timed out waiting")
-        await asyncio.sleep(0.1)
 
 
 async def test_probe_cell_command_shows_lines_error_summary_and_progress(client: LanguageClient, tmp_path):
@@ -65,7 +46,7 @@ async def test_probe_cell_command_shows_lines_error_summary_and_progress(client:
     def probe_diagnostics():
         return [d for d in client.diagnostics.get(uri, ()) if d.source == "torchplace probe"]
 
-    await _wait_for(lambda: probe_diagnostics())
+    await wait_for(lambda: probe_diagnostics())
     errors = [d for d in probe_diagnostics() if d.severity == types.DiagnosticSeverity.Error]
     assert len(errors) == 1 and errors[0].range.start.line == 8
     assert errors[0].message.startswith(
@@ -76,7 +57,7 @@ async def test_probe_cell_command_shows_lines_error_summary_and_progress(client:
     engine = [d for d in client.diagnostics[uri] if d.source != "torchplace probe"]
     assert [d.range.start.line for d in engine if d.code == "TP102"] == [8]
 
-    await _wait_for(lambda: client.messages)
+    await wait_for(lambda: client.messages)
     assert any("torchplace probe" in m.message and "line 9" in m.message for m in client.messages)
     assert any("✗ RuntimeError" in m.message and "xb: cuda:0 float32 [8, 4]" in m.message for m in client.log_messages)
     reports = [r for values in client.progress_reports.values() for r in values]
@@ -88,7 +69,7 @@ async def test_probe_cell_command_shows_lines_error_summary_and_progress(client:
     again = await client.workspace_execute_command_async(types.ExecuteCommandParams(
         command="torchplace.probeCell", arguments=middle.command.arguments))
     assert again["result"]["status"] == "ok" and again["result"]["ran_cells"] == []
-    await _wait_for(lambda: any("host→device" in d.message for d in probe_diagnostics()))
+    await wait_for(lambda: any("host→device" in d.message for d in probe_diagnostics()))
     moved = [d for d in probe_diagnostics() if d.range.start.line == 5]
     assert moved and moved[0].message == "→ cuda:0 float32 [8, 4]  host→device 128 B"
     assert moved[0].severity == types.DiagnosticSeverity.Information
@@ -110,7 +91,7 @@ async def test_cancel_from_the_progress_bar_interrupts_the_cell(client: Language
                 return token
         return None
 
-    await _wait_for(probing_token)
+    await wait_for(probing_token)
     await asyncio.sleep(0.5)
     client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=probing_token()))
     result = await asyncio.wait_for(running, timeout=60)
