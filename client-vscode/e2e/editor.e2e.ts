@@ -13,6 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Browser, chromium } from 'playwright-core';
 import { RunningCodeServer, startCodeServer } from './codeServer';
+import { QUIET_SETTINGS } from './e2eSession';
 import { Workbench } from './workbench';
 
 const REPO = path.resolve(__dirname, '../../..');
@@ -28,21 +29,7 @@ function required(name: string): string {
 }
 
 const USER_SETTINGS = {
-    'workbench.startupEditor': 'none',
-    'workbench.tips.enabled': false,
-    'workbench.enableExperiments': false,
-    'security.workspace.trust.enabled': false,
-    'telemetry.telemetryLevel': 'off',
-    'update.mode': 'none',
-    'extensions.ignoreRecommendations': true,
-    'chat.disableAIFeatures': true,
-    'editor.inlayHints.enabled': 'on',
-    'editor.codeLens': true,
-    'editor.minimap.enabled': false,
-    'files.autoSave': 'off',
-    'window.restoreWindows': 'none',
-    'workbench.secondarySideBar.defaultVisibility': 'hidden',
-    'remote.autoForwardPorts': false, // probe kernels open ports; no toasts about them
+    ...QUIET_SETTINGS,
     'torchplace.interpreter': [path.join(PYTHON_BIN, 'python')],
     'torchplace.probe.simulateGpu': 'auto',
 };

@@ -91,9 +91,9 @@ export class Prober {
         if (fromTop) {
             args.push({ fromTop: true });
         }
-        return this.withUi(target, (token) =>
-            client.sendRequest(ExecuteCommandRequest.type, { command: PROBE_CELL_COMMAND, arguments: args }, token),
-        );
+        // No cancellation token on the request: Cancel goes through torchplace.cancelProbe, which
+        // interrupts the kernel, and the server still answers (status "cancelled", lines so far).
+        return this.withUi(target, () => client.sendRequest(ExecuteCommandRequest.type, { command: PROBE_CELL_COMMAND, arguments: args }));
     }
 
     private cancel(target: ProbeTarget): void {
@@ -103,7 +103,7 @@ export class Prober {
             .then(undefined, () => undefined);
     }
 
-    private async withUi(target: ProbeTarget, run: (token: vscode.CancellationToken) => Promise<unknown>): Promise<ProbeSummary | undefined> {
+    private async withUi(target: ProbeTarget, run: () => Promise<unknown>): Promise<ProbeSummary | undefined> {
         if (this.running) {
             await this.notifier.notify('info', 'A probe is already running; wait for it to finish.', [], true);
             return undefined;
@@ -117,7 +117,7 @@ export class Prober {
                     // Cancel interrupts the kernel at once, whichever path started the probe (the code
                     // lens's command carries no cancellation token of its own).
                     const cancelled = token.onCancellationRequested(() => this.cancel(target));
-                    return run(token).finally(() => cancelled.dispose());
+                    return run().finally(() => cancelled.dispose());
                 },
             );
             const summary = parseProbeResult(raw);

@@ -85,8 +85,11 @@ def diagnostics_by_uri(result: ProbeResult, placement: Placement) -> dict:
                 location=types.Location(uri=cause_at[0], range=placement.range(*cause_at)),
                 message=f"root cause: {error.root_cause_text()}")]
         missed = " — no static finding explains this error" if error.static_finding is False else ""
+        # A cancel or a timeout is not a bug of that line: say where the run stopped, without a red squiggle.
+        severity = (types.DiagnosticSeverity.Information if error.kind in ("cancelled", "timeout", "interrupted")
+                    else types.DiagnosticSeverity.Error)
         _add(out, placement, placement.place(error.line, cell), f"{error.type}: {error.message}{sim}{missed}",
-             types.DiagnosticSeverity.Error, error.kind, related)
+             severity, error.kind, related)
         if cause_at is not None and cause_at != placement.place(error.line, cell):
             at_error = placement.place(error.line, cell)
             back = [types.DiagnosticRelatedInformation(
