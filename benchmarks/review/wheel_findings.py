@@ -9,19 +9,19 @@ written as rows with code CRASH.  Imports between a wheel's modules are resolved
 """
 from __future__ import annotations
 
-import csv
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import wheel_sources
+from verdict_book import VerdictBook, write_table
 
 HERE = Path(__file__).resolve().parent
 FINDINGS_CSV = HERE / "findings.csv"
 VERDICTS_CSV = HERE / "verdicts.csv"
 FIELDS = ["wheel", "path", "line", "code", "severity", "message", "source_line", "verdict"]
-VERDICT_FIELDS = ["wheel", "path", "line", "code", "verdict", "reason"]
+VERDICT_KEY = ("wheel", "path", "line", "code")
 
 
 _indexes: dict = {}
@@ -60,13 +60,6 @@ def _check_file(job: tuple[str, str, str]) -> tuple[list[dict], float]:
     return rows, cpu
 
 
-def load_verdicts() -> dict[tuple, dict]:
-    if not VERDICTS_CSV.exists():
-        return {}
-    with VERDICTS_CSV.open(newline="", encoding="utf-8") as fh:
-        return {(r["wheel"], r["path"], str(r["line"]), r["code"]): r for r in csv.DictReader(fh)}
-
-
 def collect(jobs: int | None = None) -> tuple[list[dict], dict[str, float]]:
     work = []
     for name in wheel_sources.WHEELS:
@@ -83,14 +76,11 @@ def collect(jobs: int | None = None) -> tuple[list[dict], dict[str, float]]:
 
 def main(jobs: int | None = None) -> int:
     rows, cpu_by_file = collect(jobs)
-    verdicts = load_verdicts()
+    book = VerdictBook.load(VERDICTS_CSV, VERDICT_KEY)
     for r in rows:
-        v = verdicts.get((r["wheel"], r["path"], str(r["line"]), r["code"]))
+        v = book.lookup(r)
         r["verdict"] = f"{v['verdict']}: {v['reason']}" if v else ""
-    with FINDINGS_CSV.open("w", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, FIELDS)
-        writer.writeheader()
-        writer.writerows(rows)
+    write_table(FINDINGS_CSV, FIELDS, rows)
     by_code: dict[str, int] = {}
     for r in rows:
         by_code[r["code"]] = by_code.get(r["code"], 0) + 1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Puts torchplace and its dependencies into client-vscode/out/bundled/libs for a
-# platform-specific .vsix (`importStrategy: useBundled`). libcst, pyzmq and
-# friends ship native wheels only, so this installs the wheels of one platform
+# platform-specific .vsix (`importStrategy: useBundled`). pyzmq (through
+# jupyter_client, for the probe) ships native wheels only, so this installs the wheels of one platform
 # (default manylinux x86_64, i.e. `vsce package --target linux-x64`) for every
 # supported CPython version and merges them: the native modules carry the
 # version in their file names (native.cpython-311-x86_64-linux-gnu.so), so one

@@ -1,5 +1,5 @@
 # Set-up for the VS Code extension and its editor tests (sourced by
-# scripts/setup with `set -euo pipefail`, cwd = repo root). Idempotent; each
+# `scripts/setup test` with `set -euo pipefail`, cwd = repo root; never by the demo). Idempotent; each
 # step is skipped when already done:
 #   npm ci (the extension's dependencies, from package-lock.json);
 #   chromium and libkrb5-dev from apt (the test browser; code-server's build dependency);
@@ -20,9 +20,17 @@ tp_missing_debs=""
 command -v chromium >/dev/null 2>&1 || tp_missing_debs="$tp_missing_debs chromium"
 dpkg -s libkrb5-dev >/dev/null 2>&1 || tp_missing_debs="$tp_missing_debs libkrb5-dev"
 if [ -n "$tp_missing_debs" ]; then
-  echo "setup(vscode): apt-get install$tp_missing_debs" >&2
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $tp_missing_debs >/dev/null
+  # Root is needed only for what is missing; without it, say exactly what to install.
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup(vscode): apt-get install$tp_missing_debs" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $tp_missing_debs >/dev/null
+  else
+    echo "setup(vscode): the editor suites need these system packages:$tp_missing_debs" >&2
+    echo "setup(vscode): install them (Debian/Ubuntu: sudo apt-get install$tp_missing_debs) and run again," >&2
+    echo "setup(vscode): or skip the editor suites with TORCHPLACE_SKIP_EDITOR=1 ./scripts/test" >&2
+    exit 1
+  fi
 fi
 
 if [ ! -x "$tp_node24_dir/bin/node" ]; then

@@ -4,17 +4,15 @@ A `Unit` is an immutable snapshot: the program text plus, for each part (the
 document itself, or each code cell), where its lines sit in the program.  A
 plain document is a one-part unit, so mapping findings back is one code path.
 
-Notebook cells are joined in order, separated by a comment line, so a device
-defined in cell 1 is known in cell 5.  IPython magics (`%time`, `!pip`) are
-masked into comments of the same length (columns stay put); a cell magic
-(`%%bash`) or a cell that does not parse is blanked out of the program (its
-line count kept) and gets its own syntax finding, so one broken cell does not
-silence the others.
+Notebook cells are joined in order by the engine's `notebook_program` (the
+CLI checks `.ipynb` files with the same code): IPython syntax is rewritten as
+IPython runs it, and a cell that does not parse is blanked out of the program
+(its line count kept) and gets its own syntax finding.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Optional
 from urllib.parse import unquote
 
@@ -22,11 +20,12 @@ from lsprotocol import types
 from pygls import uris
 from pygls.workspace import TextDocument, Workspace
 
-from torchplace_rules.fixes import parses as _parses
+from torchplace_rules.notebook_program import CELL_SEPARATOR, cell_program, join_cells, line_count
+
+__all__ = ["CELL_SEPARATOR", "CellPart", "Unit", "build_unit", "cell_program", "find_document", "unit_is_open", "unit_key_for"]
 
 from .text_positions import LineTable
 
-CELL_SEPARATOR = "# torchplace: notebook cell boundary"
 PYTHON_LANGUAGES = frozenset({"python", "python3", "py", "pyi", "jupyter"})
 
 
@@ -129,15 +128,13 @@ def build_unit(workspace: Workspace, key: str) -> Optional[Unit]:
     if doc is None:
         return None
     text = doc.source
-    part = CellPart(uri=doc.uri, version=doc.version, first_line=0, line_count=_line_count(text), text=text)
+    part = CellPart(uri=doc.uri, version=doc.version, first_line=0, line_count=line_count(text), text=text)
     checkable = not doc.language_id or doc.language_id.lower() in PYTHON_LANGUAGES
     return Unit(key=key, path=uris.to_fs_path(doc.uri), text=text, parts=(part,), checkable=checkable)
 
 
 def _notebook_unit(workspace: Workspace, notebook: types.NotebookDocument) -> Unit:
-    pieces: list[str] = []
-    parts: list[CellPart] = []
-    line = 0
+    docs = []
     all_uris = []
     for cell in notebook.cells:
         all_uris.append(cell.document)
@@ -146,56 +143,18 @@ def _notebook_unit(workspace: Workspace, notebook: types.NotebookDocument) -> Un
         doc = find_document(workspace, cell.document)
         if doc is None or (doc.language_id and doc.language_id != "python"):
             continue
-        text = doc.source
-        masked, blanked, broken = cell_program(text)
-        count = _line_count(text)
-        body = masked.splitlines() if not broken else []
-        body += [""] * (count - len(body))
-        pieces.extend(body)
-        pieces.append(CELL_SEPARATOR)
-        parts.append(CellPart(uri=doc.uri, version=doc.version, first_line=line, line_count=count, text=text, blanked=blanked, broken=broken))
-        line += count + 1
-    program = "\n".join(pieces) + ("\n" if pieces else "")
+        docs.append(doc)
+    program = join_cells([(k, doc.source) for k, doc in enumerate(docs)])
+    parts = tuple(
+        CellPart(uri=doc.uri, version=doc.version, first_line=cell.first_line, line_count=cell.line_count,
+                 text=cell.text, blanked=cell.blanked, broken=cell.broken)
+        for doc, cell in zip(docs, program.cells)
+    )
     return Unit(
         key=notebook.uri,
         path=uris.to_fs_path(notebook.uri),
-        text=program,
-        parts=tuple(parts),
+        text=program.text,
+        parts=parts,
         is_notebook=True,
         all_cell_uris=tuple(all_uris),
     )
-
-
-@lru_cache(maxsize=1024)
-def cell_program(text: str) -> tuple[str, bool, bool]:
-    """(masked text, blanked, broken) of one notebook cell: magics masked; blanked out of the
-    program when a cell magic or a syntax error (broken) rules it out.  Kept by text: a notebook's
-    unit is built several times per keystroke and only the edited cell changes."""
-    masked, blanked = mask_magics(text)
-    broken = not blanked and not _parses(masked)
-    return masked, blanked or broken, broken
-
-
-def mask_magics(text: str) -> tuple[str, bool]:
-    """Turn IPython magic/shell lines into comments; (text, True) when a cell magic blanks it all."""
-    if "%" not in text and "!" not in text:
-        return text, False
-    lines = text.splitlines()
-    first = next((ln.lstrip() for ln in lines if ln.strip()), "")
-    if first.startswith("%%"):
-        return "\n".join("" for _ in lines), True
-    out = []
-    for ln in lines:
-        stripped = ln.lstrip()
-        if stripped[:1] in ("%", "!"):
-            indent = len(ln) - len(stripped)
-            ln = ln[:indent] + "#" + stripped[1:]
-        out.append(ln)
-    return "\n".join(out), False
-
-
-def _line_count(text: str) -> int:
-    """Lines as LSP counts them for whole-line work (no list of lines built: this runs per keystroke)."""
-    if "\r" in text:
-        return max(len(text.splitlines()), 1)
-    return max(text.count("\n") + (0 if text.endswith("\n") else 1), 1) if text else 1

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from lsprotocol import types
 
 from .analysis_service import Analysis, PlacedFinding
-from .analysis_units import mask_magics, unit_key_for
+from .analysis_units import cell_program, unit_key_for
 from .diagnostics import to_diagnostic
 from .fix_all import fix_all_edits
 from .ignore_comment import ignore_edit, still_parses
@@ -60,7 +60,7 @@ def _ignore_workspace_edit(ls: "TorchplaceServer", pf: PlacedFinding) -> Optiona
     # Only a triple-quoted string opening on the line can swallow the comment: check those lines
     # alone (masking the magics of a whole document for every finding costs milliseconds).
     if ('"""' in line_text or "'''" in line_text) \
-            and not still_parses(mask_magics(pf.part.text)[0], span, text):
+            and not still_parses(cell_program(pf.part.text)[0], span, text):
         return None
     return workspace_edit(ls, [(pf.part, span, text)])
 

@@ -10,8 +10,10 @@ from typing import Optional
 
 from torchplace_rules import Config, Finding, Span
 from torchplace_rules.fixes import fix_until_stable
+from torchplace_rules.notebook_program import restore_lines, rewritten_lines, split_program
+from torchplace_rules.text_lines import split_lines
 
-from .analysis_units import CELL_SEPARATOR, CellPart, Unit
+from .analysis_units import CellPart, Unit
 from .rule_isolation import check_with_isolation
 from .workspace_edits import line_edits
 
@@ -37,9 +39,9 @@ def fix_all_edits(unit: Unit, config: Optional[Config], project=None,
         return []
     if not unit.is_notebook:
         part = unit.parts[0]
-        return [(part, span, text) for span, text in line_edits(part.text, part.text.splitlines(), new_program.splitlines())]
-    old_cells = _split_cells(unit.text)
-    new_cells = _split_cells(new_program)
+        return [(part, span, text) for span, text in line_edits(part.text, split_lines(part.text), split_lines(new_program))]
+    old_cells = split_program(unit.text)
+    new_cells = split_program(new_program)
     if len(old_cells) != len(unit.parts) or len(new_cells) != len(unit.parts):
         return []  # a fix touched a cell boundary: refuse rather than guess
     out = []
@@ -47,16 +49,8 @@ def fix_all_edits(unit: Unit, config: Optional[Config], project=None,
         if part.blanked or old == new:
             continue
         old = old[: part.line_count]
+        if restore_lines(part.text, old, new, rewritten_lines(part.text)) is None:
+            continue  # a fix reached a line of IPython syntax: writing it back would change the cell
         out.extend((part, span, text) for span, text in line_edits(part.text, old, new))
     return out
 
-
-def _split_cells(program: str) -> list[list[str]]:
-    cells, current = [], []
-    for line in program.splitlines():
-        if line == CELL_SEPARATOR:
-            cells.append(current)
-            current = []
-        else:
-            current.append(line)
-    return cells

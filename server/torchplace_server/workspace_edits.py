@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Iterable
 from lsprotocol import types
 
 from torchplace_rules import Span
+from torchplace_rules.text_lines import dominant_newline, line_ending, split_lines
 
 from .analysis_units import CellPart
 
@@ -46,8 +47,8 @@ def line_edits(original: str, old_lines: list[str], new_lines: list[str]) -> lis
     `original` is the document's real text (same line structure as `old_lines`,
     which may be a masked copy); positions and the newline style come from it.
     """
-    keep = original.splitlines(keepends=True)
-    nl = "\r\n" if keep and keep[0].endswith("\r\n") else "\n"
+    keep = split_lines(original, keepends=True)
+    usual = dominant_newline(original)
     trailing = original.endswith(("\n", "\r"))
     n = len(keep)
     out: list[tuple[Span, str]] = []
@@ -55,15 +56,19 @@ def line_edits(original: str, old_lines: list[str], new_lines: list[str]) -> lis
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue
-        text = "".join(line + nl for line in new_lines[j1:j2])
+        # Each new line ends as the line it replaces (or, past those, the one before it) did.
+        breaks = [line_ending(keep[k]) for k in range(i1, min(i2, n))]
+        nl = (breaks[-1] if breaks else line_ending(keep[i1 - 1]) if 0 < i1 <= n else "") or usual
+        pieces = [(line, (breaks[k] if k < len(breaks) else "") or nl) for k, line in enumerate(new_lines[j1:j2])]
+        text = "".join(a + b for a, b in pieces)
         start, end = (i1, 0), (i2, 0)
         if i2 >= n and not trailing and n:
             last = len(keep[-1])
             end = (n - 1, last)
             if i1 >= n:  # insertion after a last line that has no newline
-                start, text = end, nl + text[: -len(nl)]
-            elif text:
-                text = text[: -len(nl)]
+                start, text = end, nl + text[: -len(pieces[-1][1])]
+            elif text:  # the new last line has no newline either
+                text = text[: -len(pieces[-1][1])]
             elif i1 > 0:  # deleting the last lines: take the newline before them too
                 start = (i1 - 1, len(keep[i1 - 1].rstrip("\r\n")))
         out.append((Span(start[0], start[1], end[0], end[1]), text))

@@ -1,32 +1,41 @@
 """The `torchplace` command: check, rules, explain (+ plug-in sub-commands).
 
-Exit codes: 0 nothing reported, 1 findings reported, 2 usage or internal error.
+Exit codes: 0 nothing reported, 1 findings reported, 2 a bad path, setting,
+usage or internal error (reported; the other files are still checked).
 `serve` and `probe` come from the `torchplace.commands` entry-point group so
 that the engine never imports editor or kernel code.
 """
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 from importlib import metadata
-from pathlib import Path
 from typing import Optional, Sequence
 
-from .config import Config, ConfigError, load_config
+from .check_command import MAX_FIX_ROUNDS, run_check
+from .config import Config, rule_code
 from .engine import check_source
-from .files import iter_python_files
 from .fixes import fix_until_stable
-from .model import Finding, Severity
-from .parallel_check import check_files, check_one, new_index
-from .output_formats import VERSION, render_json, render_sarif, render_text
+from .output_formats import VERSION
 from .rules import ALL_RULES, explain
-
-MAX_FIX_ROUNDS = 8
 
 
 def _codes(text: str) -> list[str]:
-    return [c.strip() for c in text.split(",") if c.strip()]
+    """`--select`/`--ignore` values: codes, prefixes or names that match a rule (else a usage error)."""
+    try:
+        return [rule_code(c) for c in text.split(",") if c.strip()]
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _size(text: str) -> int:
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a number of bytes > 0, got {text!r}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,6 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--jobs", "-j", type=int, default=0, metavar="N", help="worker processes (default: CPU count)")
     check.add_argument("--no-cross-file", dest="cross_file", action="store_false",
                        help="do not resolve imports of the project's own modules")
+    check.add_argument("--max-file-size", type=_size, metavar="BYTES",
+                       help="skip larger files (default: max-file-size in [tool.torchplace], else 5000000)")
+    check.add_argument("--fix-symlinks", action="store_true",
+                       help="with --fix, also write files reached through a symbolic link (never outside the paths given)")
     check.set_defaults(func=run_check)
 
     rules = sub.add_parser("rules", help="list the rule catalog")
@@ -71,86 +84,10 @@ def _unavailable(name: str, exc: Exception) -> int:
     return 2
 
 
-def _config_for(args, path: Path) -> Config:
-    if args.config:
-        base = load_config(args.config)
-    else:
-        base = load_config(path)
-    overrides = {}
-    if args.select:
-        overrides["select"] = args.select
-    if args.ignore:
-        overrides["ignore"] = list(base.ignore) + args.ignore
-    return Config.from_dict(overrides, base=base) if overrides else base
-
-
-def run_check(args) -> int:
-    min_sev = Severity.parse(args.min_severity)
-    missing = [p for p in args.paths if not Path(p).exists()]
-    if missing:
-        for p in missing:
-            print(f"torchplace: error: {p}: no such file or directory", file=sys.stderr)
-        return 2
-    try:
-        root_config = _config_for(args, Path(args.paths[0]))
-    except ConfigError as exc:
-        print(f"torchplace: error: {exc}", file=sys.stderr)
-        return 2
-    results: list[tuple[str, list[Finding]]] = []
-    sources: dict[str, str] = {}
-    configs: dict[Path, Config] = {}
-    items: list[tuple[str, Config]] = []
-    for path in iter_python_files(args.paths, root_config):
-        try:
-            if args.config:
-                config = root_config
-            elif path.parent in configs:
-                config = configs[path.parent]
-            else:
-                config = configs[path.parent] = _config_for(args, path)
-        except ConfigError as exc:
-            print(f"torchplace: error: {exc}", file=sys.stderr)
-            return 2
-        items.append((str(path), config))
-    config_of = dict(items)
-    project = new_index(args.cross_file, static=not args.fix)
-    checked = (check_one(item, project) for item in items) if args.fix or args.diff \
-        else check_files(items, args.jobs, args.cross_file)
-    for shown, text, error, findings, errors in checked:
-        path, config = Path(shown), config_of[shown]
-        if text is None:
-            print(f"torchplace: warning: {shown}: {error}", file=sys.stderr)
-            continue
-        for error in errors:
-            print(f"torchplace: warning: {error.describe()}", file=sys.stderr)
-        if args.fix or args.diff:
-            fixed, fixed_findings = fix_until_stable(
-                text, lambda t: check_source(t, shown, config, project=project), findings, args.unsafe_fixes, MAX_FIX_ROUNDS)
-            if fixed != text:
-                if args.diff:
-                    sys.stdout.writelines(difflib.unified_diff(
-                        text.splitlines(keepends=True), fixed.splitlines(keepends=True), f"a/{shown}", f"b/{shown}"))
-                else:
-                    path.write_text(fixed, encoding="utf-8")
-                    text, findings = fixed, fixed_findings
-        sources[shown] = text
-        results.append((shown, [f for f in findings if f.severity <= min_sev]))
-    reported = sum(len(fs) for _, fs in results)
-    if args.diff:
-        return 1 if reported else 0
-    if args.format == "json":
-        sys.stdout.write(render_json(results))
-    elif args.format == "sarif":
-        sys.stdout.write(render_sarif(results, ALL_RULES))
-    else:
-        sys.stdout.write(render_text(results, sources, fixable_hint=not args.fix))
-    return 1 if reported else 0
-
-
 def _fix_text(text: str, path: str, config: Config, unsafe: bool, project=None) -> str:
     """What `check --fix` writes for `text`."""
     check = lambda t: check_source(t, path, config, project=project)  # noqa: E731
-    return fix_until_stable(text, check, unsafe=unsafe, max_rounds=MAX_FIX_ROUNDS)[0]
+    return fix_until_stable(text, check, unsafe=unsafe, max_rounds=MAX_FIX_ROUNDS).text
 
 
 def run_rules(args) -> int:

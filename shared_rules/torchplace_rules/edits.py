@@ -51,7 +51,7 @@ def insert_line_before(src: SourceText, stmt: ast.AST, code: str) -> Optional[Ed
     if line is None:
         return None
     indent = src.indent_of(line)
-    return Edit(Span(line, 0, line, 0), f"{indent}{code}{src.newline}")
+    return Edit(Span(line, 0, line, 0), f"{indent}{code}{src.newline_of(line)}")
 
 
 def is_assignable(node: ast.AST) -> bool:

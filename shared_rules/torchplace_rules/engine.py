@@ -13,6 +13,7 @@ from .rules import ACTIVE_RULES, SYNTAX_ERROR
 from .flow.cross_file import GuardedSource
 from .source_text import SourceText
 from .suppression import is_suppressed, suppressions
+from .text_lines import split_lines
 
 _DEFAULT = Config()
 
@@ -79,7 +80,7 @@ def _check(text, path, config, errors, project, memo) -> list[Finding]:
 def _syntax_finding(message, line, col, config, path, text=""):
     if not config.is_enabled(SYNTAX_ERROR.code, path):
         return []
-    lines = text.splitlines() or [""]
+    lines = split_lines(text) or [""]
     line = min(line, len(lines) - 1)
     end_col = len(lines[line])
     col = min(col, end_col)

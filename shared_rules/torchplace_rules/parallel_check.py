@@ -9,12 +9,18 @@ results come back in the order the files were listed.
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, Optional
 
 from .config import Config
 from .engine import check_source
-from .files import read_source
+from .model import Finding, Span
+from .notebook_files import NotebookError, NotebookFile, notebook_language_ok, read_notebook
+from .notebook_program import NotebookProgram, cell_program, join_cells
+from .rules import SYNTAX_ERROR
+from .source_files import SourceFile, UnreadableFile, read_bytes, read_source
+
+NOTEBOOK_SIZE_FACTOR = 20  # a notebook's JSON may be this many times max-file-size (outputs, images)
 
 TASKS_PER_WORKER = 2000  # files a worker checks before it is replaced
 SUMMARIES_PER_WORKER = 300
@@ -48,15 +54,74 @@ def _init_worker(cross_file: bool) -> None:
     _index = new_index(cross_file)
 
 
-def check_one(item: tuple[str, Config], project=None) -> tuple[str, Optional[str], Optional[str], list, list]:
-    """(shown path, text or None, read error, findings, engine errors) of one file."""
+@dataclass
+class CheckedFile:
+    """One file's result.  `text` is what was checked: the file's text, or for a notebook
+    the program of its code cells (`program` maps its lines to cells)."""
+
+    path: str
+    text: Optional[str] = None
+    error: Optional[str] = None  # why it was not checked
+    findings: list[Finding] = field(default_factory=list)
+    engine_errors: list = field(default_factory=list)
+    source: Optional[SourceFile] = None  # a Python file's encoding, for writing fixes back
+    notebook: Optional[NotebookFile] = None
+    program: Optional[NotebookProgram] = None
+
+
+def check_one(item: tuple[str, Config], project=None) -> CheckedFile:
+    """Read and check one file (Python source or notebook)."""
     shown, config = item
-    text, error = read_source(Path(shown))
-    if text is None:
-        return shown, None, error, [], []
+    project = project if project is not None else _index
+    if shown.endswith(".ipynb"):
+        return _check_notebook(shown, config, project)
+    try:
+        source = read_source(shown, config.max_file_size)
+    except UnreadableFile as exc:
+        return CheckedFile(shown, error=_with_hint(str(exc)))
     errors: list = []
-    findings = check_source(text, shown, config, errors, project=project if project is not None else _index)
-    return shown, text, None, findings, errors
+    findings = check_source(source.text, shown, config, errors, project=project)
+    return CheckedFile(shown, source.text, None, findings, errors, source=source)
+
+
+def _check_notebook(shown: str, config: Config, project) -> CheckedFile:
+    try:
+        raw = read_bytes(shown, config.max_file_size * NOTEBOOK_SIZE_FACTOR).decode("utf-8-sig")
+        notebook = read_notebook(raw)
+    except UnreadableFile as exc:
+        return CheckedFile(shown, error=_with_hint(str(exc)))
+    except UnicodeDecodeError as exc:
+        return CheckedFile(shown, error=f"not a notebook: not UTF-8 ({exc.reason})")
+    except NotebookError as exc:
+        return CheckedFile(shown, error=f"not a notebook: {exc}")
+    skipped = notebook_language_ok(notebook)
+    if skipped:
+        return CheckedFile(shown, error=skipped)
+    program = join_cells(notebook.cells)
+    errors: list = []
+    findings = check_notebook_program(program, lambda text: check_source(text, shown, config, errors, project=project))
+    return CheckedFile(shown, program.text, None, findings, errors, notebook=notebook, program=program)
+
+
+def _with_hint(reason: str) -> str:
+    if "size limit" in reason:
+        return reason + " (raise it with `max-file-size` in [tool.torchplace] or --max-file-size)"
+    return reason
+
+
+def check_notebook_program(program: NotebookProgram, check) -> list[Finding]:
+    """Findings of the program, plus each broken cell's own syntax finding (moved to its lines)."""
+    findings = list(check(program.text))
+    for cell in program.cells:
+        if not cell.broken:
+            continue
+        for f in check(cell_program(cell.text)[0]):
+            if f.code == SYNTAX_ERROR.code:
+                s = f.span
+                findings.append(replace(f, span=Span(s.start_line + cell.first_line, s.start_col,
+                                                     s.end_line + cell.first_line, s.end_col)))
+    findings.sort(key=lambda f: f.sort_key)
+    return findings
 
 
 def check_files(items: Iterable[tuple[str, Config]], jobs: Optional[int], cross_file: bool) -> Iterator[tuple]:

@@ -16,7 +16,8 @@ import threading
 from pathlib import Path
 from typing import Iterable, Optional
 
-from .files import read_source
+from .config import DEFAULT_MAX_FILE_SIZE
+from .source_files import UnreadableFile, read_source
 from .module_summaries import SummaryCache
 from .third_party_classes import ThirdPartyClasses
 
@@ -83,7 +84,10 @@ class ProjectIndex:
         text = self.overlays.get(path)
         if text is not None:
             return text
-        return read_source(path)[0]
+        try:  # regular files of sane size only, decoded as Python decodes them
+            return read_source(path, DEFAULT_MAX_FILE_SIZE).text
+        except UnreadableFile:
+            return None
 
     # -- resolution --------------------------------------------------------------
     def search_roots(self, importer: Optional[Path]) -> tuple[Path, ...]:

@@ -9,6 +9,7 @@ import ast
 from functools import cached_property
 
 from .model import Span
+from .text_lines import dominant_newline, line_ending, split_lines
 
 
 class SourceText:
@@ -16,7 +17,7 @@ class SourceText:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.lines = text.splitlines(keepends=True) or [""]
+        self.lines = split_lines(text, keepends=True) or [""]
         self._ascii = text.isascii()
 
     def char_col(self, lineno: int, byte_col: int) -> int:
@@ -60,8 +61,10 @@ class SourceText:
         return "".join(out)
 
     def indent_of(self, line: int) -> str:
+        """The line's indentation (a form feed resets the count, as in Python's tokenizer)."""
         text = self.lines[line]
-        return text[: len(text) - len(text.lstrip(" \t"))]
+        lead = text[: len(text) - len(text.lstrip(" \t\x0c"))]
+        return lead.rsplit("\x0c", 1)[-1]
 
     @cached_property
     def line_offsets(self) -> list[int]:
@@ -79,7 +82,12 @@ class SourceText:
 
     @cached_property
     def newline(self) -> str:
-        first = self.lines[0]
-        if first.endswith("\r\n"):
-            return "\r\n"
-        return "\n"
+        """The text's most common line break (for text that belongs to no line)."""
+        return dominant_newline(self.text)
+
+    def newline_of(self, line: int) -> str:
+        """The break ending `line` (0-based), so an inserted line matches its neighbour;
+        the text's usual break for a last line that has none."""
+        if 0 <= line < len(self.lines):
+            return line_ending(self.lines[line]) or self.newline
+        return self.newline

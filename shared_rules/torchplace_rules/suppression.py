@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import re
 
+from .text_lines import split_lines
+
 _PATTERN = re.compile(r"#\s*torchplace:\s*ignore(?:\[([^\]]*)\])?", re.IGNORECASE)
 
 
@@ -11,7 +13,7 @@ def suppressions(text: str) -> dict[int, frozenset[str]]:
     if "torchplace" not in text:
         return {}
     found: dict[int, frozenset[str]] = {}
-    for lineno, line in enumerate(text.splitlines()):
+    for lineno, line in enumerate(split_lines(text)):
         if "torchplace" not in line:
             continue
         codes: set[str] = set()

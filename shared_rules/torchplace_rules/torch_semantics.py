@@ -236,6 +236,11 @@ def _bind(overload: Overload, positional: list[str], keywords: dict[str, str], m
         bound["self"] = "tensor"
         slots = slots[1:]
     star = next((p for p in slots if p.is_star), None)
+    if len(slots) == 1 and slots[0].kind == "ints" and len(positional) > 1:
+        # torch.zeros(2, 3), x.view(2, 3): a lone int-list parameter takes the sizes as varargs
+        if any(kind in ("tensor", "tensors", "other", "none") for kind in positional):
+            return None
+        positional = ["other"]
     for i, kind in enumerate(positional):
         if i < len(slots) and not slots[i].is_star:
             param = slots[i]

@@ -190,3 +190,28 @@ def test_user_submodule_that_mixes_its_input_is_followed():
     """)
     found = {(f.span.start_line + 1, f.code) for f in check_source(source, "t.py")}
     assert (15, "TP202") in found
+
+
+def test_a_stateless_loss_is_on_its_inputs_device():
+    """Issue 14 item 7: `loss = criterion(logits, labels)` with `nn.CrossEntropyLoss()` is on the
+    accelerator when its inputs are, so `loss.item()` every step is hinted like F.cross_entropy's."""
+    body = ("device = torch.device('cuda')\nmodel = nn.Linear(3, 2).to(device)\ncriterion = nn.CrossEntropyLoss()\n"
+            "for x, y in DataLoader(ds):\n    x, y = x.to(device), y.to(device)\n    loss = criterion(model(x), y)\n"
+            "    loss.backward()\n    print(loss.item())\n")
+    findings = check_source(H + body, "t.py")
+    assert [(f.code, f.severity) for f in findings] == [("TP402", Severity.HINT)]
+
+
+def test_torch_normal_with_a_tensor_std_offers_no_device_fix():
+    """`torch.normal(0, std)` follows `std` and takes no device=: never a CPU factory to fix."""
+    body = "std = torch.ones(3, device='cuda')\nnoise = torch.normal(0., std)\ny = noise + std\n"
+    assert check_source(H + body, "t.py") == []
+
+
+def test_a_fix_adds_device_only_where_the_schema_takes_it():
+    """Issue 11 item 4: normal(mean, std_tensor) has no device= (a TypeError there); normal(0, 1, size) has."""
+    body = ("x = torch.ones(3, device='cuda')\nstd = torch.ones(3)\n"
+            "a = torch.normal(0., std) + x\nb = torch.normal(0., 1., (3,)) + x\n")
+    fixes = [f.fix.title for f in check_source(H + body, "t.py")]
+    assert fixes == ["Move `torch.normal(0., std)` with `.to(\"cuda\")`",
+                     "Create `torch.normal(0., 1., (3,))` with `device=\"cuda\"`"]

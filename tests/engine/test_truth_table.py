@@ -40,11 +40,34 @@ CASES = [
     ("tensor-to-discarded", "x = torch.ones(3)\nx.to(device)\ny = x + torch.ones(3, device=device)\n", True, "TP201"),
     ("tensor-to-assigned", "x = torch.ones(3)\nx = x.to(device)\ny = x + torch.ones(3, device=device)\n", False, None),
     ("index-select-cpu-index-raises", "x = torch.ones(4, device=device)\ny = x.index_select(0, torch.arange(2))\n", True, "TP101"),
+    # issue 11: the engine follows the table generated from torch
+    ("normal-follows-std", "s = torch.ones(3, device=device)\ny = torch.normal(0., s) + s\n", False, None),
+    ("where-zero-dim-cpu-operand", "x = torch.ones(3, device=device)\ny = torch.where(x > 0, x, torch.tensor(0.))\n", False, None),
+    ("where-cpu-operand-raises", "x = torch.ones(3, device=device)\ny = torch.where(x > 0, x, torch.zeros(3))\n", True, "TP101"),
+    ("stateless-loss-runs-on-its-inputs",
+     "m = nn.Linear(3, 4).to(device)\ncrit = nn.CrossEntropyLoss()\n"
+     "loss = crit(m(torch.ones(2, 3, device=device)), torch.zeros(2, dtype=torch.long, device=device))\ny = loss * torch.ones(1, device=device)\n",
+     False, None),
+    ("stateless-pool-runs-on-its-input", "p = nn.MaxPool2d(2)\ny = p(torch.ones(1, 1, 4, 4, device=device)) + torch.ones(1, device=device)\n", False, None),
+    ("loss-with-cpu-weight-raises",
+     "crit = nn.CrossEntropyLoss(weight=torch.ones(3))\ny = crit(torch.ones(2, 3, device=device), torch.zeros(2, dtype=torch.long, device=device))\n",
+     True, "TP102"),
 ]
 # Advanced indexing with CPU indices is allowed on CUDA, but FakeTensorMode in a
 # CPU build cannot run it; the engine side is still checked.
 ENGINE_ONLY = [
     ("cpu-index-into-cuda", "x = torch.ones(4, device=device)\ny = x[torch.arange(2)]\n", None),
+    # FakeTensor cannot read a fake tensor as a number, nor run data-dependent indexing; it lets a
+    # 0-dim CPU index through where the CUDA wrapper raises (see the tests below).
+    ("arange-of-cuda-0dim-is-cpu", "n = torch.tensor(5, device=device)\ny = torch.arange(n) + torch.ones(5, device=device)\n", "TP101"),
+    ("full-of-cuda-0dim-is-cpu", "v = torch.ones(3, device=device).sum()\ny = torch.full((3,), v) * torch.ones(3, device=device)\n", "TP101"),
+    ("index-select-0dim-cpu-index", "x = torch.ones(4, device=device)\ny = x.index_select(0, torch.tensor(1))\n", "TP101"),
+    ("setitem-checks-values", "x = torch.ones(4, device=device)\nx[x > 0] = torch.zeros(4)\n", "TP101"),
+    ("setitem-0dim-value", "x = torch.ones(4, device=device)\nx[x > 0] = torch.tensor(0.)\n", None),
+    ("module-built-with-device",
+     "class Net(nn.Module):\n    def __init__(self, device=None):\n        super().__init__()\n"
+     "        self.fc = nn.Linear(3, 2, device=device)\n    def forward(self, x):\n        return self.fc(x)\n"
+     "net = Net(device=device)\ny = net(torch.ones(4, 3, device=device))\n", None),
 ]
 
 

@@ -20,7 +20,9 @@ from .devices import SELF_DEV
 from .project_calls import call_function, inline_forward, instantiate
 from .state import forget_moved_arguments
 from .torch_calls import call_qualified
-from .torch_methods import module_input_conflicts, module_method, numpy_method, tensor_method
+from .torch_methods import (
+    module_input_conflicts, module_method, numpy_method, stateless_module_output, tensor_method,
+)
 from .values import (
     UNKNOWN, BatchV, ClassV, DictV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ParamsV, PlacedV, QualV,
     SelfV, SeqV, TensorV, Value, ZipV, iteration_element,
@@ -129,6 +131,8 @@ def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
         inlined = inline_forward(ev, node, module, args, kwargs)
         if inlined is not None:
             return inlined
+    if not module.has_params:  # a loss, pooling, an activation: runs where its input is
+        return stateless_module_output(ev, node, args)
     return TensorV(module.dev, origin=node, grad=ev.frame.no_grad == 0, module_output=True)
 
 

@@ -9,6 +9,7 @@ from typing import Optional
 
 from . import torch_api as api
 from .calls import dispatch_call
+from .torch_methods import setitem_conflicts
 from .devices import ACCEL_KIND, SELF_DEV, Dev, devices_conflict, parse_device_string
 from .events import Conflict
 from .values import (
@@ -63,8 +64,10 @@ class ExpressionEvaluator:
             return
         path = self.path_of(target)
         if isinstance(target, ast.Subscript):
-            self.eval(target.value)
-            self.eval(target.slice)
+            base = self.eval(target.value)
+            index = self.eval(target.slice)
+            if isinstance(base, TensorV):  # x[mask] = values: PyTorch checks values (index_put_)
+                setitem_conflicts(self, target, base, index, value, value_node)
         elif isinstance(target, ast.Attribute):
             self.eval(target.value)
         if path is None:

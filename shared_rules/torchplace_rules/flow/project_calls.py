@@ -174,7 +174,26 @@ def instantiate(ev, node: ast.Call, cls: ClassV) -> Value:
         forget_moved_arguments(ev, node)
         return UNKNOWN
     dev = None if info.moves_self else default_device(ev)
+    if info.device_param is not None:  # Net(device=device): its layers are built there
+        dev = _argument_device(ev, node, info, args, kwargs)
     return ModuleV(dev, info.has_params, node, info)
+
+
+def _argument_device(ev, node: ast.Call, info, args: list, kwargs: dict):
+    """The device passed for `info.device_param`: known, unknown (None), or, when not passed,
+    the default device."""
+    init = info.methods["__init__"]
+    names = [a.arg for a in init.args.args[1:]]
+    name = info.device_param
+    if name in kwargs:
+        value = kwargs[name]
+    elif name in names and names.index(name) < len(args):
+        value = args[names.index(name)]
+    elif any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        return None
+    else:
+        return default_device(ev)
+    return value.dev if isinstance(value, DeviceV) else None
 
 
 def inline_forward(ev, node: ast.Call, module: ModuleV, args: list, kwargs: dict) -> Optional[Value]:

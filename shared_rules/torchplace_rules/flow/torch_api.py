@@ -1,4 +1,6 @@
-"""What the analysis knows about PyTorch's and NumPy's API, as plain tables."""
+"""What the analysis knows about PyTorch's and NumPy's API beyond the table generated from torch
+(`operators.py` reads that one: which arguments must share a device, where results live, which nn
+classes hold state): sizes, dtypes, randomness, and names the analysis treats specially."""
 from __future__ import annotations
 
 # Factories: name -> how the size is given ("args": sizes as *args or a tuple,
@@ -11,40 +13,9 @@ TORCH_FACTORIES = {
     "tril_indices": "rank2", "triu_indices": "rank2", "scalar_tensor": "rank0",
 }
 RANDOM_FACTORIES = {"rand", "randn", "randint", "randperm", "normal", "rand_like", "randn_like", "randint_like"}
-LIKE_FACTORIES = {"zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "randint_like"}
-NEW_METHODS = {"new_zeros", "new_ones", "new_empty", "new_full", "new_tensor"}
 
-# torch.* / Tensor methods that need all (non-0-dim) tensor operands on one device.
-MIXING_FUNCTIONS = {
-    "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_divide", "remainder",
-    "fmod", "pow", "matmul", "mm", "bmm", "mv", "dot", "vdot", "inner", "outer", "ger", "addmm", "addbmm",
-    "baddbmm", "addmv", "addcmul", "addcdiv", "einsum", "cat", "concat", "concatenate", "stack", "hstack",
-    "vstack", "dstack", "column_stack", "where", "maximum", "minimum", "fmax", "fmin", "atan2", "lerp",
-    "cdist", "dist", "cross", "kron", "tensordot", "eq", "ne", "lt", "le", "gt", "ge", "equal", "allclose",
-    "isclose", "masked_select", "bucketize", "searchsorted", "cosine_similarity", "pairwise_distance",
-    "hypot", "logaddexp", "copysign", "bitwise_and", "bitwise_or", "bitwise_xor", "logical_and",
-    "logical_or", "logical_xor", "chain_matmul", "block_diag", "cartesian_prod", "clamp", "clip",
-}
-SEQUENCE_ARG_FUNCTIONS = {"cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack",
-                          "block_diag", "cartesian_prod", "chain_matmul"}
-MIXING_METHODS = MIXING_FUNCTIONS - SEQUENCE_ARG_FUNCTIONS | {
-    "add_", "sub_", "mul_", "div_", "masked_fill", "masked_fill_", "masked_scatter", "index_add", "index_add_",
-    "scatter", "scatter_", "scatter_add", "scatter_add_", "lerp_", "addmm_", "index_select", "gather",
-    "matmul", "clamp_", "where",
-}
-# torch.nn.functional functions that combine their tensor arguments.
-MIXING_FUNCTIONAL = {
-    "linear", "bilinear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
-    "conv_transpose3d", "embedding", "layer_norm", "group_norm", "batch_norm", "instance_norm",
-    "cross_entropy", "nll_loss", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss",
-    "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "cosine_similarity",
-    "pairwise_distance", "triplet_margin_loss", "margin_ranking_loss", "hinge_embedding_loss",
-    "cosine_embedding_loss", "poisson_nll_loss", "gaussian_nll_loss", "multi_margin_loss",
-    "multilabel_margin_loss", "multilabel_soft_margin_loss", "soft_margin_loss", 
-    "scaled_dot_product_attention", "grid_sample", "prelu",
-}
-
-# Tensor methods that keep the device (and need no other tensor).
+# Tensor methods whose result keeps the receiver's shape facts (rank, dtype, grad); their devices
+# come from the table.
 PRESERVING_METHODS = {
     "view", "view_as", "reshape", "reshape_as", "expand_as", "permute", "transpose", "t", "T", "squeeze", "unsqueeze",
     "flatten", "unflatten", "expand", "repeat", "repeat_interleave", "contiguous", "clone", "detach",
@@ -82,19 +53,6 @@ NUMPY_DTYPES = {"float64": "float64", "double": "float64", "float_": "float64", 
 NUMPY_FLOAT64_MAKERS = {"zeros", "ones", "empty", "full", "linspace", "eye", "identity"}
 NUMPY_RANDOM_FLOAT64 = {"rand", "randn", "random", "random_sample", "uniform", "normal", "standard_normal", "sample"}
 
-# nn layers that own no parameters or buffers (calling them on any device works).
-PARAMLESS_LAYERS = {
-    "ReLU", "ReLU6", "LeakyReLU", "GELU", "SiLU", "Mish", "ELU", "SELU", "CELU", "Sigmoid", "Tanh",
-    "Softmax", "LogSoftmax", "Softplus", "Softsign", "Hardtanh", "Hardswish", "Hardsigmoid", "Tanhshrink",
-    "Softshrink", "Hardshrink", "Threshold", "GLU", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d",
-    "AlphaDropout", "Flatten", "Unflatten", "Identity", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d",
-    "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d",
-    "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "Upsample", "UpsamplingNearest2d",
-    "UpsamplingBilinear2d", "PixelShuffle", "PixelUnshuffle", "ZeroPad2d", "ConstantPad1d",
-    "ConstantPad2d", "ReflectionPad2d", "ReplicationPad2d", "MSELoss", "L1Loss",
-    "SmoothL1Loss", "HuberLoss", 
-    "KLDivLoss", "CosineSimilarity", "PairwiseDistance", "ChannelShuffle", "Softmax2d", "Fold", "Unfold",
-}
 # nn containers: parameters come from their children.
 CONTAINERS = {"Sequential", "ModuleList", "ModuleDict"}
 # Wrappers that scatter inputs themselves or whose device we cannot know.
@@ -113,12 +71,3 @@ def is_torch_layer(qual: str) -> bool:
     parts = qual.split(".")
     return qual.startswith("torch.nn.") and parts[-1][:1].isupper() and "functional" not in parts
 
-
-def layer_has_params(name: str, call) -> bool:
-    """Does `torch.nn.<name>(...)` own parameters or buffers?  Losses only
-    with a `weight`/`pos_weight`; containers through their children (assumed)."""
-    if name in CONTAINERS:
-        return True
-    if name.endswith("Loss"):
-        return bool(call.args) or any(k.arg in ("weight", "pos_weight") for k in call.keywords)
-    return name not in PARAMLESS_LAYERS

@@ -1,7 +1,8 @@
 """Torch semantics, by qualified name: what `torch.*`, `torch.nn.functional.*`,
 `torch.nn` layer classes, `DataLoader`/datasets and NumPy functions return,
-and where their tensor arguments meet.  The tables are in `torch_api.py`;
-methods of tensors and modules are in `torch_methods.py`.
+and where their tensor arguments meet.  PyTorch's operators are read from the
+table generated from torch (`operators.py`); the hand tables left are in
+`torch_api.py`; methods of tensors and modules are in `torch_methods.py`.
 
 Entry point: `call_qualified(ev, node, qual)` for a call of the torch/NumPy
 object named `qual` (`"torch.zeros"`, `"torch.nn.Linear"`, `"numpy.asarray"`).
@@ -12,6 +13,7 @@ import ast
 from dataclasses import replace
 from typing import Optional
 
+from . import operators
 from . import torch_api as api
 from .devices import CPU, Dev, parse_device_string
 from .state import forget_moved_arguments
@@ -37,8 +39,6 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
     if qual in ("tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm"):
         args, kwargs = ev.eval_args(node)
         return args[0] if args else UNKNOWN
-    if head == "torch" and last in api.TORCH_FACTORIES or head == "torch" and last in api.LIKE_FACTORIES:
-        return factory(ev, node, last)
     args, kwargs = ev.eval_args(node)
     ev.emit("call", node, qual, None, None, args, kwargs)
     if qual == "torch.device":
@@ -72,13 +72,11 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
         return DatasetV(CPU)
     if head.startswith("torchvision.models") and last[:1].islower():
         return ModuleV(CPU, True, None, None, known_class=False)
+    callable_ = operators.lookup_function(qual)
+    if callable_ is not None:
+        return operator_call(ev, node, last, callable_, args, kwargs)
     if head == "torch" or head in ("torch.nn.functional", "torch.linalg", "torch.special", "torch.fft"):
-        if (head == "torch" and last in api.MIXING_FUNCTIONS) or (head == "torch.nn.functional" and last in api.MIXING_FUNCTIONAL):
-            return mixing_call(ev, node, last, args, kwargs)
-        first = next((a for a in args if isinstance(a, TensorV)), None)
-        if first is not None:
-            return TensorV(first.dev, origin=node, batch=first.batch, grad=first.grad)
-        return UNKNOWN
+        return _first_tensor_device(node, args)
     if not qual.startswith("torch.") and not qual.startswith("numpy."):
         forget_moved_arguments(ev, node)
     return UNKNOWN
@@ -99,12 +97,45 @@ def torch_device(node: ast.Call, args: list) -> Value:
     return UNKNOWN
 
 
-def factory(ev, node: ast.Call, name: str) -> Value:
-    args, kwargs = ev.eval_args(node)
-    ev.emit("call", node, "torch." + name, None, None, args, kwargs)
+def _first_tensor_device(node: ast.Call, args: list) -> Value:
+    """A torch function the table cannot bind: its result is taken to follow its first tensor."""
+    first = next((a for a in args if isinstance(a, TensorV)), None)
+    if first is not None:
+        return TensorV(first.dev, origin=node, batch=first.batch, grad=first.grad)
+    return UNKNOWN
+
+
+def operator_call(ev, node: ast.Call, name: str, callable_, args: list, kwargs: dict) -> Value:
+    """A torch function described by the table (torch_semantics): check where PyTorch checks,
+    place the result where PyTorch puts it."""
+    bound = operators.bind(callable_, node, args, kwargs)
+    if bound is None:
+        return _first_tensor_device(node, args)
+    overload, operands = bound
+    result = overload.result
+    if result in ("factory", "like", "data"):
+        return factory(ev, node, name, args, kwargs, overload, operands)
+    if result == "inputs":
+        return operators.tensor_result(ev, node, overload, operands)
+    if operators.check(ev, node, operands):
+        return UNKNOWN
+    if result == "cpu":
+        return TensorV(CPU, origin=node)
+    if result == "receiver":  # torch.relu_(x): x itself
+        return next((op.value for op in operands if isinstance(op.value, TensorV)), UNKNOWN)
+    if result == "unknown":
+        return _first_tensor_device(node, args)
+    return UNKNOWN
+
+
+def factory(ev, node: ast.Call, name: str, args: list, kwargs: dict, overload, operands) -> Value:
+    """A tensor made by a factory: on device= if given, else on the default device (`factory`),
+    on its source tensor's device (`like`: zeros_like, new_zeros), or where its data is (`data`)."""
     has_kw, dev = kw_device(ev, node, kwargs)
-    if name in api.LIKE_FACTORIES:
-        src = args[0] if args else UNKNOWN
+    if overload.result == "like":
+        if operators.check(ev, node, operands):
+            return UNKNOWN
+        src = next((op.value for op in operands if op.param.name in overload.follows), UNKNOWN)
         if not has_kw:
             dev = src.dev if isinstance(src, TensorV) else None
         rank = src.rank if isinstance(src, TensorV) else None
@@ -115,7 +146,7 @@ def factory(ev, node: ast.Call, name: str) -> Value:
     if "dtype" in kwargs:
         dtype = dtype_of(node, "dtype")
     rank = factory_rank(node, name)
-    if name in ("tensor", "as_tensor") and args:
+    if overload.result == "data" and args:
         data, data_node = args[0], node.args[0]
         if isinstance(data, NumpyV):
             dtype = dtype or data.dtype
@@ -126,7 +157,9 @@ def factory(ev, node: ast.Call, name: str) -> Value:
                 dev = data.dev
         elif not has_kw and not _literal_data(data_node) and not _host_sequence(data):
             dev = None  # maybe a tensor on any device: unknown
-    return TensorV(dev, origin=node, rank=rank, dtype=dtype, factory=node, random=name in api.RANDOM_FACTORIES,
+    # A fix may add device= only where the overload takes it (not torch.normal(0, std)).
+    made_here = node if overload.takes_device else None
+    return TensorV(dev, origin=node, rank=rank, dtype=dtype, factory=made_here, random=name in api.RANDOM_FACTORIES,
                    grad=_kw_true(node, "requires_grad"))
 
 
@@ -231,22 +264,8 @@ def layer(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
         dev = devs.pop() if len(devs) == 1 else None
     elif not has_kw and any(v is UNKNOWN for v in list(args) + list(kwargs.values())) and name.endswith("Loss"):
         dev = None  # a loss weight of unknown device
-    return ModuleV(dev, api.layer_has_params(name, node), node, torch_layer=True)
-
-
-def mixing_call(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
-    operands = []
-    for value, arg in zip(args, node.args):
-        if name in api.SEQUENCE_ARG_FUNCTIONS and isinstance(value, SeqV):
-            elts = arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg] * len(value.items or [value.elem])
-            items = value.items if value.items is not None else [value.elem]
-            operands.extend(zip(items, elts))
-        else:
-            operands.append((value, arg))
-    for k in node.keywords:
-        if k.arg in ("weight", "bias", "target", "other", "input", "mask", "running_mean", "running_var"):
-            operands.append((kwargs[k.arg], k.value))
-    return ev.combine(node, operands)
+    holds = operators.module_state(name, node)
+    return ModuleV(dev, True if holds is None else holds, node, torch_layer=True)
 
 
 def numpy_call(ev, node: ast.Call, qual: str, args: list, kwargs: dict) -> Value:

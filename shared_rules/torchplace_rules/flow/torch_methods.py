@@ -12,6 +12,7 @@ import ast
 from dataclasses import replace
 from typing import Optional
 
+from . import operators
 from . import torch_api as api
 from .devices import ACCEL_KIND, CPU, Dev
 from .events import Conflict
@@ -105,20 +106,26 @@ def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         if isinstance(other, TensorV):
             return TensorV(other.dev, origin=node, rank=recv.rank, dtype=other.dtype, grad=recv.grad)
         return TensorV(None, origin=node, rank=recv.rank)
-    if name in api.NEW_METHODS:
-        has_kw, dev = kw_device(ev, node, kwargs)
-        return TensorV(dev if has_kw else recv.dev, origin=node)
-    if name in api.MIXING_METHODS:
-        operands = [(recv, recv_node)] + list(zip(args, node.args))
-        result = ev.combine(node, operands)
-        if name.endswith("_"):
+    method = operators.lookup_method(name)
+    bound = operators.bind(method, node, args, kwargs, receiver=(recv, recv_node)) if method is not None else None
+    if bound is not None:
+        overload, operands = bound
+        if overload.result == "like":  # new_zeros, new_tensor ...: on self's device unless device=
+            has_kw, dev = kw_device(ev, node, kwargs)
+            return TensorV(dev if has_kw else recv.dev, origin=node)
+        if overload.result == "inputs" and any(f != "self" for f in overload.follows):
+            return operators.tensor_result(ev, node, overload, operands)  # x.add(y): their common device
+        if operators.check(ev, node, operands):
+            return UNKNOWN
+        if overload.result == "receiver":  # in-place ops never move the receiver
             return recv
-        return result
+        if overload.result == "none":
+            return UNKNOWN
     if name in ("split", "chunk", "unbind", "tensor_split"):
         return SeqV(None, TensorV(recv.dev, origin=node, batch=batch, grad=recv.grad))
     if name in api.DTYPE_METHODS:
         return replace(recv, origin=node, factory=None, dtype=api.DTYPE_METHODS[name])
-    if name in api.PRESERVING_METHODS:
+    if name in api.PRESERVING_METHODS or bound is not None and bound[0].result == "inputs":
         rank = 0 if name in api.REDUCTIONS and not node.args and not node.keywords else (recv.rank if name in ("clone", "detach", "contiguous", "abs", "exp", "log", "sqrt", "sigmoid", "tanh", "relu", "neg") else None)
         grad = recv.grad and name != "detach"
         if name.endswith("_") or name in ("requires_grad_",):
@@ -173,6 +180,26 @@ def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwar
                     conflict = True
                     break
     return conflict
+
+
+def setitem_conflicts(ev, target: ast.Subscript, base: TensorV, index: Value, value: Value, value_node) -> bool:
+    """`x[key] = value` runs `index_put_`: indices on the CPU or x's device, a 0-dim value on any
+    device, any other value on x's device (the table's `Tensor.__setitem__`)."""
+    method = operators.lookup_method("__setitem__")
+    overload = method.overloads[0] if method is not None else None
+    if overload is None or value_node is None:
+        return False
+    operands = [operators.Operand(overload.param("self"), base, target.value)]
+    operands += operators.operands_of(overload.param("indices"), index, target.slice)
+    operands += operators.operands_of(overload.param("value"), value, value_node)
+    return operators.check(ev, target, operands)
+
+
+def stateless_module_output(ev, node: ast.Call, args: list) -> Value:
+    """A module without parameters or buffers (a loss without weights, pooling, an activation,
+    a container of them) runs wherever its input is: its output is on its inputs' device."""
+    tensors = [t for value, arg in zip(args, node.args) for t in _tensors_in(value, arg)]
+    return TensorV(operators.common_device(tensors), origin=node, grad=ev.frame.no_grad == 0, module_output=True)
 
 
 def _tensors_in(value: Value, node) -> list:

@@ -1,0 +1,1 @@
+from .vc import ChatterboxVC

@@ -1,0 +1,1 @@
+from .pipeline_base import PromptForClassification

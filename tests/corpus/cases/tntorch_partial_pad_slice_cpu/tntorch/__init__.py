@@ -1,0 +1,2 @@
+from .tensor import Tensor
+from .derivatives import partial

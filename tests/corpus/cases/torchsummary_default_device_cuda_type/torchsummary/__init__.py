@@ -1,0 +1,1 @@
+from .torchsummary import summary
