@@ -40,7 +40,9 @@ function rootCause(cause: Json, probedCell: number | undefined): ProbeError {
             ? `this move to ${str(cause.moved_to) ?? '?'} returned a copy that was not used; ${operand} stayed on ${device}`
             : kind === 'moved'
               ? `${operand} was moved to ${device} here`
-              : `${operand} was created on ${device} here`;
+              : kind === 'hidden-attribute'
+                ? `${operand} is held in \`self.${str(cause.attribute) ?? '?'}\` of ${str(cause.owner) ?? '?'}, which Module.to() does not move; it stayed on ${device}`
+                : `${operand} was created on ${device} here`;
     const sameCell = !file && (num(cause.cell) === undefined || num(cause.cell) === probedCell || probedCell === undefined);
     return { line: sameCell ? line - 1 : undefined, message: `root cause: ${where}: ${what}`, context: true };
 }

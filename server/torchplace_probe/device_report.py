@@ -12,28 +12,29 @@ import traceback
 from typing import Optional
 
 
-def _user_frame(exc: BaseException) -> Optional[tuple]:
-    """(file, line) of the innermost frame outside torch and torchplace."""
+def user_frames(exc: BaseException) -> list:
+    """(file, line) of the traceback's frames outside torch, torchplace and installed packages,
+    outermost first."""
     import torch
 
     skip = (os.path.dirname(torch.__file__), os.path.dirname(os.path.abspath(__file__)))
-    found = None
-    for frame in traceback.extract_tb(exc.__traceback__):
-        if not frame.filename.startswith(skip) and "site-packages" not in frame.filename:
-            found = (frame.filename, frame.lineno)
-    return found
+    return [(f.filename, f.lineno) for f in traceback.extract_tb(exc.__traceback__)
+            if not f.filename.startswith(skip) and "site-packages" not in f.filename and "<frozen" not in f.filename]
 
 
-def describe(exc: BaseException) -> Optional[dict]:
-    """{error, raised_at, root_cause} for a device error the simulation (or a real GPU) raised."""
+def describe(exc: BaseException, any_error: bool = False) -> Optional[dict]:
+    """{error, type, raised_at, stack, root_cause} for a device error the simulation (or a real GPU)
+    raised; with `any_error`, for any exception (root_cause None when it is not a device error)."""
     from .kernel_side import simulated_gpu as sim
 
     cause = sim.root_cause(exc)
-    if cause is None:
+    if cause is None and not any_error:
         return None
-    raised = _user_frame(exc)
+    frames = user_frames(exc)
     return {"error": f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}",
-            "raised_at": {"file": raised[0], "line": raised[1]} if raised else None,
+            "type": type(exc).__name__,
+            "raised_at": {"file": frames[-1][0], "line": frames[-1][1]} if frames else None,
+            "stack": [{"file": f, "line": n} for f, n in frames],
             "root_cause": cause}
 
 
@@ -48,7 +49,7 @@ def text(report: dict, relative_to: Optional[str] = None) -> str:
     raised = report.get("raised_at")
     if raised:
         lines.append(f"  raised at {where(raised['file'], raised['line'])}")
-    cause = report["root_cause"]
+    cause = report["root_cause"] or {}
     operand, device = cause.get("operand", "the tensor"), cause.get("device", "?")
     if cause.get("line"):
         at = where(cause.get("file", "?"), cause["line"])
@@ -60,6 +61,10 @@ def text(report: dict, relative_to: Optional[str] = None) -> str:
                 lines.append(f"  ({operand} was created at {where(created.get('file', '?'), created['line'])})")
         elif cause.get("kind") == "moved":
             lines.append(f"  root cause: {at}: {operand} was moved to {device} here")
+        elif cause.get("kind") == "hidden-attribute":
+            lines.append(f"  root cause: {at}: {operand} is held in `self.{cause.get('attribute')}` of "
+                         f"{cause.get('owner')}, which Module.to() does not move (a plain attribute, not a buffer, "
+                         f"parameter or ModuleList); it stayed on {device}")
         else:
             lines.append(f"  root cause: {at}: {operand} was created on {device} here")
     else:

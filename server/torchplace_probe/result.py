@@ -120,6 +120,10 @@ class ProbeError:
                     f"{operand} stayed on {device}")
         if kind == "moved":
             return f"{where}: {operand} was moved to {device} here"
+        if kind == "hidden-attribute":
+            return (f"{where}: {operand} is held in `self.{cause.get('attribute')}` of {cause.get('owner')}, which "
+                    f"Module.to() does not move (a plain attribute, not a buffer, parameter or ModuleList); "
+                    f"it stayed on {device}")
         return f"{where}: {operand} was created on {device} here"
 
 

@@ -23,7 +23,9 @@ EXIT_USAGE = 2
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-m", dest="module", metavar="MODULE", help="run a module (like `python -m MODULE`)")
     parser.add_argument("--gpus", type=int, default=None, help="how many simulated GPUs (default 2)")
-    parser.add_argument("--report", metavar="FILE", help="write the device error's report as JSON to FILE")
+    parser.add_argument("--report", metavar="FILE",
+                        help="write the error's report (file:line chain, root cause of a device error) as JSON to FILE")
+    parser.add_argument("--lines-run", metavar="FILE", help=argparse.SUPPRESS)  # benchmarks: which lines ran
     parser.add_argument("script", nargs="?", help="the script to run")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="the script's own arguments")
 
@@ -40,6 +42,18 @@ def register(subparsers) -> None:
 
 def _user_file(name: str) -> bool:
     return not name.startswith("<") and "site-packages" not in name
+
+
+def _line_recorder(folder: str, seen: set):
+    """A trace function that records (file, line) for code under `folder` only (benchmarks/probe_corpus)."""
+    def local(frame, event, arg):
+        if event == "line":
+            seen.add((frame.f_code.co_filename, frame.f_lineno))
+        return local
+
+    def global_trace(frame, event, arg):
+        return local if frame.f_code.co_filename.startswith(folder) else None
+    return global_trace
 
 
 def run(args: argparse.Namespace) -> int:
@@ -67,6 +81,9 @@ def run(args: argparse.Namespace) -> int:
     saved_argv, saved_path = list(sys.argv), list(sys.path)
     sys.argv = [target] + rest
     sys.path.insert(0, os.getcwd() if args.module else os.path.dirname(target))
+    seen: set = set()
+    if args.lines_run:
+        sys.settrace(_line_recorder(os.getcwd() + os.sep, seen))
     try:
         with sim.simulation(model=model, track_origins=True, user_filter=_user_file):
             if args.module:
@@ -78,15 +95,19 @@ def run(args: argparse.Namespace) -> int:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except BaseException as exc:  # noqa: BLE001 - the script's error is the result
         traceback.print_exception(type(exc), exc, exc.__traceback__)
-        report = device_report.describe(exc)
-        if report is not None:
+        report = device_report.describe(exc, any_error=True)
+        if report is not None and report["root_cause"] is not None:
             print(device_report.text(report, os.getcwd()), file=sys.stderr)
-            if args.report:
-                with open(args.report, "w", encoding="utf-8") as fh:
-                    json.dump(report, fh, indent=2)
+        if args.report and report is not None:
+            with open(args.report, "w", encoding="utf-8") as fh:
+                json.dump(report, fh, indent=2)
         return 1
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
+        if args.lines_run:
+            sys.settrace(None)
+            with open(args.lines_run, "w", encoding="utf-8") as fh:
+                json.dump(sorted([f, n] for f, n in seen), fh)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

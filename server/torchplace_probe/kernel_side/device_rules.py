@@ -262,7 +262,7 @@ def _convolution(func, ops: list) -> Result:
     for role, param in (("weight", weight), ("bias", bias)):
         if inp is not None and param is not None and not param.neutral and param.device != inp.device:
             raise mismatch(CONV.format(_type_string(inp.tensor, inp.device), role,
-                                       _type_string(param.tensor, param.device), role), param)
+                                       _type_string(param.tensor, param.device), role), param, operands=ops)
     return check_fake_tensor_rule(ops)
 
 

@@ -352,7 +352,7 @@ class Recorder:
             self._patch(T, name, syncing(kind))
 
     def install(self) -> None:
-        sim.sim_state.forget_moves(self.filename)
+        sim.origins.forget_moves(self.filename)
         self._install_patches()
         self._previous_trace = sys.gettrace()
         sys.settrace(self._make_global_trace())
@@ -395,7 +395,7 @@ class Recorder:
 
     def note_dropped_moves(self) -> None:
         """Moves whose copy nobody used (`x.to(device)` as a statement), known once the cell ended."""
-        for line, count in sim.sim_state.dropped_moves(self.filename).items():
+        for line, count in sim.origins.dropped_moves(self.filename).items():
             self._record(line).discarded_moves = count
 
 

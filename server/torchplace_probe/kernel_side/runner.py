@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import linecache
 import os
+import re
 import sys
 import time
 import traceback
@@ -22,6 +24,9 @@ from . import recorder as rec_mod
 from . import simulated_gpu as sim
 
 MIME = "application/vnd.torchplace.probe+json"
+# Lines end only at \n, \r\n or \r, as for Python's tokenizer (torchplace_rules.text_lines; the
+# kernel side cannot import it).
+_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 MAX_TRACEBACK = 6000
 STATE = {"simulated": False, "real_gpu": None}
 
@@ -149,12 +154,15 @@ def run_cell(source: str, first_line: int, filename: str, *, probe: bool = True,
             text = shell.transform_cell(source)
         except Exception:
             text = source
+    padded = "\n" * (first_line - 1) + text
+    # Tracebacks show the cell's code, and root causes find the statement a line belongs to.
+    linecache.cache[filename] = (len(padded), None, _LINES.findall(padded), filename)
     recorder = rec_mod.Recorder(filename, text, first_line, progress_path, simulated) if probe else None
     error = None
     started = time.perf_counter()
     with _tracking(simulated):
         try:
-            code = compile("\n" * (first_line - 1) + text, filename, "exec")
+            code = compile(padded, filename, "exec")
             if recorder is not None:
                 recorder.install()
             try:

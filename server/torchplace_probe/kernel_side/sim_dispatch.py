@@ -18,8 +18,8 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from . import device_rules, sim_composites
-from .sim_state import (CPU, MARK, REAL_DEVICE, STATE, SimInfo, cuda_device, device_of, is_neutral, mark,
-                        note_move, user_location)
+from .origins import note_move, user_location
+from .sim_state import CPU, MARK, REAL_DEVICE, STATE, SimInfo, cuda_device, device_of, is_neutral, mark
 
 aten = torch.ops.aten
 _TO_COPY = aten._to_copy.default

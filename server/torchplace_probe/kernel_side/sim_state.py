@@ -15,11 +15,9 @@ from __future__ import annotations
 
 import collections
 import os
-import sys
 import threading
-import weakref
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Optional
 
 import torch
 
@@ -90,9 +88,6 @@ class _State(threading.local):
 STATE = _State()
 MODEL = GpuModel()
 CURRENT = {"device": 0}
-TRACK = {"origins": False, "user_filter": None}
-# SimInfo of a tensor that was moved -> (filename, line, target device): for discarded moves
-MOVES: "weakref.WeakKeyDictionary[SimInfo, tuple]" = weakref.WeakKeyDictionary()
 
 
 def info_of(t: torch.Tensor) -> Optional[SimInfo]:
@@ -147,76 +142,3 @@ def simulated_device(value) -> Optional[torch.device]:
     if value.type == "cuda":
         return cuda_device(value.index)
     return value
-
-
-_SKIP_PREFIXES: tuple = ()
-
-
-def _skip_prefixes() -> tuple:
-    global _SKIP_PREFIXES
-    if not _SKIP_PREFIXES:
-        roots = {os.path.dirname(torch.__file__), os.path.dirname(os.path.abspath(__file__)),
-                 os.path.dirname(os.__file__)}
-        _SKIP_PREFIXES = tuple(sorted(roots))
-    return _SKIP_PREFIXES
-
-
-def user_location(kind: str) -> Optional[tuple]:
-    """(filename, line, kind) of the innermost frame of the user's own code, when origins are tracked."""
-    if not TRACK["origins"]:
-        return None
-    frame = sys._getframe(1)
-    skip = _skip_prefixes()
-    wanted = TRACK["user_filter"]
-    while frame is not None:
-        name = frame.f_code.co_filename
-        if not name.startswith(skip) and "site-packages" not in name and "<frozen" not in name:
-            if wanted is None or wanted(name):
-                return (name, frame.f_lineno, kind)
-        frame = frame.f_back
-    return None
-
-
-def note_move(source: torch.Tensor, origin: Optional[tuple], target: torch.device, copy: Any = None,
-              copy_info: Optional[SimInfo] = None) -> None:
-    """Remember that `source` was moved on this line.  If the copy was dropped at once (the
-    `x.to(device)` statement whose result nobody kept) and `source` later meets the target
-    device, that move is the root cause."""
-    if origin is None:
-        return
-    info = getattr(source, MARK, None)
-    if info is None:
-        mark(source, SimInfo(None, None))
-        info = getattr(source, MARK, None)
-        if info is None:
-            return
-    try:
-        kept = weakref.ref(copy) if copy is not None else None
-    except TypeError:
-        kept = None
-    MOVES[info] = (origin[0], origin[1], str(target), kept, copy_info)
-
-
-def discarded_move(info: SimInfo) -> Optional[tuple]:
-    """(filename, line, target) of a move of this tensor whose copy no longer exists."""
-    entry = MOVES.get(info)
-    if entry is None or entry[3] is None or entry[3]() is not None:
-        return None
-    return entry[:3]
-
-
-def dropped_moves(filename: str) -> dict:
-    """line -> how many moves on that line of `filename` made a copy that no op ever read and
-    that no longer exists (an `x.to(device)` statement whose result nobody kept)."""
-    counts: dict = {}
-    for name, line, _target, kept, copy_info in list(MOVES.values()):
-        if name == filename and kept is not None and kept() is None and copy_info is not None \
-                and not copy_info.used:
-            counts[line] = counts.get(line, 0) + 1
-    return counts
-
-
-def forget_moves(filename: str) -> None:
-    for info, entry in list(MOVES.items()):
-        if entry[0] == filename:
-            MOVES.pop(info, None)

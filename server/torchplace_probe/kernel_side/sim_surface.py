@@ -15,8 +15,8 @@ from typing import Any, Optional
 
 import torch
 
-from .sim_state import (STATE, SimInfo, cuda_device, device_of, info_of, is_simulated, mark, simulated_device,
-                        user_location)
+from .origins import user_location
+from .sim_state import STATE, SimInfo, cuda_device, device_of, info_of, is_simulated, mark, simulated_device
 
 _Base = torch._C.TensorBase
 NUMPY = "can't convert {} device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first."

@@ -24,7 +24,7 @@ from typing import Callable, Iterator, Optional
 
 import torch
 
-from . import sim_composites, sim_cuda_api, sim_dispatch, sim_serialization, sim_surface, sim_state
+from . import origins, sim_composites, sim_cuda_api, sim_dispatch, sim_serialization, sim_surface, sim_state
 from .sim_state import CPU, GpuModel, device_of, is_simulated  # noqa: F401 - the kernel side's API
 
 CUDA0 = torch.device("cuda", 0)
@@ -64,14 +64,16 @@ def simulation(model: Optional[GpuModel] = None, track_origins: bool = False,
     patches = sim_surface.Patches()
     tables = (sim_cuda_api.cuda_api(), sim_cuda_api.accelerator_api(), sim_cuda_api.comm_api(), sim_composites.composite_api(_thread_mode),
               sim_serialization.serialization_api())
-    previous_track = dict(sim_state.TRACK)
+    previous_track = dict(origins.TRACK)
     mode = sim_dispatch.SimulatedDispatch(simulate=True)
     try:
         sim_surface.install(patches)
         for table in tables:
             for (owner, name), value in table.items():
                 patches.set(owner, name, value)
-        sim_state.TRACK.update(origins=track_origins, user_filter=user_filter)
+        if track_origins:
+            patches.set(torch.nn.Module, "__setattr__", origins.tracking_setattr(torch.nn.Module.__setattr__))
+        origins.TRACK.update(origins=track_origins, user_filter=user_filter)
         _ACTIVE.update(depth=1, patches=patches, mode=mode)
         with mode:
             yield
@@ -79,7 +81,7 @@ def simulation(model: Optional[GpuModel] = None, track_origins: bool = False,
         _ACTIVE.update(depth=0, patches=None, mode=None)
         sim_composites.GeneratorCheck.release()
         patches.undo()
-        sim_state.TRACK.update(previous_track)
+        origins.TRACK.update(previous_track)
         sim_state.CURRENT["device"] = 0
 
 
@@ -89,16 +91,19 @@ def origin_tracking(user_filter: Optional[Callable[[str], bool]] = None) -> Iter
     if _ACTIVE["depth"]:
         yield
         return
-    previous_track = dict(sim_state.TRACK)
-    sim_state.TRACK.update(origins=True, user_filter=user_filter)
+    previous_track = dict(origins.TRACK)
+    origins.TRACK.update(origins=True, user_filter=user_filter)
     mode = sim_dispatch.SimulatedDispatch(simulate=False)
+    patches = sim_surface.Patches()
+    patches.set(torch.nn.Module, "__setattr__", origins.tracking_setattr(torch.nn.Module.__setattr__))
     _ACTIVE.update(mode=mode)
     try:
         with mode:
             yield
     finally:
         _ACTIVE.update(mode=None)
-        sim_state.TRACK.update(previous_track)
+        patches.undo()
+        origins.TRACK.update(previous_track)
 
 
 def operand_of(exc: BaseException):
@@ -125,13 +130,18 @@ def root_cause(exc: BaseException) -> Optional[dict]:
         return None
     info = sim_state.info_of(operand.tensor)
     out = {"operand": operand.name, "device": str(operand.device)}
-    if info is not None:
-        moved = sim_state.discarded_move(info)
-        if moved is not None and moved[2] != str(operand.device):
-            out.update(file=moved[0], line=moved[1], kind="move-discarded", moved_to=moved[2])
-            if info.origin is not None:
-                out["created"] = {"file": info.origin[0], "line": info.origin[1], "kind": info.origin[2]}
-            return out
-        if info.origin is not None:
-            out.update(file=info.origin[0], line=info.origin[1], kind=info.origin[2])
+    created = ({"file": info.origin[0], "line": info.origin[1], "kind": info.origin[2]}
+               if info is not None and info.origin is not None else None)
+    moved = origins.discarded_move(operand.tensor, info)
+    hidden = origins.hidden_attribute(operand.tensor)
+    if moved is not None and moved[2] != str(operand.device):
+        out.update(file=moved[0], line=moved[1], kind="move-discarded", moved_to=moved[2])
+    elif hidden is not None:
+        owner, name, file, line = hidden
+        out.update(file=file, line=line, kind="hidden-attribute", owner=owner, attribute=name)
+    elif created is not None:
+        out.update(created)
+        return out
+    if created is not None:
+        out["created"] = created
     return out
