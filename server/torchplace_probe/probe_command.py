@@ -19,7 +19,9 @@ def _split_lines(text: str) -> list:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="a .py file with `# %%` cells, or a .ipynb notebook")
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--cell", type=int, help="0-based index of the cell to probe (default: the last)")
+    where.add_argument("--cell", type=int,
+                       help="the cell to probe, numbered as the editor shows it: 1 is the first cell, markdown "
+                            "cells included (default: the last)")
     where.add_argument("--line", type=int, help="probe the cell holding this 1-based line")
     parser.add_argument("--from-top", action="store_true", help="start a clean kernel and run every cell above first")
     parser.add_argument("--simulate-gpu", action="store_true",
@@ -50,10 +52,11 @@ def register(subparsers) -> None:
 
 
 def _read_document(path: Path):
+    """A `# %%` file's text, or a notebook's cells as (source, is_code) in the editor's order."""
     if path.suffix == ".ipynb":
         nb = json.loads(path.read_text(encoding="utf-8"))
-        return ["".join(c.get("source", "")) if isinstance(c.get("source"), list) else c.get("source", "")
-                for c in nb.get("cells", []) if c.get("cell_type") == "code"]
+        return [("".join(c.get("source", "")) if isinstance(c.get("source"), list) else c.get("source", ""),
+                 c.get("cell_type") == "code") for c in nb.get("cells", [])]
     return path.read_text(encoding="utf-8")
 
 
@@ -69,6 +72,9 @@ def run(args: argparse.Namespace) -> int:
     if args.timeout <= 0:
         print("torchplace probe: --timeout must be positive", file=sys.stderr)
         return EXIT_USAGE
+    if args.cell is not None and args.cell < 1:
+        print("torchplace probe: --cell counts from 1, as the editor does", file=sys.stderr)
+        return EXIT_USAGE
     try:
         script_args = tuple(shlex.split(args.args))
     except ValueError as exc:
@@ -79,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
                            timeout=args.timeout, cwd=str(path.resolve().parent), script=str(path.resolve()),
                            args=script_args)
     with ProbeSession(options, name=path.name) as session:
-        result = session.probe(document, cell=args.cell, line=args.line, from_top=args.from_top)
+        result = session.probe(document, cell=None if args.cell is None else args.cell - 1, line=args.line,
+                               from_top=args.from_top)
     if not args.no_static:
         from . import verdicts
 
@@ -102,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if result.status in ("timeout", "kernel-died", "cancelled"):
         return EXIT_FAULT
-    return EXIT_OK if result.ok else EXIT_CELL_FAILED
+    return EXIT_OK if result.ok and not result.above_errors else EXIT_CELL_FAILED
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -99,6 +99,7 @@ def static_findings(document, path: Optional[str] = None) -> list:
 
     if isinstance(document, str):
         return convert(check_source(document, path))
+    document = [item if isinstance(item, str) else (item[0] if item[1] else "") for item in document]
     from torchplace_rules.text_lines import split_lines
 
     joined, starts, line = [], [], 0

@@ -170,7 +170,7 @@ def test_cli_json_and_exit_code(tmp_path):
     assert done.returncode == 1, done.stderr
     payload = json.loads(done.stdout)
     assert payload["error"]["line"] == 12 and payload["simulated"] is True
-    text = subprocess.run([sys.executable, "-m", "torchplace_probe", str(path), "--cell", "1"],
+    text = subprocess.run([sys.executable, "-m", "torchplace_probe", str(path), "--cell", "2"],
                           capture_output=True, text=True, timeout=120)
     assert text.returncode == 0
     assert "host→device 3.8 KB ×3" in text.stdout
@@ -235,7 +235,7 @@ def test_torchplace_cli_probes_a_notebook(tmp_path):
     path = tmp_path / "nb.ipynb"
     path.write_text(json.dumps(nb))
     cli = str(Path(sys.executable).with_name("torchplace"))
-    done = subprocess.run([cli, "probe", str(path), "--cell", "1", "--format", "json"],
+    done = subprocess.run([cli, "probe", str(path), "--cell", "3", "--format", "json"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     payload = json.loads(done.stdout)
