@@ -35,6 +35,9 @@ MODULE = GH + "torch/nn/modules/module.py (Module._apply: param.data = fn(param)
 CUDA_DOCS = "https://pytorch.org/docs/stable/cuda.html"
 SERIALIZATION = GH + "torch/serialization.py (location_tag, default_restore_location)"
 MISMATCH = "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
+PACKED = (GH + "aten/src/ATen/native/PackedSequence.cpp (checkLongTensor, called first by _pack_padded_sequence); "
+          + GH + "torch/nn/utils/rnn.py (pack_padded_sequence keeps a tensor's device)")
+LENGTHS = "'lengths' argument should be a 1D CPU int64 tensor, but got 1D cuda:0 Long tensor"
 GOT = "Expected all tensors to be on the same device, but got {} is on {}, different from other tensors on {}"
 
 
@@ -134,6 +137,19 @@ def _packed():
     out, _ = lstm(packed)
     padded, lengths = nn.utils.rnn.pad_packed_sequence(out, batch_first=True)
     return padded.is_cuda and lengths.device.type == "cpu"
+
+
+def _pack_cuda_lengths(enforce_sorted: bool):
+    def run():
+        lengths = torch.tensor([5, 3], device="cuda")
+        return nn.utils.rnn.pack_padded_sequence(g(2, 5, 4), lengths, batch_first=True, enforce_sorted=enforce_sorted)
+    return run
+
+
+def _pad_sorted():
+    packed = nn.utils.rnn.pack_padded_sequence(g(2, 5, 4), torch.tensor([5, 3]), batch_first=True)
+    padded, lengths = nn.utils.rnn.pad_packed_sequence(packed, batch_first=True)
+    return (str(padded.device), str(lengths.device), str(packed.batch_sizes.device))
 
 
 def _ctc():
@@ -345,6 +361,14 @@ CASES = [
          GH + "aten/src/ATen/native/RNN.cpp"),
     Case("pack_padded_sequence with CPU lengths (the documented use)", _packed, Value(True),
          GH + "torch/nn/utils/rnn.py and aten/src/ATen/native/PackedSequence.cpp (lengths on the CPU)"),
+    Case("pack_padded_sequence with CUDA lengths", _pack_cuda_lengths(True),
+         Raises(RuntimeError, LENGTHS), PACKED),
+    Case("pack_padded_sequence with CUDA lengths, enforce_sorted=False (sorted on the GPU, then packed)",
+         _pack_cuda_lengths(False), Raises(RuntimeError, LENGTHS), PACKED),
+    Case("pad_packed_sequence of sorted CUDA data: padded on the GPU, lengths and batch_sizes on the CPU",
+         _pad_sorted, Value(("cuda:0", "cpu", "cpu")),
+         GH + "aten/src/ATen/native/PackedSequence.cpp (_pad_packed_sequence: at::full(..., data.options()), "
+         "lengths at::empty(..., batch_sizes_t.options()))"),
     Case("ctc_loss cuda log_probs, CPU targets and lengths", _ctc, Device("cuda:0"),
          GH + "aten/src/ATen/native/LossCTC.cpp; https://github.com/pytorch/pytorch/issues/22234"),
     Case("DataParallel on one device", lambda: nn.DataParallel(nn.Linear(3, 2).cuda(), device_ids=[0])(g(4, 3)),

@@ -12,7 +12,9 @@ and nowhere else.  Which check runs is read from PyTorch's registry (`op_registr
   one 0-dim CPU *input* may join when the op's iterator allows CPU scalars (the binary
   and comparison builders do; unary, ternary and custom ones do not); outputs never;
 * `KERNEL_RULES`: the `NoCheck` kernels that decide for themselves, and the
-  CompositeExplicitAutograd ops whose first check is their own (each cites its source).
+  CompositeExplicitAutograd ops whose first check is their own (each cites its source);
+  those in `HOST_ARGUMENT_RULES` want an argument on the CPU (or return a CPU tensor),
+  so they decide even when every tensor sits on one GPU.
 
 Anything else (ops without a CUDA kernel, or outside `aten`) follows FakeTensor's
 device propagation (torch/_subclasses/fake_tensor.py `_find_common_device`).
@@ -247,12 +249,20 @@ def _set(func, ops: list) -> Result:
     return source.device if source is not None else ops[0].device
 
 
+# c10::ScalarType's names, as PyTorch's messages print a scalar type (c10/core/ScalarType.h)
+SCALAR_TYPE_NAMES = {torch.float32: "Float", torch.float64: "Double", torch.float16: "Half", torch.bfloat16: "BFloat16",
+                     torch.int64: "Long", torch.int32: "Int", torch.int16: "Short", torch.int8: "Char",
+                     torch.uint8: "Byte", torch.bool: "Bool", torch.complex64: "ComplexFloat",
+                     torch.complex128: "ComplexDouble"}
+
+
+def scalar_type_name(dtype: torch.dtype) -> str:
+    return SCALAR_TYPE_NAMES.get(dtype, str(dtype).replace("torch.", "").title())
+
+
 def _type_string(t: torch.Tensor, device: torch.device) -> str:
-    names = {torch.float32: "Float", torch.float64: "Double", torch.float16: "Half", torch.bfloat16: "BFloat16",
-             torch.int64: "Long", torch.int32: "Int", torch.int16: "Short", torch.int8: "Char",
-             torch.uint8: "Byte", torch.bool: "Bool", torch.complex64: "ComplexFloat"}
     prefix = "torch." if device.type == "cpu" else f"torch.{device.type}."
-    return f"{prefix}{names.get(t.dtype, str(t.dtype).replace('torch.', '').title())}Tensor"
+    return f"{prefix}{scalar_type_name(t.dtype)}Tensor"
 
 
 def _convolution(func, ops: list) -> Result:
@@ -267,24 +277,15 @@ def _convolution(func, ops: list) -> Result:
 
 
 def _pack_padded(func, ops: list) -> Result:
-    """PackedSequence.cpp `checkLongTensor`: lengths on the CPU; data stays with the input,
-    batch_sizes are a CPU tensor."""
+    """PackedSequence.cpp `_pack_padded_sequence`: `checkLongTensor(lengths)` wants a 1D CPU int64
+    tensor whatever the input's device; data stays with the input, batch_sizes are made with the
+    lengths' options (a CPU tensor)."""
     __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
     inp, lengths = ops[0], ops[1]
     if lengths.device.type != "cpu":
         t = lengths.tensor
-        raise mismatch(LENGTHS.format(t.dim(), lengths.device, str(t.dtype).replace("torch.", "").title()), lengths)
+        raise mismatch(LENGTHS.format(t.dim(), lengths.device, scalar_type_name(t.dtype)), lengths)
     return [inp.device, CPU]
-
-
-def _pad_packed(func, ops: list) -> Result:
-    __tracebackhide__ = True  # pytest shows the user's call, not the simulation's
-    data, batch_sizes = ops[0], ops[1]
-    if batch_sizes.device.type != "cpu":
-        t = batch_sizes.tensor
-        raise mismatch(LENGTHS.format(t.dim(), batch_sizes.device, str(t.dtype).replace("torch.", "").title()),
-                       batch_sizes)
-    return [data.device, CPU]
 
 
 def _foreach(func, ops: list) -> Result:
@@ -326,10 +327,15 @@ KERNEL_RULES: dict = {
     "index_fill": _index_fill, "index_fill_": _index_fill,
     "copy_": _keeps_self, "_copy_from": _keeps_self, "_copy_from_and_resize": _keeps_self, "set_": _set,
     "convolution": _convolution, "_convolution": _convolution, "convolution_overrideable": _convolution,
-    "_pack_padded_sequence": _pack_padded, "_pad_packed_sequence": _pad_packed,
+    "_pack_padded_sequence": _pack_padded,
     "embedding": _delegate("index_select", {"weight": "self", "indices": "index"}),
     "stack": _delegate("cat", {}),
 }
+# Kernels with an argument that must be on the CPU, or a CPU result: their rule decides even when
+# every tensor of the call is on one GPU (a call with one device otherwise needs no check).
+# (`_pad_packed_sequence` is CompositeImplicitAutograd: the dispatcher sees its `full`, `empty`
+# and `copy_`, see sim_dispatch `_settle_neutral`.)
+HOST_ARGUMENT_RULES = frozenset({"_pack_padded_sequence"})
 
 
 def result_device(func, ops: list) -> Result:

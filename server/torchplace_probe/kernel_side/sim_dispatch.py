@@ -25,6 +25,7 @@ aten = torch.ops.aten
 _TO_COPY = aten._to_copy.default
 _COPY = {aten.copy_.default, aten._copy_from.default, aten._copy_from_and_resize.default}
 _SET_STORAGE = {aten.set_.source_Storage, aten.set_.source_Storage_storage_offset}
+_HOST_ARGUMENT = {getattr(aten, name) for name in device_rules.HOST_ARGUMENT_RULES}  # overload packets
 HOOKS: dict = {"transfer": None}  # the recorder's on_transfer(src, dst, nbytes)
 _GENERATOR = "Expected a '{}' device type for generator but found '{}'"
 _GOT_ARG = re.compile(r"but got (\w+) is on (\S+), different from other tensors on (\S+) ")
@@ -127,13 +128,16 @@ class SimulatedDispatch(TorchDispatchMode):
         if target is not None:
             return self._with_device(func, args, kwargs, target)
         key, shared, mixed, neutral = _scan(args, kwargs)
-        if mixed:
+        if mixed or (key is not None and key is not _UNSET and self.simulate
+                     and func.overloadpacket in _HOST_ARGUMENT):
             return self._checked(func, args, kwargs)
         if self.simulate and "generator" in kwargs:
             _check_generator(args, kwargs, key if key not in (None, _UNSET) else CPU)
         out = self._run(func, args, kwargs)
         if func in _SET_STORAGE:
             return self._set_storage(out, args)
+        if neutral and self.simulate and key is not _UNSET and key is not None:
+            _settle_neutral(func, args, key)
         if key is _UNSET:
             if neutral:
                 _apply_neutral(out, args)
@@ -219,6 +223,20 @@ class SimulatedDispatch(TorchDispatchMode):
         if dev is not None:
             mark(out, SimInfo(dev, user_location("created")))
         return out
+
+
+def _settle_neutral(func, args: tuple, device: torch.device) -> None:
+    """An in-place op (`copy_`) wrote a tensor on `device` into a neutral one: the composite that
+    made it from another tensor's options (`at::full(size, value, data.options())` in
+    PackedSequence.cpp `_pad_packed_sequence`, filled by `output.slice(...).copy_(data.slice(...))`)
+    made it on that device.  The neutral SimInfo is shared with the views of that tensor, so
+    settling it here settles the tensor the composite returns."""
+    schema = func._schema.arguments
+    target = args[0] if args and isinstance(args[0], torch.Tensor) else None
+    info = getattr(target, MARK, None) if target is not None else None
+    alias = schema[0].alias_info if schema else None
+    if info is not None and info.neutral and alias is not None and alias.is_write:
+        info.device, info.neutral = device, False
 
 
 def _apply_neutral(out, args) -> None:
