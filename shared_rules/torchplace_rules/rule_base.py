@@ -46,6 +46,9 @@ class Rule:
     example: ClassVar[str]
     fix_doc: ClassVar[str]
     fix_safety: ClassVar[str] = "This rule has no automatic fix."
+    # What the analysis must have proven before it reports, and what it leaves alone: an error is a
+    # fact on every path, a warning a proven hazard, a hint says "may".
+    when_it_reports: ClassVar[str] = ""
     VALID: ClassVar[list[str]] = []
     INVALID: ClassVar[list[Invalid]] = []
 
@@ -58,6 +61,7 @@ class Rule:
             _dedent(self.what_it_does),
             "## Why is this bad?",
             _dedent(self.why_bad),
+            *(["## When it reports", _dedent(self.when_it_reports)] if self.when_it_reports else []),
             "## Example",
             "```python\n" + _dedent(self.example) + "\n```",
             "## Fix",

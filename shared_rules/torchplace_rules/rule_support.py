@@ -7,6 +7,7 @@ from typing import Optional
 from .flow.devices import Dev
 from .flow.state import device_variable
 from .flow.values import TensorV
+from .torch_semantics import lookup_function
 
 
 def code_text(src, node: Optional[ast.AST], limit: int = 40) -> str:
@@ -54,3 +55,25 @@ def origin_related(node: Optional[ast.AST], tensor: TensorV, message: str):
     if origin is None or origin is node or not isinstance(origin, ast.AST) or not hasattr(origin, "lineno"):
         return None
     return (origin, message)
+
+
+def accepts_device(ev, call: ast.Call) -> bool:
+    """May a fix add `device=` to this call: is it a torch function some overload of which takes
+    `device=` (PyTorch's own signatures, `data/torch_semantics.json`)?  Evaluate where the call is."""
+    qual = ev.qualname(call.func)
+    known = lookup_function(qual) if qual else None
+    return known is not None and known.takes_device
+
+
+def from_method_argument(c, func) -> bool:
+    """Is the module-side operand an argument of a method other than `forward`?  Only `forward`'s
+    inputs are assumed to be on the module's device; other methods receive whatever their callers
+    pass (a deserialised request, CPU test data)."""
+    if func.name == "forward":
+        return False
+    a = func.args
+    params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
+    origin = getattr(c.other, "origin", None)
+    if isinstance(origin, ast.arg) and origin.arg in params:
+        return True
+    return isinstance(c.other_node, ast.Name) and c.other_node.id in params

@@ -77,7 +77,7 @@ class Param:
 
     @property
     def is_star(self) -> bool:
-        return self.name.startswith("*")
+        return self.name[:1] == "*"
 
     @property
     def reads_number(self) -> bool:
@@ -99,8 +99,12 @@ class Overload:
     follows: tuple[str, ...]
     source: str
 
+    def __post_init__(self) -> None:  # lookups by name and position are on the hot path
+        object.__setattr__(self, "_by_name", {p.name: p for p in self.params})
+        object.__setattr__(self, "_positional", tuple(p for p in self.params if not p.keyword_only))
+
     def param(self, name: str) -> Optional[Param]:
-        return next((p for p in self.params if p.name == name), None)
+        return self._by_name.get(name)
 
     def _takes(self, kind: str) -> bool:
         return any(p.kind == kind for p in self.params)
@@ -146,6 +150,9 @@ class Callable:
         """The overload PyTorch's argument parser would pick, and which parameter each argument
         fills. Argument kinds: "tensor", "tensor0" (a 0-dim tensor), "tensors" (a list or tuple
         of tensors), "number", "none", "other" (a known non-tensor), "unknown"."""
+        return _bind_cached(self.name, self.method, tuple(positional), tuple(sorted(keywords.items())))
+
+    def _bind(self, positional: list[str], keywords: dict[str, str]) -> Optional["Binding"]:
         best, best_score = None, -1
         for overload in self.overloads:
             bound = _bind(overload, positional, keywords, self.method)
@@ -164,7 +171,7 @@ class Binding:
 
     def param_of_position(self, index: int, method: bool = False) -> Optional[Param]:
         """The parameter the index-th positional argument fills (the receiver not counted)."""
-        positional = [p for p in self.overload.params if not p.keyword_only]
+        positional = self.overload._positional
         if method and positional and positional[0].name == "self":
             positional = positional[1:]
         if index < len(positional) and not positional[index].is_star:
@@ -229,8 +236,15 @@ def _accepts(arg: str, kind: str) -> bool:
     return kind not in TENSOR_KINDS
 
 
+@lru_cache(maxsize=8192)
+def _bind_cached(name: str, method: bool, positional: tuple, keywords: tuple) -> Optional[Binding]:
+    """Calls repeat the same argument kinds: bind each combination once."""
+    callable_ = lookup_method(name[len("Tensor."):]) if method else lookup_function(name)
+    return callable_._bind(list(positional), dict(keywords))
+
+
 def _bind(overload: Overload, positional: list[str], keywords: dict[str, str], method: bool) -> Optional[dict]:
-    slots = [p for p in overload.params if not p.keyword_only]
+    slots = list(overload._positional)
     bound: dict[str, str] = {}
     if method and slots and slots[0].name == "self":
         bound["self"] = "tensor"
@@ -263,10 +277,40 @@ def _bind(overload: Overload, positional: list[str], keywords: dict[str, str], m
     return bound
 
 
+class _LazySection(dict):
+    """{name: entry}, each entry parsed from its own line of the table on first use: the whole
+    table is 400 kB of JSON, and a check needs a few hundred of its 1,700 entries."""
+
+    def get(self, name, default=None):
+        text = super().get(name)
+        if text is None:
+            return default
+        if isinstance(text, str):
+            text = json.loads(text)
+            self[name] = text
+        return text
+
+
 @lru_cache(maxsize=1)
 def _table() -> dict:
+    """The table, with its big sections read lazily from the generator's one-entry-per-line
+    layout (any other layout of the same JSON is read whole)."""
     with open(TABLE_PATH, encoding="utf-8") as f:
-        return json.load(f)
+        text = f.read()
+    table: dict = {}
+    section = None
+    try:
+        for line in text.splitlines()[1:-1]:
+            if line.startswith('  "'):  # '  "torch.arange": [...],'
+                name_end = line.index('": ', 3)
+                section[line[3:name_end]] = line[name_end + 3:].rstrip(",")
+            elif line.endswith("{"):  # '"functions": {'
+                section = table[json.loads(line[:-3])] = _LazySection()
+            elif line.startswith('"'):  # '"format": 1,'
+                table.update(json.loads("{" + line.rstrip(",") + "}"))
+    except (ValueError, TypeError, json.JSONDecodeError):
+        return json.loads(text)
+    return table if {"functions", "methods", "modules", "excluded"} <= set(table) else json.loads(text)
 
 
 def _overload(raw: dict) -> Overload:

@@ -95,3 +95,15 @@ def test_module_classes():
         assert ts.lookup_module_class(f"torch.nn.{paramless}").runs_anywhere, paramless
     for stateful in ("BatchNorm2d", "Embedding", "LSTM", "Conv2d", "MultiheadAttention"):
         assert ts.lookup_module_class(f"torch.nn.{stateful}").holds_state({}) is True, stateful
+
+
+def test_the_lazy_reader_sees_what_json_sees():
+    """Entries are parsed one line at a time on first use; the file stays plain JSON."""
+    import json
+    table = ts._table()
+    with open(ts.TABLE_PATH, encoding="utf-8") as f:
+        whole = json.load(f)
+    for section in ("functions", "methods", "modules", "excluded"):
+        assert set(table[section]) == set(whole[section])
+        assert all(table[section].get(name) == entry for name, entry in whole[section].items())
+    assert (table["format"], table["torch"]) == (whole["format"], whole["torch"])

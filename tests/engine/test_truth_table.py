@@ -48,6 +48,8 @@ CASES = [
      "m = nn.Linear(3, 4).to(device)\ncrit = nn.CrossEntropyLoss()\n"
      "loss = crit(m(torch.ones(2, 3, device=device)), torch.zeros(2, dtype=torch.long, device=device))\ny = loss * torch.ones(1, device=device)\n",
      False, None),
+    ("stateless-container-runs-on-its-input",
+     "s = nn.Sequential(nn.ReLU(), nn.Dropout(0.1))\nx = torch.ones(3, device=device)\ny = s(x) + x\n", False, None),
     ("stateless-pool-runs-on-its-input", "p = nn.MaxPool2d(2)\ny = p(torch.ones(1, 1, 4, 4, device=device)) + torch.ones(1, device=device)\n", False, None),
     ("loss-with-cpu-weight-raises",
      "crit = nn.CrossEntropyLoss(weight=torch.ones(3))\ny = crit(torch.ones(2, 3, device=device), torch.zeros(2, dtype=torch.long, device=device))\n",
@@ -62,6 +64,12 @@ ENGINE_ONLY = [
     ("arange-of-cuda-0dim-is-cpu", "n = torch.tensor(5, device=device)\ny = torch.arange(n) + torch.ones(5, device=device)\n", "TP101"),
     ("full-of-cuda-0dim-is-cpu", "v = torch.ones(3, device=device).sum()\ny = torch.full((3,), v) * torch.ones(3, device=device)\n", "TP101"),
     ("index-select-0dim-cpu-index", "x = torch.ones(4, device=device)\ny = x.index_select(0, torch.tensor(1))\n", "TP101"),
+    ("pack-padded-sequence-cuda-lengths",
+     "from torch.nn.utils.rnn import pack_padded_sequence\nx = torch.ones(2, 3, 4, device=device)\n"
+     "p = pack_padded_sequence(x, torch.tensor([3, 2], device=device), batch_first=True)\n", "TP101"),
+    ("pack-padded-sequence-cpu-lengths",
+     "from torch.nn.utils.rnn import pack_padded_sequence\nx = torch.ones(2, 3, 4, device=device)\n"
+     "p = pack_padded_sequence(x, torch.tensor([3, 2]), batch_first=True)\n", None),
     ("setitem-checks-values", "x = torch.ones(4, device=device)\nx[x > 0] = torch.zeros(4)\n", "TP101"),
     ("setitem-0dim-value", "x = torch.ones(4, device=device)\nx[x > 0] = torch.tensor(0.)\n", None),
     ("module-built-with-device",
@@ -254,7 +262,8 @@ def test_torch_tensor_of_a_tensor_keeps_its_device_and_of_a_list_reads_numbers()
     # tensor_new.cpp internal_new_from_data: a Tensor `data` keeps its device; a sequence is
     # stored element by element on the host (item() per 0-dim tensor), then moved to device=
     # or the default device.
-    assert torch.tensor(torch.ones(2, device="meta")).device.type == "meta"
+    with pytest.warns(UserWarning, match="copy construct from a tensor"):
+        assert torch.tensor(torch.ones(2, device="meta")).device.type == "meta"
     with torch.device("meta"):
         assert torch.tensor([torch.tensor(1.), torch.tensor(2.)]).device.type == "meta"
     assert ts.lookup_function("torch.tensor").overloads[0].result == "data"

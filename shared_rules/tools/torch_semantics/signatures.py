@@ -26,6 +26,8 @@ def annotation_kind(text: str, name: str = "") -> str:
     if not t or t in ("Any", "inspect._empty", "<class'inspect._empty'>"):
         return "other"
     is_seq = bool(re.search(r"(list|List|Sequence|tuple|Tuple|Iterable)\[", t))
+    if "Tensor" in _top_level(t):  # `Tensor | list[int]`: a tensor is one of the choices
+        return "tensor?" if "None" in _top_level(t) else "tensor"
     if "Tensor" in t and "TensorOrTensors" not in t:
         if is_seq:
             return "tensors"
@@ -48,6 +50,24 @@ def annotation_kind(text: str, name: str = "") -> str:
     simple = {"float": "float", "_float": "float", "int": "int", "_int": "int", "SymInt": "int", "bool": "bool",
               "_bool": "bool", "str": "str", "layout": "layout", "_layout": "layout", "memory_format": "memory_format"}
     return simple.get(core, "other")
+
+
+def _top_level(annotation: str) -> set[str]:
+    """The alternatives of a union at the top level: "Tensor|list[int]" -> {"Tensor", "list[int]"}."""
+    parts, depth, current = set(), 0, ""
+    for ch in annotation:
+        depth += ch == "["
+        depth -= ch == "]"
+        if ch == "|" and depth == 0:
+            parts.add(current)
+            current = ""
+        else:
+            current += ch
+    parts.add(current)
+    if len(parts) == 1 and annotation.startswith(("Optional[", "Union[")):
+        return {p.strip() for p in annotation[annotation.index("[") + 1:-1].split(",")} | {"None"} \
+            if annotation.startswith("Optional[") else {p.strip() for p in annotation[6:-1].split(",")}
+    return parts
 
 
 def from_signature(func) -> list[tuple[str, str, bool, bool]] | None:

@@ -14,8 +14,8 @@ LAYERS = (
     "class_model",    # what a class of the project is and registers
     "torch_methods",  # Tensor.* and nn.Module methods
     "torch_calls",    # torch.*, torch.nn.functional.*, nn layers, DataLoader, NumPy, by qualified name
-    "operators",      # PyTorch's operators and nn classes from the table generated from torch
     "torch_api",      # the tables of PyTorch's API both read
+    "operators",      # PyTorch's operators and nn classes from the table generated from torch
     "cross_file",     # values of the project's other modules (summaries made by `module_summaries`)
     "events",         # what rules receive
     "state",          # frames, loops, joins of environments

@@ -127,12 +127,12 @@ def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
     ev.emit("module_call", node, module, args, kwargs)
     if conflict:
         return UNKNOWN
+    if module.torch_layer and not module.has_params:  # a loss, pooling, an activation: runs where its input is
+        return stateless_module_output(ev, node, args)
     if module.dev is not None and module.dev.kind == "self" and not module.torch_layer:
         inlined = inline_forward(ev, node, module, args, kwargs)
         if inlined is not None:
             return inlined
-    if not module.has_params:  # a loss, pooling, an activation: runs where its input is
-        return stateless_module_output(ev, node, args)
     return TensorV(module.dev, origin=node, grad=ev.frame.no_grad == 0, module_output=True)
 
 

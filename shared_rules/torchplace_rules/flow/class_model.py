@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from . import operators
-from .torch_api import CONTAINERS, MODULE_BASES, PARAMETER_CLASSES, is_torch_layer
+from .torch_api import CONTAINERS, MODULE_BASES, PARAMETER_CLASSES, TORCH_FACTORIES, is_torch_layer, layer_has_params
 from .devices import CPU, SELF_DEV
 from .values import UNKNOWN, ClassV, DeviceV, ModuleV, QualV, TensorV, Value
 
@@ -32,9 +32,6 @@ class ClassInfo:
     torch_layers: set = field(default_factory=set)  # submodules that are torch.nn layers
     submodule_classes: dict = field(default_factory=dict)  # name -> ClassInfo of classes defined here
     moves_self: bool = False  # __init__ calls self.to()/self.cuda()
-    # The __init__ parameter every layer and tensor it builds gets as device= (the instance is
-    # placed where that argument says: `Net(device=device)`); None when there is none.
-    device_param: Optional[str] = None
     init_values: dict = field(default_factory=dict)
 
     @property
@@ -120,37 +117,7 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
     init = info.methods.get("__init__")
     if init is not None and is_module:
         _scan_init(init, info, analyzer)
-        info.device_param = _device_parameter(init, analyzer)
     return info
-
-
-def _device_parameter(init: ast.FunctionDef, analyzer) -> Optional[str]:
-    """The parameter of `__init__` passed as `device=` to every torch layer and factory it
-    calls (directly or through `self.<attr> = param`), if there is one."""
-    params = {a.arg for a in init.args.args[1:] + init.args.kwonlyargs}
-    aliases = {}
-    for node in ast.walk(init):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Name) \
-                and node.value.id in params and isinstance(node.targets[0], ast.Attribute) \
-                and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id == "self":
-            aliases[node.targets[0].attr] = node.value.id
-    used = set()
-    for node in ast.walk(init):
-        if not isinstance(node, ast.Call):
-            continue
-        qual = _qual(node.func, analyzer)
-        if qual is None or not (is_torch_layer(qual) or operators.makes_tensors_from_nothing(qual)) \
-                or qual.rpartition(".")[2] in CONTAINERS:
-            continue
-        device = next((k.value for k in node.keywords if k.arg == "device"), None)
-        if isinstance(device, ast.Name) and device.id in params:
-            used.add(device.id)
-        elif isinstance(device, ast.Attribute) and isinstance(device.value, ast.Name) and device.value.id == "self" \
-                and device.attr in aliases:
-            used.add(aliases[device.attr])
-        else:
-            return None  # a layer or tensor built elsewhere: the instance is not in one place
-    return used.pop() if len(used) == 1 else None
 
 
 def _scan_init(init, info: ClassInfo, analyzer) -> None:
@@ -233,7 +200,7 @@ def _classify(value: ast.AST, analyzer) -> Optional[str]:
             return "buffer"
         if qual and is_torch_layer(qual):
             return "module"
-        if qual and qual.count(".") == 1 and operators.makes_tensors_from_nothing(qual):
+        if qual and qual.startswith("torch.") and qual.split(".")[-1] in TORCH_FACTORIES and qual.count(".") == 1:
             if any(k.arg == "device" for k in value.keywords):
                 return None
             return "cpu_tensor"
@@ -250,8 +217,7 @@ def _classify(value: ast.AST, analyzer) -> Optional[str]:
 def _module_has_params(value: ast.Call, analyzer) -> bool:
     qual = _qual(value.func, analyzer)
     if qual:
-        holds = operators.module_state(qual, value)
-        return True if holds is None else holds  # containers: assumed to hold their children's state
+        return layer_has_params(qual.split(".")[-1], value)
     callee = analyzer.eval(value.func)
     if isinstance(callee, ClassV):
         return callee.info.has_params
@@ -268,3 +234,42 @@ def _rank_hint(value: ast.AST) -> Optional[int]:
                 return 0
             return None if not isinstance(first, (ast.List, ast.Tuple)) else 1
     return None
+
+
+def device_parameter(info: ClassInfo, analyzer) -> Optional[str]:
+    """The parameter of `__init__` passed as `device=` to every torch layer and factory it
+    calls (directly or through `self.<attr> = param`), if there is one: an instance built with
+    `Net(device=device)` is placed where that argument says.  Memoised on the `__init__` node."""
+    init = info.methods.get("__init__")
+    if init is None or not info.is_module:
+        return None
+    if not hasattr(init, "_tp_device_param"):
+        init._tp_device_param = _device_parameter(init, analyzer)
+    return init._tp_device_param
+
+
+def _device_parameter(init: ast.FunctionDef, analyzer) -> Optional[str]:
+    params = {a.arg for a in init.args.args[1:] + init.args.kwonlyargs}
+    aliases = {}
+    for node in ast.walk(init):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Name) \
+                and node.value.id in params and isinstance(node.targets[0], ast.Attribute) \
+                and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id == "self":
+            aliases[node.targets[0].attr] = node.value.id
+    used = set()
+    for node in ast.walk(init):
+        if not isinstance(node, ast.Call):
+            continue
+        qual = _qual(node.func, analyzer)
+        if qual is None or not (is_torch_layer(qual) or operators.makes_tensors_from_nothing(qual)) \
+                or qual.rpartition(".")[2] in CONTAINERS:
+            continue
+        device = next((k.value for k in node.keywords if k.arg == "device"), None)
+        if isinstance(device, ast.Name) and device.id in params:
+            used.add(device.id)
+        elif isinstance(device, ast.Attribute) and isinstance(device.value, ast.Name) and device.value.id == "self" \
+                and device.attr in aliases:
+            used.add(aliases[device.attr])
+        else:
+            return None  # a layer or tensor built elsewhere: the instance is not in one place
+    return used.pop() if len(used) == 1 else None

@@ -98,7 +98,10 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
                                                "".join(traceback.format_exception(exc))))
                 self.findings = {k: f for k, f in self.findings.items() if f.code != rule.code}
 
-    def report(self, rule: Rule, node, message: str, related=(), fix=None, unnecessary: bool = False) -> None:
+    def report(self, rule: Rule, node, message: str, related=(), fix=None, unnecessary: bool = False,
+               severity=None) -> None:
+        """Record a finding of `rule` at `node`; `severity` lowers the rule's own for a finding that is
+        not certain (a hint that says "may")."""
         if self.project is not None:  # never report at positions of another file
             if self.foreign_depth or is_foreign(node):
                 return
@@ -114,7 +117,7 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         if key in self.findings and recorder is None:
             return
         rel = [Related(r if not isinstance(r, ast.AST) else self.src.span(r), m) for r, m in related if r is not None]
-        finding = Finding(rule.code, rule.name, rule.severity, message, span, rel, fix, unnecessary)
+        finding = Finding(rule.code, rule.name, severity or rule.severity, message, span, rel, fix, unnecessary)
         if recorder is not None:  # kept even when another group reported it first: a replay must not depend on order
             recorder.reported.append(finding)
         self.findings.setdefault(key, finding)

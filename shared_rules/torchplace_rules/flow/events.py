@@ -34,7 +34,7 @@ class Conflict:
     """Two tensors (or a module and its input) that would meet on different devices."""
 
     node: ast.AST  # the op or call
-    kind: str  # op | module_input | module_reverse | index
+    kind: str  # op | module_input | module_reverse | index | needs_cpu (other: an argument wanted on the CPU)
     cpu: TensorV
     cpu_node: ast.AST
     other: Value  # TensorV or ModuleV on the accelerator / module device

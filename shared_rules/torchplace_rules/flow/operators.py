@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 from typing import Optional
 
 from .. import torch_semantics as semantics
-from .devices import Dev
+from .devices import ACCEL_KIND, Dev
+from .events import Conflict
 from .values import UNKNOWN, BatchV, PlacedV, SeqV, TensorV, Value
 
 
@@ -101,7 +102,15 @@ def checked(operands: list[Operand]) -> list[tuple[Value, ast.AST]]:
 
 def check(ev, node: ast.AST, operands: list[Operand]) -> bool:
     """Emit a conflict where PyTorch would raise; True when the call surely raises."""
-    return ev.check_operands(node, checked(operands))
+    raises = ev.check_operands(node, checked(operands))
+    for op in operands:  # an argument PyTorch wants on the CPU (pack_padded_sequence lengths)
+        value = op.value
+        if op.param.role == "c" and isinstance(value, TensorV) and value.dev is not None \
+                and value.dev.kind == ACCEL_KIND:
+            plain = replace(value, batch=None)
+            ev.emit("conflict", Conflict(node, "needs_cpu", plain, op.node, plain, op.node, value.dev))
+            raises = True
+    return raises
 
 
 def follows_device(overload: semantics.Overload, operands: list[Operand]) -> list[tuple[Value, ast.AST]]:

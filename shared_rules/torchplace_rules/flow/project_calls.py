@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from .class_model import ClassInfo
+from .class_model import ClassInfo, device_parameter
 from .cross_file import foreign_result
 from .devices import CPU, SELF_DEV, Dev
 from .state import Frame, forget_moved_arguments
@@ -174,17 +174,17 @@ def instantiate(ev, node: ast.Call, cls: ClassV) -> Value:
         forget_moved_arguments(ev, node)
         return UNKNOWN
     dev = None if info.moves_self else default_device(ev)
-    if info.device_param is not None:  # Net(device=device): its layers are built there
+    if device_parameter(info, ev) is not None:  # Net(device=device): its layers are built there
         dev = _argument_device(ev, node, info, args, kwargs)
     return ModuleV(dev, info.has_params, node, info)
 
 
 def _argument_device(ev, node: ast.Call, info, args: list, kwargs: dict):
-    """The device passed for `info.device_param`: known, unknown (None), or, when not passed,
-    the default device."""
+    """The device passed for the class's device parameter: known, unknown (None), or, when not
+    passed, the default device."""
     init = info.methods["__init__"]
     names = [a.arg for a in init.args.args[1:]]
-    name = info.device_param
+    name = device_parameter(info, ev)
     if name in kwargs:
         value = kwargs[name]
     elif name in names and names.index(name) < len(args):

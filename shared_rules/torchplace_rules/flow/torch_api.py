@@ -3,6 +3,8 @@
 classes hold state): sizes, dtypes, randomness, and names the analysis treats specially."""
 from __future__ import annotations
 
+from . import operators
+
 # Factories: name -> how the size is given ("args": sizes as *args or a tuple,
 # "size_kw": randint-style, "rank1", "rank2", "data": torch.tensor-style).
 TORCH_FACTORIES = {
@@ -71,3 +73,10 @@ def is_torch_layer(qual: str) -> bool:
     parts = qual.split(".")
     return qual.startswith("torch.nn.") and parts[-1][:1].isupper() and "functional" not in parts
 
+
+def layer_has_params(name: str, call) -> bool:
+    """Does `torch.nn.<name>(...)` hold parameters or buffers (the table's module model: losses
+    only with a weight, LayerNorm unless elementwise_affine=False ...)?  Containers and classes
+    the table does not know are assumed to."""
+    holds = operators.module_state(name, call)
+    return True if holds is None else holds

@@ -255,7 +255,8 @@ def layer(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
             dev = child_devs.pop()
         elif children and len(child_devs) > 1:
             dev = None
-        return ModuleV(dev, has_params, node)
+        # A container of stateless layers is stateless itself: it runs where its input is.
+        return ModuleV(dev, has_params, node, torch_layer=not has_params)
     if name in ("Parameter", "Buffer"):
         return UNKNOWN
     tensors = [v for v in list(args) + list(kwargs.values()) if isinstance(v, TensorV)]
@@ -264,8 +265,7 @@ def layer(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
         dev = devs.pop() if len(devs) == 1 else None
     elif not has_kw and any(v is UNKNOWN for v in list(args) + list(kwargs.values())) and name.endswith("Loss"):
         dev = None  # a loss weight of unknown device
-    holds = operators.module_state(name, node)
-    return ModuleV(dev, True if holds is None else holds, node, torch_layer=True)
+    return ModuleV(dev, api.layer_has_params(name, node), node, torch_layer=True)
 
 
 def numpy_call(ev, node: ast.Call, qual: str, args: list, kwargs: dict) -> Value:

@@ -196,8 +196,8 @@ def setitem_conflicts(ev, target: ast.Subscript, base: TensorV, index: Value, va
 
 
 def stateless_module_output(ev, node: ast.Call, args: list) -> Value:
-    """A module without parameters or buffers (a loss without weights, pooling, an activation,
-    a container of them) runs wherever its input is: its output is on its inputs' device."""
+    """A torch layer without parameters or buffers (a loss without weights, pooling, an
+    activation) runs wherever its input is: its output is on its inputs' device."""
     tensors = [t for value, arg in zip(args, node.args) for t in _tensors_in(value, arg)]
     return TensorV(operators.common_device(tensors), origin=node, grad=ev.frame.no_grad == 0, module_output=True)
 

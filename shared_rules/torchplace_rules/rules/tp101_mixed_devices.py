@@ -1,8 +1,13 @@
 """TP101 mixed-devices: an op that combines an accelerator tensor with a CPU tensor."""
+import ast
+
 from ..edits import insert_keyword, make_fix, method_suffix
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
-from ..rule_support import code_text, dev_text, fix_device_expr, origin_related
+from ..rule_support import accepts_device, code_text, dev_text, fix_device_expr, origin_related
+
+
+_ITERATOR_OPS = (ast.BinOp, ast.AugAssign, ast.Compare, ast.UnaryOp)
 
 
 class MixedDevices(Rule):
@@ -20,9 +25,22 @@ class MixedDevices(Rule):
         PyTorch does not move data implicitly.  Such an op raises
         `RuntimeError: Expected all tensors to be on the same device, but found at
         least two devices, cuda:0 and cpu!` at run time, often after a long queue on
-        a remote GPU.  (It does not "silently run on the CPU".)  Two exceptions are
-        allowed by PyTorch and never reported: a 0-dim CPU tensor combined with a
-        CUDA tensor, and CPU index tensors indexing a CUDA tensor.
+        a remote GPU.  (It does not "silently run on the CPU".)  What PyTorch itself
+        allows is never reported: a 0-dim CPU tensor in ops that accept one (arithmetic,
+        comparisons, `torch.where`, the value of `x[mask] = v`; not `index_select`,
+        `gather`, `embedding`, `cross_entropy` targets, `stack` or conv weights), CPU
+        index tensors indexing a CUDA tensor, and 0-dim tensors where PyTorch reads a
+        number (`torch.arange(n)`).  Arguments PyTorch wants on the CPU
+        (`pack_padded_sequence` lengths) are reported when they are on an accelerator.
+    """
+    when_it_reports = """
+        An error: the mismatch is proven on every path that reaches the line.  Both operands'
+        devices are known there (where paths disagree a device becomes unknown, and unknown never
+        reports), and the CPU operand cannot be the 0-dim tensor that arithmetic accepts: in `+`,
+        `*`, comparisons and in-place arithmetic its rank must be known (else the finding is a hint
+        that says "may").  The related locations
+        show where each operand got its device.  Code inside `pytest.raises(...)` /
+        `assertRaises(...)` blocks is expected to raise and is not reported.
     """
     example = """
         device = torch.device("cuda")
@@ -80,6 +98,25 @@ class MixedDevices(Rule):
         Invalid(
             """
             import torch
+            from torch.nn.utils.rnn import pack_padded_sequence
+            device = torch.device("cuda")
+            x = torch.randn(2, 5, 3, device=device)
+            lengths = torch.tensor([5, 3], device=device)
+            packed = pack_padded_sequence(x, lengths, batch_first=True)
+            """,
+            line=6,
+            fixed="""
+            import torch
+            from torch.nn.utils.rnn import pack_padded_sequence
+            device = torch.device("cuda")
+            x = torch.randn(2, 5, 3, device=device)
+            lengths = torch.tensor([5, 3], device=device)
+            packed = pack_padded_sequence(x, lengths.cpu(), batch_first=True)
+            """,
+        ),
+        Invalid(
+            """
+            import torch
             device = torch.device("cuda")
             a = torch.ones(2, device=device)
             b = torch.ones(2)
@@ -131,11 +168,19 @@ class MixedDevices(Rule):
     ]
 
     def on_conflict(self, ev, c) -> None:
+        if c.kind == "needs_cpu" and c.other_dev.kind == "accel":
+            self.needs_cpu(ev, c)
+            return
         if c.cpu.batch is not None or c.kind not in ("op", "index") or c.other_dev.kind != "accel":
             return
+        # A 0-dim CPU tensor may meet a CUDA tensor in arithmetic: without the rank it is not proven.
+        certain = not (c.cpu.rank is None and isinstance(c.node, _ITERATOR_OPS))
         src = ev.src
         cpu_text, other_text = code_text(src, c.cpu_node), code_text(src, c.other_node)
-        if c.kind == "index":
+        if not certain:
+            message = (f"`{cpu_text}` is on the CPU but `{other_text}` is on {dev_text(c.other_dev)}: this may raise "
+                       "\"Expected all tensors to be on the same device\" unless it is a 0-dim tensor")
+        elif c.kind == "index":
             message = (f"`{cpu_text}` is on the CPU but is indexed with `{other_text}` on {dev_text(c.other_dev)}: "
                        "indices must be on the CPU or on the indexed tensor's device")
         else:
@@ -143,14 +188,24 @@ class MixedDevices(Rule):
                        "\"Expected all tensors to be on the same device\"")
         related = [origin_related(c.cpu_node, c.cpu, "created on the CPU here"),
                    origin_related(c.other_node, c.other, f"placed on {dev_text(c.other_dev)} here")]
-        ev.report(self, c.node, message, [r for r in related if r], self.fix(ev, c))
+        ev.report(self, c.node, message, [r for r in related if r], self.fix(ev, c),
+                  severity=None if certain else Severity.HINT)
+
+    def needs_cpu(self, ev, c) -> None:
+        """An argument PyTorch wants on the CPU (c.other, at c.other_node) is on an accelerator."""
+        arg_text, call_text = code_text(ev.src, c.other_node), code_text(ev.src, c.node.func)
+        message = (f"`{arg_text}` is on {dev_text(c.other_dev)} but `{call_text}` needs it on the CPU: "
+                   "this raises a device error")
+        related = [origin_related(c.other_node, c.other, f"placed on {dev_text(c.other_dev)} here")]
+        fix = make_fix(f"Pass `{arg_text}.cpu()`", True, *method_suffix(ev.src, c.other_node, ".cpu()"))
+        ev.report(self, c.node, message, [r for r in related if r], fix)
 
     def fix(self, ev, c):
         expr = fix_device_expr(ev, c.other_dev, c.other_node)
         if expr is None:
             return None
         factory = c.cpu.factory
-        if factory is not None and not any(k.arg == "device" for k in factory.keywords):
+        if factory is not None and not any(k.arg == "device" for k in factory.keywords) and accepts_device(ev, factory):
             edit = insert_keyword(ev.src, factory, f"device={expr}")
             if edit is not None:
                 return make_fix(f"Create `{code_text(ev.src, factory)}` with `device={expr}`", not c.cpu.random, edit)

@@ -1,7 +1,10 @@
 """TP102 cpu-input-to-device-model: a module on an accelerator called with a CPU tensor."""
 import ast
 
-from ..edits import insert_line_before, is_assignable, make_fix, method_suffix
+from ..context import file_context
+from ..context.host_uses import argument_meets_weights
+from ..context.scopes import containing_block
+from ..edits import insert_line_before, is_assignable, make_fix, method_suffix, replace_node
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
 from ..rule_support import code_text, dev_text, fix_device_expr, origin_related
@@ -24,6 +27,15 @@ class CpuInputToDeviceModel(Rule):
         (torch.cuda.FloatTensor) should be the same` or "Expected all tensors to be
         on the same device".  Note that `model.to(device)` on its own line is
         correct: `Module.to()` moves parameters and buffers in place.
+    """
+    when_it_reports = """
+        An error: the module's placement (moved with `.to()`/`.cuda()`, or never moved and holding
+        parameters) and the input's device are both known on every path, and the input reaches
+        the module's weights.  An argument is followed into `forward` of the project's own class:
+        one that `forward` only reads on the host (`len()`, `.shape`, `int(v)`, slice bounds, truth
+        tests) or moves first is not a mismatch.  Of a class whose `forward` cannot be read only the
+        first input counts (the second may be lengths, boxes or a mask); a `torch.nn` layer's inputs
+        all meet its weights.
     """
     example = """
         model = torch.nn.Linear(100, 50).to(device)
@@ -127,6 +139,8 @@ class CpuInputToDeviceModel(Rule):
             return
         src = ev.src
         if c.kind == "module_input" and c.other_dev.kind == "accel":
+            if not argument_meets_weights(c.node, c.cpu_node, c.other):
+                return  # the argument is only read on the host (sizes, slice bounds, numbers)
             module_text, arg_text = code_text(src, c.node.func), code_text(src, c.cpu_node)
             message = (f"`{module_text}` is on {dev_text(c.other_dev)} but its input `{arg_text}` is on the CPU: "
                        "the call raises a device mismatch")
@@ -134,6 +148,10 @@ class CpuInputToDeviceModel(Rule):
                        (c.other.placed_at, f"module placed on {dev_text(c.other_dev)} here") if getattr(c.other, "placed_at", None) is not None and hasattr(c.other.placed_at, "lineno") else None]
             ev.report(self, c.node, message, [r for r in related if r], self.fix(ev, c))
         elif c.kind == "module_reverse":
+            func = c.node.func
+            module = ev.eval(func) if isinstance(func, (ast.Name, ast.Attribute)) else None
+            if not argument_meets_weights(c.node, c.other_node, module):
+                return
             module_text, arg_text = code_text(src, c.node.func), code_text(src, c.other_node)
             message = (f"`{module_text}` was never moved off the CPU but its input `{arg_text}` is on "
                        f"{dev_text(c.other_dev)}: the call raises a device mismatch")
@@ -148,7 +166,50 @@ class CpuInputToDeviceModel(Rule):
         arg = c.cpu_node
         stmt = ev.current_stmt
         if isinstance(arg, ast.Name) and is_assignable(arg) and stmt is not None and not isinstance(stmt, (ast.If, ast.While, ast.For, ast.With, ast.Try)):
-            edit = insert_line_before(ev.src, stmt, f"{arg.id} = {arg.id}.to({expr})")
+            anchor = transfer_point(ev, arg.id, c.cpu.origin, stmt)
+            if isinstance(anchor, ast.Call):  # the code already moves it, but throws the result away
+                return make_fix(f"Assign the result: `{arg.id} = {ev.src.segment(anchor)}`", True,
+                                replace_node(ev.src, anchor, f"{arg.id} = {ev.src.segment(anchor)}"))
+            edit = insert_line_before(ev.src, anchor, f"{arg.id} = {arg.id}.to({expr})")
             if edit is not None:
                 return make_fix(f"Move `{arg.id}` to the module's device before the call", True, edit)
         return make_fix(f"Move the input with `.to({expr})`", True, *method_suffix(ev.src, arg, f".to({expr})"))
+
+
+def transfer_point(ev, name: str, origin, stmt: ast.stmt):
+    """Where the transfer of `name` goes so that every finding on the same value shares one edit
+    (Fix All must not write `x = x.to(device)` twice): before the first statement of the same
+    block that needed it, unless `name` is re-bound in between; or the code's own discarded
+    `name.to(...)` (TP201's fix makes it an assignment: the same edit)."""
+    parents = file_context(ev).parents
+    block = containing_block(parents, stmt)
+    if block is None:
+        return stmt
+    index = next(i for i, s in enumerate(block) if s is stmt)
+    for earlier in reversed(block[:index]):
+        if _binds(earlier, name):
+            break
+        if _discarded_move(earlier, name) is not None:
+            return _discarded_move(earlier, name)
+    anchors = ev.__dict__.setdefault("_tp102_transfers", {})
+    key = (id(ev.frame.func), name, id(origin))
+    first = anchors.setdefault(key, stmt)
+    if first is not stmt and any(s is first for s in block[:index]):
+        start = next(i for i, s in enumerate(block) if s is first)
+        if not any(_binds(s, name) for s in block[start:index]):
+            return first
+    anchors[key] = stmt
+    return stmt
+
+
+def _binds(stmt: ast.stmt, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(stmt))
+
+
+def _discarded_move(stmt: ast.stmt, name: str):
+    """`name.to(...)` / `name.cuda()` as a statement of its own: its call, else None."""
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Attribute) \
+            and stmt.value.func.attr in ("to", "cuda") and isinstance(stmt.value.func.value, ast.Name) \
+            and stmt.value.func.value.id == name:
+        return stmt.value
+    return None

@@ -1,6 +1,7 @@
 """TP103 batch-not-moved: a DataLoader batch reaches the accelerator untransferred."""
 import ast
 
+from ..context.host_uses import argument_meets_weights
 from ..edits import insert_line_before, make_fix
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
@@ -22,6 +23,12 @@ class BatchNotMoved(Rule):
         A `DataLoader` yields CPU tensors (also with `pin_memory=True`: pinning
         speeds the copy up but does not make it).  The first training step raises
         a device mismatch.
+    """
+    when_it_reports = """
+        An error: the batch comes from a loop over a `DataLoader` (CPU tensors, as no `collate_fn`
+        moves them) and reaches, untransferred on every path, a model or a tensor known to be on
+        the accelerator.  Parts of a batch that the model's `forward` only reads on the host
+        (lengths turned into numbers, sizes) are not reported.
     """
     example = """
         model = Net().to(device)
@@ -115,6 +122,8 @@ class BatchNotMoved(Rule):
         batch = c.cpu.batch
         if batch is None or c.other_dev.kind != "accel":
             return
+        if c.kind == "module_input" and not argument_meets_weights(c.node, c.cpu_node, c.other):
+            return  # `forward` reads this part of the batch only on the host (lengths, sizes)
         src = ev.src
         loop = batch.loop
         where = code_text(src, c.node.func) if c.kind == "module_input" else code_text(src, c.other_node)

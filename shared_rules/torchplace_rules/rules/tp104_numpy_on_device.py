@@ -4,7 +4,7 @@ import ast
 from ..edits import make_fix, method_suffix
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
-from ..rule_support import code_text, dev_text
+from ..rule_support import code_text, dev_text, origin_related
 from ..flow.values import TensorV
 
 
@@ -19,6 +19,9 @@ class NumpyOnDevice(Rule):
         `TypeError: can't convert cuda:0 device type tensor to numpy. Use
         Tensor.cpu() to copy the tensor to host memory first.`; a tensor that
         requires grad raises "Can't call numpy() on Tensor that requires grad".
+    """
+    when_it_reports = """
+        An error: the tensor is on an accelerator on every path that reaches the conversion.
     """
     example = """
         logits = model(x.to(device))
@@ -83,4 +86,5 @@ class NumpyOnDevice(Rule):
         message = (f"`{code_text(ev.src, target)}` is on {dev_text(tensor.dev)}: converting it to NumPy raises; "
                    f"copy it to the host with `{suffix}` first")
         fix = make_fix(f"Insert `{suffix}` before the conversion", True, *method_suffix(ev.src, target, suffix))
-        ev.report(self, node, message, [], fix)
+        related = origin_related(target, tensor, f"placed on {dev_text(tensor.dev)} here")
+        ev.report(self, node, message, [related] if related else [], fix)

@@ -1,10 +1,11 @@
 """TP202 forward-creates-cpu: a CPU-made tensor meets inputs/parameters in a module method."""
 import ast
 
+from ..context import file_context
 from ..edits import insert_keyword, make_fix
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
-from ..rule_support import code_text
+from ..rule_support import accepts_device, code_text, from_method_argument
 
 
 class ForwardCreatesCpu(Rule):
@@ -23,6 +24,14 @@ class ForwardCreatesCpu(Rule):
         inputs and weights follow `model.to(device)`, the freshly created tensor
         does not.  0-dim tensors and CPU index tensors are exempt (PyTorch allows
         them).
+    """
+    when_it_reports = """
+        A warning: a proven hazard for a module that reaches an accelerator.  The CPU tensor meets
+        the module's parameters, buffers or submodules, or `forward`'s inputs (arguments of other
+        methods are whatever their callers pass, not the module's device).  The module must be
+        able to reach an accelerator: a device appears in the file, or the class is library API
+        that other code imports and moves.  A class local to a function (a test's helper) with no
+        device in that function, or a program that never uses an accelerator, is not reported.
     """
     example = """
         def forward(self, x):
@@ -85,17 +94,32 @@ class ForwardCreatesCpu(Rule):
         func = ev.frame.func
         if ev.frame.cls is None or not ev.frame.cls.is_module or func is None:
             return
+        if from_method_argument(c, func):
+            return  # another method's argument: its device is the caller's business, not the module's
+        # Reported at the end: whether this module ever reaches an accelerator depends on the whole file.
+        other = c.other_node if c.kind != "module_input" else None
         factory = c.cpu.factory
+        ev.deferred.append((self.code, (factory, c.node, other, func, ev.frame.cls.node, c.cpu.random,
+                                        accepts_device(ev, factory))))
+
+    def on_finish(self, ev) -> None:
+        found = [payload for code, payload in ev.deferred if code == self.code]
+        if not found:
+            return
+        ctx = file_context(ev)
         src = ev.src
-        message = (f"`{code_text(src, factory)}` is created on the CPU inside `{func.name}` and combined with "
-                   f"tensors on the module's device: this fails once the module is on a GPU")
-        fix = None
-        anchor = _device_anchor(c.other_node if c.kind != "module_input" else None, func)
-        if anchor and not any(k.arg == "device" for k in factory.keywords):
-            edit = insert_keyword(src, factory, f"device={anchor}.device")
-            if edit is not None:
-                fix = make_fix(f"Create it with `device={anchor}.device`", not c.cpu.random, edit)
-        ev.report(self, factory, message, [(c.node, "combined with the module's tensors here")], fix)
+        for factory, node, other_node, func, class_node, random, takes_device in found:
+            if not ctx.may_reach_accelerator(class_node, ev.targets_accelerator):
+                continue  # no GPU this module is ever put on: nothing fails
+            message = (f"`{code_text(src, factory)}` is created on the CPU inside `{func.name}` and combined with "
+                       f"tensors on the module's device: this fails once the module is on a GPU")
+            fix = None
+            anchor = _device_anchor(other_node, func)
+            if anchor and not any(k.arg == "device" for k in factory.keywords) and takes_device:
+                edit = insert_keyword(src, factory, f"device={anchor}.device")
+                if edit is not None:
+                    fix = make_fix(f"Create it with `device={anchor}.device`", not random, edit)
+            ev.report(self, factory, message, [(node, "combined with the module's tensors here")], fix)
 
 
 def _device_anchor(other_node, func) -> str | None:

@@ -1,9 +1,14 @@
 """TP203 unregistered-tensor-attr: a plain tensor (or list of modules) on an nn.Module."""
+import ast
+
+from ..context import file_context
+from ..context.host_uses import first_device_use
 from ..edits import make_fix, replace_node, statement_line_start
 from ..model import Severity
 from ..flow.cross_file import foreign_home
 from ..rule_base import Invalid, Rule, valid
 from ..flow.values import QualV
+from ..rule_support import from_method_argument
 
 
 class UnregisteredTensorAttr(Rule):
@@ -22,6 +27,15 @@ class UnregisteredTensorAttr(Rule):
         and `forward` fails on a GPU.  Modules in a plain list are invisible to
         `.to()`, `.parameters()` (so the optimizer never trains them) and
         `state_dict()`.
+    """
+    when_it_reports = """
+        A warning: a proven hazard.  The attribute, as `__init__` made it, meets the module's own
+        tensors: where the analysis sees the op (the module's inputs, parameters or buffers), or in
+        `forward` as an operand of device work.  Host reads (`if self.t[i]:`, `len(self.t)`,
+        `self.t.shape`, `.item()`), moves where it is used (`self.t.to(x.device)`) and uses after
+        the method re-binds it are not evidence; an attribute that may be 0-dim is judged only where
+        the op is known.  The module must be able to reach an accelerator (as for TP202): a device
+        in the file, or library API.  The buffer fix is offered only then.
     """
     example = """
         class Scale(nn.Module):
@@ -120,25 +134,8 @@ class UnregisteredTensorAttr(Rule):
     def on_class(self, ev, info) -> None:
         if not info.is_module or info.overrides_apply:
             return
-        for name, assign in info.plain_tensors.items():
-            uses = info.plain_attr_uses(name)
-            if not uses:
-                continue
-            message = (f"`self.{name}` is a plain tensor attribute: `model.to(device)` will not move it, "
-                       f"so `{info.name}` fails on a GPU; register it as a buffer")
-            home = foreign_home(assign)
-            if home is not None:  # set by a base class in another file: say so where it is used here
-                message = (f"`self.{name}` is a plain tensor attribute set by a base class in `{home.path.name}` "
-                           f"(line {assign.lineno}): `model.to(device)` will not move it, so `{info.name}` fails "
-                           "on a GPU; register it as a buffer there")
-                ev.report(self, uses[0], message)
-                continue
-            fix = None
-            if statement_line_start(ev.src, assign) is not None:
-                value = ev.src.segment(assign.value)
-                fix = make_fix(f"Register `{name}` as a non-persistent buffer", True,
-                               replace_node(ev.src, assign, f'self.register_buffer("{name}", {value}, persistent=False)'))
-            ev.report(self, assign.targets[0], message, [(uses[0], "used here")], fix)
+        if info.plain_tensors:
+            ev.deferred.append((self.code, ("class", info)))
         for name, assign in info.plain_module_lists.items():
             uses = info.plain_attr_uses(name)
             if not uses or info.registers_modules:
@@ -150,6 +147,57 @@ class UnregisteredTensorAttr(Rule):
                            replace_node(ev.src, assign.value, f"{nn}.ModuleList({ev.src.segment(assign.value)})")) if nn else None
             ev.report(self, assign.targets[0], message, [(uses[0], "used here")], fix)
 
+    def on_conflict(self, ev, c) -> None:
+        """The evidence: the attribute, as `__init__` made it, meets the module's own tensors."""
+        name = c.cpu.plain_attr
+        if name is None or c.other_dev.kind != "self" or ev.frame.cls is None or ev.frame.func is None:
+            return
+        if from_method_argument(c, ev.frame.func):
+            return
+        made = ev.frame.cls.plain_tensors.get(name)
+        if c.cpu.rank is None and made is not None and _may_be_zero_dim(made.value):
+            return  # `torch.tensor(cfg.weight)` may be 0-dim, which many ops accept next to CUDA tensors
+        ev.deferred.append((self.code, ("use", ev.frame.cls.node, name, c.node)))
+
+    def on_finish(self, ev) -> None:
+        entries = [payload for code, payload in ev.deferred if code == self.code]
+        uses: dict = {}
+        for entry in entries:
+            if entry[0] == "use":
+                uses.setdefault((id(entry[1]), entry[2]), entry[3])
+        classes = [entry[1] for entry in entries if entry[0] == "class"]
+        ctx = None
+        for info in classes:
+            found = []
+            for name, assign in info.plain_tensors.items():
+                use = uses.get((id(info.node), name)) or _use_in_forward(info, name, assign)
+                if use is not None:
+                    found.append((name, assign, use))
+            if not found:
+                continue
+            ctx = ctx or file_context(ev)
+            if not ctx.may_reach_accelerator(info.node, ev.targets_accelerator):
+                continue  # never put on a GPU: the attribute never meets one
+            for name, assign, use in found:
+                self.report_attribute(ev, info, name, assign, use)
+
+    def report_attribute(self, ev, info, name, assign, use) -> None:
+        message = (f"`self.{name}` is a plain tensor attribute: `model.to(device)` will not move it, "
+                   f"so `{info.name}` fails on a GPU; register it as a buffer")
+        home = foreign_home(assign)
+        if home is not None:  # set by a base class in another file: say so where it is used here
+            message = (f"`self.{name}` is a plain tensor attribute set by a base class in `{home.path.name}` "
+                       f"(line {assign.lineno}): `model.to(device)` will not move it, so `{info.name}` fails "
+                       "on a GPU; register it as a buffer there")
+            ev.report(self, use, message)
+            return
+        fix = None
+        if statement_line_start(ev.src, assign) is not None:
+            value = ev.src.segment(assign.value)
+            fix = make_fix(f"Register `{name}` as a non-persistent buffer", True,
+                           replace_node(ev.src, assign, f'self.register_buffer("{name}", {value}, persistent=False)'))
+        ev.report(self, assign.targets[0], message, [(use, "used here")], fix)
+
 
 def _nn_name(ev) -> str | None:
     for name, value in ev.module_items():
@@ -159,3 +207,28 @@ def _nn_name(ev) -> str | None:
         if isinstance(value, QualV) and value.name == "torch":
             return f"{name}.nn"
     return None
+
+
+def _use_in_forward(info, name: str, assign):
+    """A use of `self.<name>` in `forward` that may meet the inputs or weights (not a host read, not
+    a move, not after `forward` re-binds it): evidence where the flow has no model of the op.  A
+    possibly 0-dim attribute (`torch.tensor(x)`) is left to the flow: 0-dim CPU tensors may meet
+    CUDA tensors in many ops."""
+    forward = info.methods.get("forward")
+    if forward is None or _may_be_zero_dim(assign.value):
+        return None
+    return first_device_use(forward, info.methods, attr=name)
+
+
+def _may_be_zero_dim(value) -> bool:
+    if not isinstance(value, ast.Call):
+        return True
+    func = value.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if name in ("tensor", "as_tensor", "scalar_tensor"):
+        first = value.args[0] if value.args else None
+        return not isinstance(first, (ast.List, ast.Tuple, ast.ListComp))
+    if name in ("zeros", "ones", "empty", "full", "rand", "randn"):
+        first = value.args[0] if value.args else None
+        return first is None or (isinstance(first, (ast.Tuple, ast.List)) and not first.elts)
+    return name in ("sum", "mean", "max", "min", "norm", "item")

@@ -2,6 +2,7 @@
 import ast
 import re
 
+from ..context import file_context
 from ..edits import insert_keyword, make_fix
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
@@ -26,6 +27,20 @@ class LoadWithoutMapLocation(Rule):
         ("Attempting to deserialize object on a CUDA device but
         torch.cuda.is_available() is False"), and on a multi-GPU machine every
         process piles its copy onto `cuda:0`.
+    """
+    when_it_reports = """
+        A warning: a proven hazard, not a certain failure.  It needs a program with a CPU path (it
+        chooses its device at run time: `torch.cuda.is_available()`, a `--cpu`/`--device` option,
+        a device passed in by the caller) and a file that may come from elsewhere.  It stays
+        silent when no machine without the GPU can run the program (every device choice is an
+        accelerator: an unconditional `.cuda()`, `device = "cuda"`, no CPU fallback), or when the load
+        runs only where there is one (`if torch.cuda.is_available():`, `if args.cuda:`), and when the
+        file was written earlier by the same run (the same path, variable or format template given
+        to `torch.save` or to another writer such as `trainer.save_checkpoint(p)` or
+        `open(p, "wb")`, a path under the run's or test's temporary directory, a path handed out
+        by the object that wrote it, or a helper of the same file that writes it and is called
+        first), or when every writer in the file saves that module's state from the CPU
+        (`model.cpu()` before `torch.save(model.state_dict(), p)`).
     """
     example = """
         device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
@@ -52,6 +67,19 @@ class LoadWithoutMapLocation(Rule):
             scheduler.load_state_dict(torch.load("scheduler.pt"))   # plain numbers
             rng_state = torch.load("rng_state.pth")                 # CPU tensors
         """),
+        valid("""
+            import torch
+            model = torch.nn.Linear(4, 2).cuda()           # CUDA only: no CPU machine loads this
+            model.load_state_dict(torch.load("weights.pt"))
+        """),
+        valid("""
+            import torch
+            device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+            model = torch.nn.Linear(4, 2).to(device)
+            for epoch in range(3):
+                torch.save(model.state_dict(), "best.pt")
+            model.load_state_dict(torch.load("best.pt"))   # written by this run, on this machine
+        """),
     ]
     INVALID = [
         Invalid(
@@ -70,13 +98,17 @@ class LoadWithoutMapLocation(Rule):
         Invalid(
             """
             import torch
-            model = torch.nn.Linear(4, 2).cuda()
+            model = torch.nn.Linear(4, 2)
+            if torch.cuda.is_available():
+                model = model.cuda()
             model.load_state_dict(torch.load("weights.pt"))
             """,
-            line=3,
+            line=5,
             fixed="""
             import torch
-            model = torch.nn.Linear(4, 2).cuda()
+            model = torch.nn.Linear(4, 2)
+            if torch.cuda.is_available():
+                model = model.cuda()
             model.load_state_dict(torch.load("weights.pt", map_location="cpu"))
             """,
         ),
@@ -92,7 +124,15 @@ class LoadWithoutMapLocation(Rule):
     def on_finish(self, ev) -> None:
         if not ev.targets_accelerator:
             return
-        for node, device_name in (payload for code, payload in ev.deferred if code == self.code):
+        loads = [payload for code, payload in ev.deferred if code == self.code]
+        if not loads:
+            return
+        ctx = file_context(ev)
+        if ctx.cuda_only:
+            return  # no machine without the GPU ever runs this program
+        for node, device_name in loads:
+            if ctx.loads_own_checkpoint(node) or ctx.runs_only_with_accelerator(node):
+                continue
             location = device_name or '"cpu"'
             edit = insert_keyword(ev.src, node, f"map_location={location}")
             fix = make_fix(f"Add `map_location={location}`", False, edit) if edit else None

@@ -2,7 +2,7 @@
 from ..edits import insert_keyword, make_fix
 from ..model import Edit, Severity, Span
 from ..rule_base import Invalid, Rule, valid
-from ..rule_support import code_text, dev_text
+from ..rule_support import accepts_device, code_text, dev_text
 from ..flow.values import TensorV
 
 
@@ -16,6 +16,10 @@ class CreateThenMove(Rule):
         The tensor is filled in host memory and then copied over the bus: twice
         the work, and a host-to-device copy on every call when it sits in a loop
         or in `forward`.  Passing `device=` creates it in place.
+    """
+    when_it_reports = """
+        Information: the factory is chained directly into a move to a device known to be an
+        accelerator; nothing fails.
     """
     example = """
         noise = torch.randn(64, 128).to(device)    # TP301
@@ -67,8 +71,8 @@ class CreateThenMove(Rule):
         if dev is None or dev.kind != "accel" or recv.dev is None or not recv.dev.is_cpu:
             return
         factory = recv.factory
-        if any(k.arg == "device" for k in factory.keywords):
-            return
+        if any(k.arg == "device" for k in factory.keywords) or not accepts_device(ev, factory):
+            return  # only a function that takes `device=` can create it there
         src = ev.src
         message = (f"`{code_text(src, factory)}` is created on the CPU and then copied to {dev_text(dev)}; "
                    "create it there with `device=`")

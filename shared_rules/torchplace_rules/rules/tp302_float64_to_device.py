@@ -21,6 +21,10 @@ class Float64ToDevice(Rule):
         Double but found Float" (or silently upcasts), and consumer GPUs run float64
         arithmetic many times slower than float32.  The copy also moves twice the bytes.
     """
+    when_it_reports = """
+        Information: the tensor's dtype is known to be float64 (NumPy's default) and the move's
+        target is known to be an accelerator.
+    """
     example = """
         data = np.random.rand(100, 32)
         x = torch.from_numpy(data).to(device)     # TP302: float64 on the GPU

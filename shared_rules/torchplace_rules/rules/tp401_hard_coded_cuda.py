@@ -1,6 +1,7 @@
 """TP401 hard-coded-cuda: `.cuda()` / `"cuda"` where a device variable is in scope."""
 import ast
 
+from ..context import file_context
 from ..edits import make_fix, replace_node
 from ..model import Edit, Severity, Span
 from ..rule_base import Invalid, Rule, valid
@@ -22,6 +23,12 @@ class HardCodedCuda(Rule):
         device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
         x = batch.cuda()                  # TP401
     """
+    when_it_reports = """
+        A hint ("may"): `.cuda()` is right on a CUDA machine.  It needs a device variable bound to an
+        accelerator in scope, and a call that no condition on the device choice guards:
+        `if use_cuda:` / `if args.cuda:` / `x.cuda() if torch.cuda.is_available() else x` are the
+        choice itself and are left alone.
+    """
     fix_doc = "Use the variable: `x = batch.to(device)`."
     fix_safety = "Unsafe: the device variable may name another device than `cuda`."
     VALID = [
@@ -30,6 +37,14 @@ class HardCodedCuda(Rule):
             x = torch.randn(3).cuda()       # no device variable: nothing to prefer
         """),
     ]
+    VALID.append(valid("""
+        import torch
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        use_cuda = torch.cuda.is_available()
+        x = torch.randn(3)
+        if use_cuda:
+            x = x.cuda()                    # guarded by the device choice
+    """))
     INVALID = [
         Invalid(
             """
@@ -53,8 +68,8 @@ class HardCodedCuda(Rule):
                                         for n in list(node.args) + [k.value for k in node.keywords]):
             return  # cheap test first: this runs on every call
         name = device_variable_in_scope(ev)
-        if name is None:
-            return
+        if name is None or file_context(ev).guarded_by_device_choice(node):
+            return  # `if use_cuda: x = x.cuda()` is the device choice itself, not a hard-coded one
         if method == "cuda" and not node.args and not node.keywords and isinstance(node.func, ast.Attribute):
             end_recv, end_call = ev.src.end(node.func.value), ev.src.end(node)
             edit = Edit(Span(end_recv.start_line, end_recv.start_col, end_call.end_line, end_call.end_col), f".to({name})")

@@ -1,8 +1,10 @@
 """TP402 sync-in-loop: host synchronisation on accelerator tensors inside a training loop."""
+import ast
+
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
 from ..rule_support import code_text, dev_text
-from ..flow.torch_api import SYNC_METHODS
+from ..flow.torch_api import SYNC_METHODS, TRAINING_STEP_METHODS
 from ..flow.values import TensorV
 
 
@@ -12,10 +14,11 @@ class SyncInLoop(Rule):
     severity = Severity.HINT
     summary = "`.item()`, `.cpu()`, `.tolist()` or `print()` of an accelerator tensor inside a training loop"
     what_it_does = """
-        Finds calls that copy an accelerator tensor to the host inside a loop that
-        trains (its body calls `.backward()` or `optimizer.step()`).  Syncs under a
-        periodic guard such as `if step % 100 == 0:` are the recommended practice
-        and are not reported.
+        Finds calls that copy an accelerator tensor to the host inside the loop that
+        runs the training steps (its own body calls `.backward()` or `optimizer.step()`).
+        Syncs under a periodic guard such as `if step % 100 == 0:` are the recommended
+        practice and are not reported, nor are syncs in an outer loop (once per epoch)
+        whose steps run in an inner loop.
     """
     why_bad = """
         Each of these waits until the GPU has finished all queued work, then copies.
@@ -27,6 +30,12 @@ class SyncInLoop(Rule):
             loss = criterion(model(x.to(device)), y.to(device))
             loss.backward()
             total += loss.item()      # TP402
+    """
+    when_it_reports = """
+        A hint: whether one sync per step slows training depends on the model and the step
+        time.  It needs a tensor known to be on an accelerator and a loop that itself makes
+        the step; a loop that only contains the step loop (epochs) runs the sync once per
+        epoch, which is cheap.
     """
     fix_doc = "Accumulate on the device (`total += loss.detach()`) and call `.item()` once per epoch or every N steps."
     VALID = [
@@ -45,6 +54,15 @@ class SyncInLoop(Rule):
                     print(loss.item())     # logging every N steps is the fix
         """),
     ]
+    VALID.append(valid("""
+        import torch
+        w = torch.randn(3, device="cuda", requires_grad=True)
+        for epoch in range(10):
+            for step in range(100):
+                loss = (w * w).sum()
+                loss.backward()
+            print(loss.item())             # once per epoch: the step loop is the inner one
+    """))
     INVALID = [
         Invalid(
             """
@@ -60,7 +78,7 @@ class SyncInLoop(Rule):
     ]
 
     def on_call(self, ev, node, qual, method, recv, args, kwargs) -> None:
-        if not ev.in_training_loop or ev.in_periodic_branch:
+        if not any(loop.training and _steps_directly(loop.node) for loop in ev.frame.loops) or ev.in_periodic_branch:
             return
         if method in SYNC_METHODS and _on_accel(recv):
             what = f"`.{method}()`"
@@ -76,3 +94,22 @@ class SyncInLoop(Rule):
 
 def _on_accel(value) -> bool:
     return isinstance(value, TensorV) and value.dev is not None and value.dev.kind == "accel"
+
+
+def _steps_directly(loop: ast.AST) -> bool:
+    """Does this loop's own body make a training step (`.backward()`, `optimizer.step()`), rather
+    than an inner loop doing it (an epoch loop around a step loop)?  Memoised on the loop."""
+    known = getattr(loop, "_tp_steps", None)
+    if known is None:
+        known = False
+        stack = list(loop.body)
+        while stack and not known:
+            node = stack.pop()
+            if isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                 ast.ClassDef)):
+                continue
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in TRAINING_STEP_METHODS:
+                known = node.func.attr == "backward" or "optim" in ast.unparse(node.func.value).lower()
+            stack.extend(ast.iter_child_nodes(node))
+        loop._tp_steps = known
+    return known

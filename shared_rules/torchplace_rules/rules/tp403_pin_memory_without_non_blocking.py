@@ -15,6 +15,10 @@ class PinMemoryWithoutNonBlocking(Rule):
         Pinned memory exists so the host-to-device copy can overlap with compute.
         A blocking copy waits for it to finish, so pinning may buy nothing.
     """
+    when_it_reports = """
+        A hint ("may"): whether the overlap matters depends on the step; it needs a batch of a
+        loader made with `pin_memory=True` moved to a device known to be an accelerator.
+    """
     example = """
         loader = DataLoader(ds, batch_size=64, pin_memory=True)
         for x, y in loader:

@@ -1,0 +1,95 @@
+"""Context that changes what a finding means, read from the checked file's syntax tree.
+
+The device-flow analysis (`flow/`) says where values live; this package says what the code
+around a finding is for: a test that expects an exception (`expected_errors`), a program that only
+ever runs on CUDA or never touches an accelerator (`device_choice`, `scopes`), a checkpoint the
+same run wrote (`checkpoints`), an argument used only on the host (`host_uses`).  Rules ask
+`file_context(ev)` once they are about to report; nothing here runs for files without findings.
+"""
+from __future__ import annotations
+
+import ast
+from functools import cached_property
+from typing import Optional
+
+from .checkpoints import Provenance
+from .cpu_checkpoints import saved_on_cpu
+from .device_choice import commits_to_accelerator, has_cpu_path, runs_only_with_accelerator, under_device_guard
+from .scopes import FUNCTIONS, enclosing, is_script, is_test_path, mentions_accelerator, parent_map
+
+
+class FileContext:
+    """Lazily computed facts about one checked file (one per analysis run)."""
+
+    def __init__(self, tree: ast.Module, path: Optional[str]) -> None:
+        self.tree = tree
+        self.path = path
+
+    @cached_property
+    def parents(self) -> dict[int, ast.AST]:
+        return parent_map(self.tree)
+
+    @cached_property
+    def cpu_path(self) -> bool:
+        return has_cpu_path(self.tree, self.parents)
+
+    @cached_property
+    def cuda_only(self) -> bool:
+        """Every device choice of the program is an accelerator: there is no machine without one to
+        run it on."""
+        return commits_to_accelerator(self.tree) and not self.cpu_path
+
+    @cached_property
+    def mentions_accelerator(self) -> bool:
+        return mentions_accelerator(self.tree)
+
+    @cached_property
+    def is_program(self) -> bool:
+        """A script, notebook or test module rather than a library other code imports."""
+        return is_test_path(self.path) or is_script(self.tree)
+
+    def in_this_file(self, node: ast.AST) -> bool:
+        return id(node) in self.parents or node is self.tree
+
+    def enclosing_function(self, node: ast.AST) -> Optional[ast.AST]:
+        return enclosing(self.parents, node, FUNCTIONS)
+
+    def guarded_by_device_choice(self, node: ast.AST) -> bool:
+        return under_device_guard(self.parents, node)
+
+    def runs_only_with_accelerator(self, node: ast.AST) -> bool:
+        return runs_only_with_accelerator(self.parents, node)
+
+    @cached_property
+    def provenance(self) -> Provenance:
+        return Provenance(self.tree, self.enclosing_function)
+
+    def loads_own_checkpoint(self, load: ast.Call) -> bool:
+        """Did this run write the file `load` reads, or does the program only ever write it with CPU
+        tensors?  Either way `map_location` changes nothing."""
+        if not self.in_this_file(load):
+            return False
+        return self.provenance.written_by_this_run(load) or saved_on_cpu(
+            self.tree, load, self.provenance.scope, self.enclosing_function)
+
+    def may_reach_accelerator(self, class_node: ast.AST, targets_accelerator: bool) -> bool:
+        """Is there evidence that instances of this class end up on an accelerator?  A class local
+        to a function (a test's helper) needs a device in that function; a module-level class needs
+        one anywhere in the file, unless it is library API that other code imports and moves."""
+        if not self.in_this_file(class_node):
+            return True  # defined in another module of the project: its users decide
+        func = self.enclosing_function(class_node)
+        if func is not None:
+            return mentions_accelerator(func)
+        if targets_accelerator or self.mentions_accelerator:
+            return True
+        return not self.is_program
+
+
+def file_context(ev) -> FileContext:
+    """The `FileContext` of the running analysis (made on first use)."""
+    ctx = ev.__dict__.get("_file_context")
+    if ctx is None or ctx.tree is not ev.tree:
+        ctx = FileContext(ev.tree, ev.path)
+        ev.__dict__["_file_context"] = ctx
+    return ctx

@@ -1,0 +1,352 @@
+"""Where a file that `torch.load` reads comes from.
+
+A checkpoint written earlier by the same run (the same path, the same format template, a path
+under the run's temporary directory, a path handed out by the object that wrote it) is loaded on
+the machine and devices that wrote it: `map_location` changes nothing.  Neither does it for a
+file that every writer in the program saves with CPU tensors (`model.cpu()` before
+`torch.save(model.state_dict(), ...)`).  Paths from outside (arguments, options, files in the
+repository) are none of these: a GPU checkpoint there fails on a CPU-only machine.
+
+Everything here reads the syntax tree of the checked file; "earlier" is textual order inside the
+function (or module body) that loads, and, for helpers, the order in which one function calls
+the writer and then the loader.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import re
+from typing import Iterator, Optional
+
+from .scopes import own_nodes
+
+_WRITER = re.compile(r"save|write|dump|export|checkpoint|serializ|persist", re.IGNORECASE)
+_TEMP_PARAM = re.compile(r"^(tmp|temp)_?(path|dir|dirname|folder|_?)?(_factory)?$", re.IGNORECASE)
+_TEMP_CALLS = {"mkdtemp", "TemporaryDirectory", "NamedTemporaryFile", "mkstemp", "mktemp", "SpooledTemporaryFile"}
+_PATH_WRAPPERS = {"open", "str", "Path", "fspath", "PurePath", "abspath", "realpath", "expanduser", "resolve"}
+_SETUP_METHODS = {"setUp", "setUpClass", "setup_method", "setup_class", "__init__", "setup"}
+_MAX_EXPANSION = 4
+
+
+class Scope:
+    """The bindings of one function (or module) body: name -> [(line, value)] in textual order."""
+
+    def __init__(self, node: ast.AST) -> None:
+        self.node = node
+        self.bindings: dict[str, list[tuple[int, ast.AST]]] = {}
+        self.params: set[str] = set()
+        body = node.body if not isinstance(node, ast.Lambda) else [node.body]
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            a = node.args
+            self.params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
+        self.nodes = list(own_nodes(body))
+        for stmt in self.nodes:
+            if isinstance(stmt, ast.Assign):
+                for target in stmt.targets:
+                    self._bind(target, stmt.value, stmt.lineno)
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                self._bind(stmt.target, stmt.value, stmt.lineno)
+            elif isinstance(stmt, ast.NamedExpr):
+                self._bind(stmt.target, stmt.value, stmt.lineno)
+            elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+                for item in stmt.items:
+                    if item.optional_vars is not None:
+                        self._bind(item.optional_vars, item.context_expr, stmt.lineno)
+        for values in self.bindings.values():
+            values.sort(key=lambda lv: lv[0])
+
+    def _bind(self, target: ast.AST, value: ast.AST, line: int) -> None:
+        key = _path_text(target)
+        if key is not None:
+            self.bindings.setdefault(key, []).append((line, value))
+
+    def binding_before(self, key: str, line: int) -> Optional[tuple[int, ast.AST]]:
+        """The last (line, value) bound to `key` on a line before `line`."""
+        found = None
+        for bound_at, value in self.bindings.get(key, ()):
+            if bound_at < line:
+                found = (bound_at, value)
+        return found
+
+    def value_before(self, key: str, line: int) -> Optional[ast.AST]:
+        found = self.binding_before(key, line)
+        return found[1] if found else None
+
+    def calls_before(self, line: int) -> Iterator[ast.Call]:
+        for node in self.nodes:
+            if isinstance(node, ast.Call) and node.lineno < line:
+                yield node
+
+
+def _path_text(node: ast.AST) -> Optional[str]:
+    """`name` or `self.attr` (the access paths a binding can have)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return f"self.{node.attr}"
+    return None
+
+
+def expand(expr: ast.AST, scope: Scope, line: int, depth: int = 0) -> ast.AST:
+    """`expr` with the names bound earlier in the scope replaced by what they were bound to."""
+    if depth >= _MAX_EXPANSION:
+        return expr
+
+    class Expander(ast.NodeTransformer):
+        def visit_Name(self, node):
+            found = scope.binding_before(node.id, line)
+            return expand(found[1], scope, found[0], depth + 1) if found is not None else node
+
+        def visit_Attribute(self, node):
+            found = scope.binding_before(_path_text(node), line) if _path_text(node) else None
+            if found is not None:
+                return expand(found[1], scope, found[0], depth + 1)
+            self.generic_visit(node)
+            return node
+
+    return Expander().visit(copy.deepcopy(expr))
+
+
+def _unwrap(expr: ast.AST) -> ast.AST:
+    """`open(p, "rb")`, `str(p)`, `Path(p)` -> `p`."""
+    while isinstance(expr, ast.Call) and _called_name(expr.func) in _PATH_WRAPPERS and expr.args:
+        expr = expr.args[0]
+    while isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "resolve":
+        expr = expr.func.value
+    return expr
+
+
+def path_keys(expr: ast.AST, scope: Scope, line: int) -> set:
+    """Keys under which two path expressions name the same file: the expanded source text, and
+    the format template (`'{}.pkl'.format(epoch)` and `'{}.pkl'.format(best)` share one)."""
+    expanded = _unwrap(expand(expr, scope, line))
+    keys = {("exact", ast.unparse(expanded))}
+    template = _template(expanded)
+    if template is not None:
+        keys.add(("template", template))
+    return keys
+
+
+def _template(expr: ast.AST) -> Optional[tuple]:
+    parts: list[str] = []
+
+    def walk(node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            parts.append(node.value)
+        elif isinstance(node, ast.JoinedStr):
+            for value in node.values:
+                walk(value if isinstance(value, ast.Constant) else ast.Name("*"))
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Div)):
+            walk(node.left)
+            walk(node.right)
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant):
+            parts.append(str(node.left.value))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format" \
+                and isinstance(node.func.value, ast.Constant):
+            parts.append(str(node.func.value.value))
+        elif isinstance(node, ast.Call) and _called_name(node.func) == "join":
+            for arg in node.args:
+                walk(arg)
+        else:
+            parts.append("*")
+
+    walk(expr)
+    fixed = "".join(p for p in parts if p != "*")
+    if "*" not in parts and not any(("{" in p or "%" in p) for p in parts):
+        return None  # no variable part: the exact key says it all
+    return tuple(parts) if len(fixed) >= 4 else None
+
+
+def roots(expr: ast.AST) -> set[str]:
+    """Names (and `self.x` paths) the value of `expr` is built from, not counting called functions."""
+    called = {id(n) for node in ast.walk(expr) if isinstance(node, ast.Call) for n in ast.walk(node.func)}
+    found = set()
+    for node in ast.walk(expr):
+        if id(node) in called:
+            continue
+        if isinstance(node, ast.Attribute) and _path_text(node):
+            found.add(_path_text(node))
+        elif isinstance(node, ast.Name):
+            found.add(node.id)
+    return found
+
+
+def base_dirs(expr: ast.AST) -> set[str]:
+    """The directory a path is built under: `d` in `d / "x.pt"`, `os.path.join(d, "x.pt")`,
+    `d + "/x.pt"`, `f"{d}/x.pt"`, `d.joinpath("x.pt")`."""
+    expr = _unwrap(expr)
+    if _path_text(expr) is not None:
+        return {_path_text(expr)}
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Div, ast.Add)):
+        return base_dirs(expr.left)
+    if isinstance(expr, ast.Call) and _called_name(expr.func) == "join" and expr.args:
+        return base_dirs(expr.args[0])
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "joinpath":
+        return base_dirs(expr.func.value)
+    if isinstance(expr, ast.JoinedStr) and expr.values and isinstance(expr.values[0], ast.FormattedValue):
+        return base_dirs(expr.values[0].value)
+    return set()
+
+
+def _called_name(func: ast.AST) -> Optional[str]:
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    if isinstance(func, ast.Name):
+        return func.id
+    return None
+
+
+def is_writer_call(call: ast.Call) -> bool:
+    name = _called_name(call.func) or ""
+    if name == "open":
+        mode = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "mode"), None)
+        return isinstance(mode, ast.Constant) and isinstance(mode.value, str) and any(c in mode.value for c in "wax+")
+    return bool(_WRITER.search(name))
+
+
+def _arguments(call: ast.Call) -> list[ast.AST]:
+    return [a.value if isinstance(a, ast.Starred) else a for a in call.args] + [k.value for k in call.keywords]
+
+
+def load_path(call: ast.Call) -> Optional[ast.AST]:
+    if call.args and not isinstance(call.args[0], ast.Starred):
+        return call.args[0]
+    return next((k.value for k in call.keywords if k.arg == "f"), None)
+
+
+class Provenance:
+    """Answers "did this run write the file that `torch.load` reads here?" for one checked file."""
+
+    def __init__(self, tree: ast.Module, enclosing_function) -> None:
+        self.tree = tree
+        self.enclosing_function = enclosing_function
+        self._scopes: dict[int, Scope] = {}
+
+    def scope(self, node: Optional[ast.AST]) -> Scope:
+        owner = node if node is not None else self.tree
+        if id(owner) not in self._scopes:
+            self._scopes[id(owner)] = Scope(owner)
+        return self._scopes[id(owner)]
+
+    def written_by_this_run(self, load: ast.Call) -> bool:
+        path = load_path(load)
+        if path is None:
+            return False
+        func = self.enclosing_function(load)
+        scope = self.scope(func)
+        line = load.lineno
+        keys = path_keys(path, scope, line)
+        expanded = expand(path, scope, line)
+        temp = self._temporary_roots(path, scope, func, line)
+        if temp and _written_under(temp, scope, line):
+            return True
+        bases = base_dirs(path) | base_dirs(expanded)
+        for call in scope.calls_before(line):
+            if call is load:
+                continue
+            if is_writer_call(call):
+                for arg in _arguments(call):
+                    if path_keys(arg, scope, call.lineno) & keys:
+                        return True
+                    if _path_text(arg) in bases:
+                        return True  # the directory itself went to a writer (`ModelCheckpoint(dirname)`)
+            if _writer_object_used(call, roots(path), scope, line):
+                return True
+        return func is not None and self._written_by_earlier_helper(func, keys)
+
+    def _temporary_roots(self, expr: ast.AST, scope: Scope, func, line: int, depth: int = 0) -> set[str]:
+        """The names in `expr` (followed through earlier bindings) that hold a temporary directory of
+        this test or run: pytest's `tmp_path`/`tmpdir`, `tempfile.TemporaryDirectory()`, a test class's
+        `self.tmp_dir` made in `setUp`."""
+        found = set()
+        if depth > _MAX_EXPANSION:
+            return found
+        for key in roots(expr):
+            if key in scope.params and _TEMP_PARAM.match(key):
+                found.add(key)
+                continue
+            bound = scope.binding_before(key, line)
+            value = bound[1] if bound else (self._set_up_value(func, key[5:]) if key.startswith("self.") and func else None)
+            if value is None:
+                continue
+            inner = self._temporary_roots(value, scope, func, bound[0] if bound else line, depth + 1)
+            if inner or any(isinstance(n, ast.Call) and _called_name(n.func) in _TEMP_CALLS for n in ast.walk(value)):
+                found |= inner | {key}
+        return found
+
+    def _set_up_value(self, func, attr: str) -> Optional[ast.AST]:
+        """What a test class's set-up method binds to `self.<attr>`."""
+        for cls in (n for n in ast.walk(self.tree) if isinstance(n, ast.ClassDef)):
+            if any(m is func for m in cls.body):
+                for method in cls.body:
+                    if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.name in _SETUP_METHODS:
+                        value = self.scope(method).value_before(f"self.{attr}", method.end_lineno + 1)
+                        if value is not None:
+                            return value
+        return None
+
+    def _written_by_earlier_helper(self, func, keys: set) -> bool:
+        """A helper of this file writes the same path, and some function calls it before the loader
+        (`run_training_test(root)` then `run_inference_test(root)`)."""
+        writers = set()
+        for other in ast.walk(self.tree):
+            if isinstance(other, (ast.FunctionDef, ast.AsyncFunctionDef)) and other is not func:
+                scope = self.scope(other)
+                for call in scope.calls_before(other.end_lineno + 1):
+                    if is_writer_call(call) and any(path_keys(a, scope, call.lineno) & keys for a in _arguments(call)):
+                        writers.add(other.name)
+        if not writers:
+            return False
+        for caller in ast.walk(self.tree):
+            if not isinstance(caller, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+                continue
+            first_write = None
+            for call in sorted((n for n in own_nodes(caller.body) if isinstance(n, ast.Call)), key=lambda c: c.lineno):
+                name = _called_name(call.func)
+                if name in writers and first_write is None:
+                    first_write = call.lineno
+                elif name == func.name and first_write is not None and call.lineno > first_write:
+                    return True
+        return False
+
+
+_OUTPUT_KEYWORD = re.compile(r"^(out|output|save|dest|dst|target|export|ckpt|checkpoint|log|dirpath|default_root)",
+                             re.IGNORECASE)
+
+
+def _written_under(temp: set, scope: Scope, line: int) -> bool:
+    """Did this scope, before `line`, hand a temporary directory (or a path in it) to something that
+    writes: a writer (`torch.save`, `save_pretrained`, `ModelCheckpoint(dirpath=...)`) or an output
+    argument (`out_dir=tmp_path`)?  A directory only given to a download (`load(bundle_dir=tmp)`)
+    holds files from elsewhere."""
+    def mentions(node) -> bool:
+        return bool(roots(node) & temp) or any(_path_text(n) in temp for n in ast.walk(node))
+
+    for call in scope.calls_before(line):
+        if is_writer_call(call) and any(mentions(a) for a in _arguments(call)):
+            return True
+        if any(k.arg and _OUTPUT_KEYWORD.match(k.arg) and mentions(k.value) for k in call.keywords):
+            return True
+    return False
+
+
+def _writer_object_used(call: ast.Call, path_roots: set, scope: Scope, line: int) -> bool:
+    """The path is read off an object this scope built with a writer (`handler = ModelCheckpoint(...)`,
+    then `handler.last_checkpoint`), and `call` used that object before the load."""
+    for root in path_roots:
+        value = scope.value_before(root, line)
+        while isinstance(value, (ast.Attribute, ast.Subscript)):
+            value = value.value
+        if isinstance(value, ast.Name):
+            obj = value.id
+            built = scope.value_before(obj, line)
+            if isinstance(built, ast.Call) and _WRITER.search(_called_name(built.func) or ""):
+                if _uses(call, obj):
+                    return True
+    return False
+
+
+def _uses(call: ast.Call, name: str) -> bool:
+    if isinstance(call.func, ast.Name) and call.func.id == name:
+        return True
+    return any(isinstance(a, ast.Name) and a.id == name for a in _arguments(call))

@@ -1,0 +1,167 @@
+"""Which machines a program runs on, as its own code decides: only on an accelerator (an
+unconditional `.cuda()`, `device = "cuda"`, no CPU fallback anywhere), or with a CPU path
+(`"cuda" if torch.cuda.is_available() else "cpu"`, a `--cpu`/`--device` option, a `device`
+chosen by the caller).  And whether a test reads that choice (`if use_cuda:`), so that what it
+guards is a deliberate device decision, not a hard-coded one.
+"""
+from __future__ import annotations
+
+import ast
+
+from ..flow.devices import ACCEL_TYPES
+from .scopes import ancestors
+
+_CHOICE_WORDS = ("cuda", "gpu", "cpu", "device", "accel")
+_MULTI_GPU_CALLS = {"device_count"}  # `device_count() > 1` picks a strategy, not a CPU fallback
+_RUNTIME_CHOICE_CALLS = {"is_available", "current_accelerator"}
+
+
+def device_word(name: str) -> bool:
+    lowered = name.lower()
+    return any(word in lowered for word in _CHOICE_WORDS)
+
+
+def is_device_guard(test: ast.AST) -> bool:
+    """Does this condition read the device choice (`use_cuda`, `args.cuda`, `not args.no_cuda`,
+    `torch.cuda.is_available()`, `device.type == "cuda"`, `x.is_cuda`)?"""
+    for node in ast.walk(test):
+        if isinstance(node, ast.Name) and device_word(node.id):
+            return True
+        if isinstance(node, ast.Attribute) and (device_word(node.attr) or node.attr in _RUNTIME_CHOICE_CALLS):
+            return True
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and _device_string(node.value):
+            return True
+    return False
+
+
+def under_device_guard(parents: dict, node: ast.AST) -> bool:
+    """Is `node` on one side of an `if`/conditional expression whose test reads the device choice?"""
+    child = node
+    for parent in ancestors(parents, node):
+        if isinstance(parent, (ast.If, ast.IfExp, ast.While)) and child is not parent.test and is_device_guard(parent.test):
+            return True
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            return False
+        child = parent
+    return False
+
+
+def runs_only_with_accelerator(parents: dict, node: ast.AST) -> bool:
+    """Is `node` in the branch taken only when an accelerator is there (`if torch.cuda.is_available():`,
+    `if args.cuda:`, `if device.type == "cuda":`)?  Tests that negate or name the CPU are not read."""
+    child = node
+    for parent in ancestors(parents, node):
+        if isinstance(parent, (ast.If, ast.IfExp)) and _in_body(parent, child) and _asserts_accelerator(parent.test):
+            return True
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            return False
+        child = parent
+    return False
+
+
+def _in_body(branch, child) -> bool:
+    return child is branch.body or (isinstance(branch.body, list) and any(s is child for s in branch.body))
+
+
+def _asserts_accelerator(test: ast.AST) -> bool:
+    if not is_device_guard(test) or any(isinstance(n, (ast.Not, ast.BoolOp)) for n in ast.walk(test)):
+        return False
+    text = ast.unparse(test).lower()
+    return not any(word in text for word in ("cpu", "no_", "no-", "not", "!=", "none"))
+
+
+def has_cpu_path(tree: ast.Module, parents: dict) -> bool:
+    """Can this program run on a machine without an accelerator, by its own choice?"""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = _called_name(node.func)
+            if name in _RUNTIME_CHOICE_CALLS:
+                return True
+            if name == "add_argument" and _device_option(node):
+                return True
+        elif isinstance(node, (ast.If, ast.IfExp, ast.While)):
+            if _reads_choice(node.test):
+                return True
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if node.value.split(":")[0].strip().lower() == "cpu" and not _moves_to_host(parents, node):
+                return True
+        elif isinstance(node, ast.Attribute) and node.attr == "device" and isinstance(node.ctx, ast.Load):
+            return True  # device-agnostic code: it follows the data (or a config) wherever it is
+        elif isinstance(node, ast.arg) and device_word(node.arg) and node.arg not in ("gpu", "gpus", "gpu_id", "gpu_ids"):
+            return True  # the caller chooses the device
+        elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and "device" in t.id.lower() for t in node.targets):
+            if not _names_accelerator(node.value):
+                return True  # chosen by code we do not read (`device = get_device()`)
+    return False
+
+
+def commits_to_accelerator(tree: ast.Module) -> bool:
+    """Does the program put anything on an accelerator (`.cuda()`, `"cuda"`, `torch.device("cuda")`)?"""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr == "cuda" \
+                and not (isinstance(node.value, ast.Name) and node.value.id == "torch"):  # `x.cuda()`, not `torch.cuda.*`
+            return True
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and _device_string(node.value):
+            return True
+    return False
+
+
+def _device_string(text: str) -> bool:
+    return text.split(":")[0].strip().lower() in ACCEL_TYPES
+
+
+def _names_accelerator(value: ast.AST) -> bool:
+    """`"cuda"`, `"cuda:0"`, `torch.device("cuda")`, `torch.device("cuda", 0)`."""
+    if isinstance(value, ast.Constant):
+        return isinstance(value.value, str) and _device_string(value.value)
+    if isinstance(value, ast.Call) and _called_name(value.func) == "device" and value.args:
+        return _names_accelerator(value.args[0])
+    return False
+
+
+def _reads_choice(test: ast.AST) -> bool:
+    for node in ast.walk(test):
+        if isinstance(node, ast.Compare) and any(isinstance(n, ast.Call) and _called_name(n.func) in _MULTI_GPU_CALLS
+                                                 for n in [node.left, *node.comparators]):
+            return False
+        if isinstance(node, ast.Attribute) and node.attr == "is_cuda":
+            return False  # a property of one tensor, not the program's choice
+    return is_device_guard(test)
+
+
+def _device_option(call: ast.Call) -> bool:
+    """`parser.add_argument("--no-cuda", ...)`, `"--device"`, `"--use_cpu"`, a `--gpu` flag."""
+    options = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    action = next((k.value.value for k in call.keywords if k.arg == "action" and isinstance(k.value, ast.Constant)), None)
+    for option in options:
+        lowered = option.lower()
+        if any(word in lowered for word in ("cpu", "cuda", "device", "accel")):
+            return True
+        if "gpu" in lowered and action in ("store_true", "store_false"):
+            return True
+    return False
+
+
+def _moves_to_host(parents: dict, node: ast.AST) -> bool:
+    """`x.to("cpu")`, `map_location="cpu"`, `torch.device("cpu")` inside those: a copy to the host,
+    not a choice of where the program runs."""
+    child = node
+    for parent in ancestors(parents, node):
+        if isinstance(parent, ast.Call) and _called_name(parent.func) == "device":
+            child = parent
+            continue
+        if isinstance(parent, ast.keyword):
+            return parent.arg == "map_location"
+        if isinstance(parent, ast.Call):
+            name = _called_name(parent.func)
+            return name in ("to", "load") and any(a is child for a in parent.args)
+        return False
+    return False
+
+
+def _called_name(func: ast.AST):
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    if isinstance(func, ast.Name):
+        return func.id
+    return None

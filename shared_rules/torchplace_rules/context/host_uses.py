@@ -1,0 +1,182 @@
+"""Does a method argument ever meet the module's weights, or is it only read on the host?
+
+`net(image, boxes)` with `boxes` on the CPU raises only if `forward` lets `boxes` reach an op
+together with the module's tensors.  Boxes turned into Python numbers (`int(v) for v in boxes`),
+used as slice bounds (`feat[:, :, y0:y1]`), sizes (`len(boxes)`, `boxes.shape`), truth tests or
+moved first (`boxes.to(x.device)`) never do.  This follows the argument through `forward` (and
+the methods of the same class it is passed to, two calls deep) by reading the syntax tree: a
+value derived from it by indexing, conversions (`.int()`, `.long()`) or arithmetic with plain
+numbers is followed too; any other use counts as meeting the weights.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from .scopes import own_nodes, parent_map
+
+_HOST_CALLS = {"len", "int", "float", "bool", "str", "repr", "isinstance", "print", "range", "round", "tuple", "list"}
+_HOST_ATTRS = {"shape", "size", "dim", "ndim", "dtype", "device", "tolist", "item", "numpy", "numel", "is_cuda",
+               "to", "cuda", "cpu", "type_as", "__len__"}
+_KEEP_ATTRS = {"int", "long", "float", "double", "half", "bool", "round", "floor", "ceil", "clone", "detach",
+               "contiguous", "squeeze", "unsqueeze", "flatten", "view", "reshape", "t", "T", "max", "min", "sum",
+               "mean", "prod", "argmax", "argmin", "abs", "cumsum"}
+_MAX_DEPTH = 2
+
+
+def argument_parameter(method: ast.FunctionDef, position: Optional[int], keyword: Optional[str]) -> Optional[str]:
+    """The parameter of `method` (a method: `self` first) that the call's argument binds, or None
+    when it goes to `*args`/`**kwargs` or is unknown."""
+    a = method.args
+    positional = [p.arg for p in a.posonlyargs + a.args][1:]
+    if keyword is not None:
+        return keyword if keyword in positional or keyword in {p.arg for p in a.kwonlyargs} else None
+    if position is not None and position < len(positional):
+        return positional[position]
+    return None
+
+
+def host_only(method: ast.FunctionDef, param: str, methods: dict, depth: int = 0) -> bool:
+    """Is every use of `param` in `method` a host use (or a move), never an operand of a tensor op?"""
+    return first_device_use(method, methods, name=param, depth=depth) is None
+
+
+def first_device_use(method: ast.FunctionDef, methods: dict, name: Optional[str] = None, attr: Optional[str] = None,
+                     depth: int = 0) -> Optional[ast.AST]:
+    """The first use in `method` of the parameter `name` (or of `self.<attr>`, as long as the method
+    has not re-bound it) that may meet other tensors; None when every use is on the host or a move."""
+    parents = parent_map(method)
+    nodes = sorted(own_nodes(method.body), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
+    starts = []
+    if attr is not None:
+        rebound = min((n.lineno for n in nodes if _is_self_attr(n, attr) and isinstance(n.ctx, ast.Store)), default=None)
+        starts = [n for n in nodes if _is_self_attr(n, attr) and isinstance(n.ctx, ast.Load)
+                  and (rebound is None or n.lineno <= rebound)]
+    tainted = {name} if name is not None else set()
+    pending = list(tainted)
+    uses = list(starts)
+    while uses or pending:
+        if not uses:
+            current = pending.pop()
+            uses = [n for n in nodes if isinstance(n, ast.Name) and n.id == current and isinstance(n.ctx, ast.Load)]
+            continue
+        node = uses.pop(0)
+        verdict = _use(node, parents, methods, depth)
+        if verdict is False:
+            return node
+        for new in verdict if isinstance(verdict, set) else ():
+            if new not in tainted:
+                tainted.add(new)
+                pending.append(new)
+    return None
+
+
+def _is_self_attr(node: ast.AST, attr: str) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == attr and isinstance(node.value, ast.Name) \
+        and node.value.id == "self"
+
+
+def _use(node: ast.AST, parents: dict, methods: dict, depth: int):
+    """True: a host use; a set: names that now hold a value derived from it; False: may meet weights."""
+    child, parent = node, parents.get(id(node))
+    while parent is not None:
+        if isinstance(parent, ast.Subscript) and parent.value is child:
+            child, parent = parent, parents.get(id(parent))  # `p[i]`: still the argument's data
+            continue
+        if isinstance(parent, ast.Attribute) and parent.attr in _KEEP_ATTRS:
+            call = parents.get(id(parent))
+            if isinstance(call, ast.Call) and call.func is parent:
+                child, parent = call, parents.get(id(call))
+                continue
+        if isinstance(parent, ast.BinOp) and _plain_number(parent.right if parent.left is child else parent.left):
+            child, parent = parent, parents.get(id(parent))
+            continue
+        if isinstance(parent, ast.UnaryOp) and not isinstance(parent.op, ast.Not):
+            child, parent = parent, parents.get(id(parent))
+            continue
+        break
+    if parent is None:
+        return False
+    if isinstance(parent, ast.Attribute) and parent.attr in _HOST_ATTRS:
+        return True
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in _HOST_CALLS \
+            and child is not parent.func:
+        return True
+    if isinstance(parent, ast.Slice) or (isinstance(parent, ast.Subscript) and parent.slice is child):
+        return True  # slice bounds are read on the host; CPU indices may index a tensor on any device
+    if isinstance(parent, (ast.If, ast.While, ast.IfExp, ast.Assert)) and getattr(parent, "test", None) is child:
+        return True
+    if isinstance(parent, (ast.BoolOp, ast.UnaryOp)):
+        return True
+    if isinstance(parent, ast.Compare) and all(_plain_number(n) or (isinstance(n, ast.Constant) and n.value is None)
+                                               for n in [parent.left, *parent.comparators] if n is not child):
+        return True
+    if isinstance(parent, ast.comprehension) and parent.iter is child:
+        return _names(parent.target)
+    if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is child:
+        return _names(parent.target)
+    if isinstance(parent, ast.Assign) and parent.value is child:
+        if any(isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self" for t in parent.targets):
+            return set()  # kept on the module (`self.k = self.k.unsqueeze(1)`): judged where that is used
+        names = set()
+        for target in parent.targets:
+            if not isinstance(target, (ast.Name, ast.Tuple, ast.List)):
+                return False
+            names |= _names(target)
+        return names
+    if isinstance(parent, ast.Call) and child is not parent.func:
+        return _passed_to_method(parent, child, methods, depth)
+    return False
+
+
+def _passed_to_method(call: ast.Call, arg: ast.AST, methods: dict, depth: int) -> bool:
+    """`self.helper(..., arg, ...)`: follow the argument into the helper of the same class."""
+    func = call.func
+    if depth >= _MAX_DEPTH or not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                                   and func.value.id == "self" and func.attr in methods):
+        return False
+    position = next((i for i, a in enumerate(call.args) if a is arg), None)
+    keyword = next((k.arg for k in call.keywords if k.value is arg), None)
+    if position is None and keyword is None:
+        return False
+    callee = methods[func.attr]
+    param = argument_parameter(callee, position, keyword)
+    return param is not None and host_only(callee, param, methods, depth + 1)
+
+
+def _plain_number(node: ast.AST) -> bool:
+    """A Python number: a numeric constant, or arithmetic of constants and names with at least one
+    numeric constant (`512 / f_size`)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+    if isinstance(node, ast.BinOp):
+        leaves = [n for n in ast.walk(node) if not isinstance(n, (ast.BinOp, ast.operator, ast.expr_context))]
+        return all(isinstance(n, (ast.Constant, ast.Name)) for n in leaves) and any(
+            isinstance(n, ast.Constant) and isinstance(n.value, (int, float)) for n in leaves)
+    return False
+
+
+def _names(target: ast.AST) -> set:
+    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+
+
+def argument_meets_weights(call: ast.Call, arg: ast.AST, module) -> bool:
+    """Can the argument `arg` of the module call `call` meet the module's tensors?  Followed into
+    the `forward` of a project class; a `torch.nn` layer's inputs all do; of a class we cannot read,
+    only the first input (positional, else keyword) is taken to (a second one may be lengths,
+    boxes, a mask...)."""
+    if any(k.arg is None and k.value is arg for k in call.keywords) or any(
+            isinstance(a, ast.Starred) and a.value is arg for a in call.args):
+        return True  # `model(**batch)`: the main input is in there
+    position = next((i for i, a in enumerate(call.args) if a is arg), None)
+    keyword = next((k.arg for k in call.keywords if k.value is arg), None)
+    cls = getattr(module, "cls", None)
+    methods = getattr(cls, "methods", None) or {}
+    forward = methods.get("forward")
+    if forward is not None:
+        param = argument_parameter(forward, position, keyword)
+        return param is not None and not host_only(forward, param, methods)
+    if getattr(module, "torch_layer", False):
+        return True
+    first_keyword = call.keywords[0].arg if call.keywords and not call.args else None
+    return position == 0 or (keyword is not None and keyword == first_keyword)

@@ -1,0 +1,148 @@
+"""Where a node sits in the checked file: its enclosing function, class and block, whether the
+file is a script or a test, and whether a piece of code mentions an accelerator at all.
+
+Rules ask these questions only for the few findings they are about to report, so everything is
+computed lazily, once per analysis (`FileContext` in `context/__init__.py` keeps the results).
+"""
+from __future__ import annotations
+
+import ast
+import os
+from typing import Iterator, Optional
+
+from ..flow.devices import ACCEL_TYPES
+
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers")
+
+
+def parent_map(tree: ast.AST) -> dict[int, ast.AST]:
+    """id(child) -> parent, for every node of `tree`."""
+    parents: dict[int, ast.AST] = {}
+    for parent in ast.walk(tree):
+        for child in ast.iter_child_nodes(parent):
+            parents[id(child)] = parent
+    return parents
+
+
+def ancestors(parents: dict[int, ast.AST], node: ast.AST) -> Iterator[ast.AST]:
+    current = parents.get(id(node))
+    while current is not None:
+        yield current
+        current = parents.get(id(current))
+
+
+def enclosing(parents: dict[int, ast.AST], node: ast.AST, kinds) -> Optional[ast.AST]:
+    return next((a for a in ancestors(parents, node) if isinstance(a, kinds)), None)
+
+
+def enclosing_statement(parents: dict[int, ast.AST], node: ast.AST) -> Optional[ast.stmt]:
+    if isinstance(node, ast.stmt):
+        return node
+    return next((a for a in ancestors(parents, node) if isinstance(a, ast.stmt)), None)
+
+
+def containing_block(parents: dict[int, ast.AST], stmt: ast.stmt) -> Optional[list]:
+    """The statement list (`body`, `orelse`, ...) that holds `stmt`."""
+    owner = parents.get(id(stmt))
+    if owner is None:
+        return None
+    for name in _BLOCK_FIELDS:
+        block = getattr(owner, name, None)
+        if isinstance(block, list) and any(s is stmt for s in block):
+            return block
+    return None
+
+
+def own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of a function or module body, not descending into nested functions or classes."""
+    stack = list(ast.iter_child_nodes(scope)) if not isinstance(scope, list) else list(scope)
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def is_test_path(path: Optional[str]) -> bool:
+    """A test module by pytest's and unittest's naming conventions."""
+    if not path:
+        return False
+    name = os.path.basename(path)
+    return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
+
+
+def is_script(tree: ast.Module) -> bool:
+    """Code that runs as a program (a `__main__` guard, loops or calls at module level: scripts and
+    notebooks, code that runs its own classes and functions at import) rather than a library of
+    definitions that other code imports."""
+    own = {s.name for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr)) and stmt.value is not None and any(
+                isinstance(n, ast.Call) and _root_name(n.func) in own for n in ast.walk(stmt.value)):
+            return True
+        if isinstance(stmt, ast.If) and "__main__" in ast.unparse(stmt.test):
+            return True
+        if isinstance(stmt, (ast.For, ast.While, ast.AsyncFor, ast.With)):
+            return True
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and _root_name(stmt.value.func) not in _LIBRARY_CALLS:
+            return True
+    return False
+
+
+_LIBRARY_CALLS = {"warnings", "logging", "logger", "log", "os", "sys", "register", "__all__"}
+
+
+def _root_name(func: ast.AST) -> Optional[str]:
+    while isinstance(func, (ast.Attribute, ast.Call, ast.Subscript)):
+        func = func.value if not isinstance(func, ast.Call) else func.func
+    return func.id if isinstance(func, ast.Name) else None
+
+
+_ACCEL_WORDS = ("cuda", "gpu", "device", "accelerat")
+_ACCEL_ATTRS = {"cuda", "mps", "xpu", "pin_memory"}
+
+
+def mentions_accelerator(scope) -> bool:
+    """Does this code (a node or a statement list) name an accelerator or a device at all: a device
+    string, `.cuda()`, `.to(<not a dtype>)`, `device=`, `torch.cuda`, a name such as `device` or
+    `use_gpu`?  Code without any of these never puts anything on a GPU itself."""
+    nodes = ast.walk(scope) if isinstance(scope, ast.AST) else (n for s in scope for n in ast.walk(s))
+    for node in nodes:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if node.value.split(":")[0].strip().lower() in ACCEL_TYPES:
+                return True
+        elif isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "to" and any(
+                    not _is_dtype(a) for a in list(node.args) + [k.value for k in node.keywords if k.arg == "device"]):
+                return True
+        elif isinstance(node, ast.Attribute):
+            if node.attr in _ACCEL_ATTRS or _has_accel_word(node.attr):
+                return True
+        elif isinstance(node, ast.Name):
+            if _has_accel_word(node.id):
+                return True
+        elif isinstance(node, ast.keyword):
+            if node.arg is not None and _has_accel_word(node.arg):
+                return True
+        elif isinstance(node, ast.arg):
+            if _has_accel_word(node.arg):
+                return True
+    return False
+
+
+def _is_dtype(node: ast.AST) -> bool:
+    """`torch.float32`, `x.dtype`, `"cpu"`: arguments of `.to()` that do not name an accelerator."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == "dtype" or (isinstance(node.value, ast.Name) and node.value.id in ("torch", "np", "numpy"))
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, str):
+            return node.value.split(":")[0].strip().lower() not in ACCEL_TYPES
+        return not isinstance(node.value, int) or isinstance(node.value, bool)  # `.to(0)` is cuda:0
+    return False
+
+
+def _has_accel_word(name: str) -> bool:
+    lowered = name.lower()
+    return any(word in lowered for word in _ACCEL_WORDS)
