@@ -22,6 +22,7 @@ import torch
 
 from . import recorder as rec_mod
 from . import simulated_gpu as sim
+from . import values
 
 MIME = "application/vnd.torchplace.probe+json"
 # Lines end only at \n, \r\n or \r, as for Python's tokenizer (torchplace_rules.text_lines; the
@@ -189,7 +190,7 @@ def run_cell(source: str, first_line: int, filename: str, *, probe: bool = True,
                 "bytes": recorder.bytes,
                 "syncs": recorder.syncs,
                 "device_errors": recorder.device_errors,
-                "variables": rec_mod.user_variables(namespace),
+                "variables": values.user_variables(namespace),
             })
     if publish:
         _publish(payload)
