@@ -1,16 +1,25 @@
 """LSP latency and memory benchmark for the torchplace server (a script, not a test).
 
-Over LSP on stdio, for a ~500, ~1,500 and ~5,000-line real PyTorch file
-(modeling files from the transformers wheel): the time from a `didChange` to
-the diagnostics for that version (push) or to the pull response, p50 and p95
-over 100 edits, debounce 0.  Then the server's peak RSS with 200 open
-documents.  The same edits are sent to `fixit lsp` (installed with pip into a
-separate venv under /tmp, so it cannot disturb our pins) in the same run.
+Sections (`--sections`, all by default):
+- latency: over LSP on stdio, for a ~500, ~1,500 and ~5,000-line real PyTorch
+  file (modeling files from the transformers wheel), the time from a `didChange`
+  to the diagnostics for that version (push) or to the pull response, p50 and
+  p95 over 100 edits, debounce 0; the same edits to `fixit lsp` (installed with
+  pip into a separate venv under /tmp, so it cannot disturb our pins);
+- rss: the server's peak RSS with 200 open documents;
+- burst: 5,000 one-character changes to the ~1,500-line file sent as fast as
+  the client can, push and pull (`lsp/burst.py`);
+- soak: RSS after 1,000 and 10,000 changes, and after 1,000 and 3,000
+  open/close cycles (`lsp/soak.py`);
+- workspace: `diagnosticMode: workspace` on a generated 10,000-file project:
+  time, peak RSS of the server and of its worker (`lsp/workspace.py`).
 
 Targets: p95 <= 50 ms at 1,500 lines, <= 150 ms at 5,000 lines; RSS <= 200 MB
-with 200 documents.
+with 200 documents; a 5,000-change burst caught up within 2 s of its end; RSS
+after 10,000 changes within 5 MB of RSS after 1,000.
 
-    python benchmarks/lsp_latency.py [--edits 100] [--docs 200] [--no-fixit] [--json out.json]
+    python benchmarks/lsp_latency.py [--sections latency,burst] [--edits 100] [--docs 200]
+        [--burst 5000] [--workspace-files 10000] [--no-fixit] [--json out.json]
 """
 from __future__ import annotations
 
@@ -29,7 +38,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from engine_commit import engine_commit  # noqa: E402
 from lsp.corpus import CACHE, modeling_files, pick_by_size  # noqa: E402
+from lsp.burst import burst  # noqa: E402
 from lsp.rpc_client import LspProcess, peak_rss_mb  # noqa: E402
+from lsp.soak import rss_over_open_close, rss_under_typing  # noqa: E402
+from lsp.workspace import workspace_pass  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 FIXIT_VENV = Path(os.environ.get("TORCHPLACE_BENCH_FIXIT_VENV", "/tmp/torchplace-bench-fixit"))
@@ -38,7 +50,10 @@ TARGET_P95_MS = {1500: 50, 5000: 150}
 TARGET_RSS_MB = 200
 
 PUSH_CAPS = {"textDocument": {"publishDiagnostics": {"versionSupport": True}}}
-PULL_CAPS = {"textDocument": {"publishDiagnostics": {"versionSupport": True}, "diagnostic": {"dynamicRegistration": False}}}
+PULL_CAPS = {"textDocument": {"publishDiagnostics": {"versionSupport": True}, "diagnostic": {"dynamicRegistration": False}},
+             "workspace": {"diagnostics": {"refreshSupport": True}}}  # the server pulls only with clients that can refresh
+SECTIONS = ("latency", "rss", "burst", "soak", "workspace")
+TARGET_BURST_S = 2.0
 
 
 def ensure_fixit() -> Optional[list[str]]:
@@ -173,14 +188,7 @@ def percentile(samples: list[float], q: float) -> float:
     return ordered[index]
 
 
-async def main_async(args) -> dict:
-    files = modeling_files()
-    docs_dir = CACHE / "docs"
-    docs_dir.mkdir(parents=True, exist_ok=True)
-    ours = [sys.executable, "-m", "torchplace_server"]
-    fixit = None if args.no_fixit else ensure_fixit()
-    report: dict = {"engine": engine_commit(), "python": sys.version.split()[0], "edits": args.edits, "latency": [], "rss": []}
-    print(f"engine commit: {report['engine']}")
+async def latency_section(args, files, docs_dir, ours, fixit, report) -> None:
     print("edits: 'end' types a statement after the last line; 'middle' types one inside a function body")
     print("mid-file (every line below moves).  Each edit is undone by the next, so the size stays.")
     print(f"{'server':<10} {'mode':<11} {'file':<72} {'p50 ms':>8} {'p95 ms':>8} {'target':>7}")
@@ -211,6 +219,9 @@ async def main_async(args) -> dict:
             print(f"{name:<10} {mode:<11} {label:<72} {p50:8.1f} {p95:8.1f} {mark:>7}  ({len(samples)} edits)")
             report["latency"].append({"server": name, "mode": mode, "size": size, "file": label, "p50_ms": p50, "p95_ms": p95,
                                       "mean_ms": statistics.fmean(samples), "edits": len(samples), "target_p95_ms": target})
+
+
+async def rss_section(args, files, ours, fixit, report) -> None:
     servers = [("torchplace", ours, {"debounce": 0})] + ([("fixit", fixit, None)] if fixit and not args.no_fixit_rss else [])
     for name, command, options in servers:
         chosen = files[: (args.fixit_docs or args.docs) if name == "fixit" else args.docs]
@@ -221,6 +232,73 @@ async def main_async(args) -> dict:
         print(f"{name:<10} peak RSS with {len(chosen)} open documents ({lines} lines): {shown} "
               f"(all diagnostics in {seconds:.1f} s) {mark}")
         report["rss"].append({"server": name, "documents": len(chosen), "lines": lines, "peak_rss_mib": rss, "seconds": seconds})
+
+
+async def burst_section(args, files, docs_dir, ours, report) -> None:
+    label, text = pick_by_size(files, 1500)
+    path = docs_dir / "burst_1500.py"
+    path.write_text(text)
+    for pull in (False, True):
+        result = await burst(ours, text, path, args.burst, pull)
+        mark = "ok" if result["caught_up_s"] <= TARGET_BURST_S else "MISS"
+        print(f"burst of {result['changes']} one-character changes ({result['mode']}, {label}): sent in "
+              f"{result['send_s']:.2f} s (the server reads as fast as that), last version's diagnostics "
+              f"{result['caught_up_s']:.2f} s after the last change was sent  {mark} {TARGET_BURST_S:g} s")
+        report["burst"].append({**result, "file": label})
+
+
+async def soak_section(files, docs_dir, ours, report) -> None:
+    label, text = pick_by_size(files, 500)
+    typing = await rss_under_typing(ours, text, docs_dir)
+    first, last = typing[min(typing)], typing[max(typing)]
+    mark = "ok" if last - first <= 5 else "MISS"
+    print(f"RSS under typing ({label}): {', '.join(f'{v:.1f} MiB after {k} changes' for k, v in typing.items())}; "
+          f"growth {last - first:+.2f} MiB  {mark} 5 MiB")
+    cycles = await rss_over_open_close(ours, text, docs_dir)
+    first, last = cycles[min(cycles)], cycles[max(cycles)]
+    print(f"RSS over open/close: {', '.join(f'{v:.1f} MiB after {k} cycles' for k, v in cycles.items())}; "
+          f"growth {last - first:+.2f} MiB")
+    report["soak"] = {"typing": typing, "open_close": cycles, "file": label}
+
+
+async def workspace_section(args, ours, report) -> None:
+    import shutil
+    import tempfile
+
+    from many_files import generate
+
+    folder = Path(tempfile.mkdtemp(prefix="torchplace-ws-"))
+    try:
+        lines = generate(folder, args.workspace_files)
+        result = await workspace_pass(ours, folder)
+        print(f"workspace diagnostics on {args.workspace_files} generated files ({lines} lines): "
+              f"{result['files']} checked in {result['wall_s']:.1f} s, {result['published']} files with findings published; "
+              f"peak RSS server {result['server_peak_rss_mib']:.0f} MiB, worker {result['worker_peak_rss_mib']:.0f} MiB")
+        report["workspace"] = {**result, "generated_files": args.workspace_files, "lines": lines}
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+async def main_async(args) -> dict:
+    files = modeling_files()
+    docs_dir = CACHE / "docs"
+    docs_dir.mkdir(parents=True, exist_ok=True)
+    ours = [sys.executable, "-m", "torchplace_server"]
+    sections = args.sections.split(",")
+    fixit = None if args.no_fixit or not {"latency", "rss"} & set(sections) else ensure_fixit()
+    report: dict = {"engine": engine_commit(), "python": sys.version.split()[0], "edits": args.edits, "latency": [],
+                    "rss": [], "burst": []}
+    print(f"engine commit: {report['engine']}")
+    if "latency" in sections:
+        await latency_section(args, files, docs_dir, ours, fixit, report)
+    if "rss" in sections:
+        await rss_section(args, files, ours, fixit, report)
+    if "burst" in sections:
+        await burst_section(args, files, docs_dir, ours, report)
+    if "soak" in sections:
+        await soak_section(files, docs_dir, ours, report)
+    if "workspace" in sections:
+        await workspace_section(args, ours, report)
     return report
 
 
@@ -233,6 +311,9 @@ def main() -> int:
     parser.add_argument("--fixit-edits", type=int, help="fewer edits for fixit (it takes seconds per edit)")
     parser.add_argument("--fixit-docs", type=int, help="fewer open documents for fixit's memory run")
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--sections", default=",".join(SECTIONS), help=f"comma-separated, of {', '.join(SECTIONS)}")
+    parser.add_argument("--burst", type=int, default=5000, help="changes in the burst")
+    parser.add_argument("--workspace-files", type=int, default=10_000, help="files of the generated workspace")
     args = parser.parse_args()
     report = asyncio.run(main_async(args))
     if args.json:

@@ -101,13 +101,25 @@ class LspProcess:
             self._reader.cancel()
 
 
-def peak_rss_mb(pid: int) -> Optional[float]:
-    """VmHWM (peak resident set) of a process, in MiB (Linux)."""
+def status_mb(pid: int, field: str = "VmHWM") -> Optional[float]:
+    """A memory figure of a process from /proc (Linux), in MiB: VmHWM (peak resident set) or VmRSS (now)."""
     try:
         with open(f"/proc/{pid}/status") as status:
             for line in status:
-                if line.startswith("VmHWM:"):
+                if line.startswith(field + ":"):
                     return int(line.split()[1]) / 1024
     except OSError:
         return None
     return None
+
+
+def peak_rss_mb(pid: int) -> Optional[float]:
+    return status_mb(pid, "VmHWM")
+
+
+async def started(command: list[str], capabilities: dict, options, root_uri: str) -> LspProcess:
+    """A server process, initialized."""
+    proc = LspProcess(command)
+    await proc.start()
+    await proc.initialize(capabilities, options, root_uri)
+    return proc

@@ -52,9 +52,9 @@ describe('torchplace platform build with importStrategy useBundled', { skip, tim
                 'security.workspace.trust.enabled': false,
                 'chat.disableAIFeatures': true,
                 'workbench.secondarySideBar.defaultVisibility': 'hidden',
-                'torchplace.interpreter': [bare],
                 'torchplace.importStrategy': 'useBundled',
             },
+            machineSettings: { 'torchplace.interpreter': [bare] }, // machine-overridable: a remote window reads it here
             logFile: path.join(ARTIFACTS, 'code-server.log'),
             keepLogsIn: path.join(ARTIFACTS, 'logs'),
         });

@@ -18,6 +18,11 @@ export interface CodeServerOptions {
     workspaceSource: string;
     pythonBinDir: string;
     userSettings: Record<string, unknown>;
+    /**
+     * Remote (machine) settings: code-server is a remote window, so machine-scoped
+     * settings such as `torchplace.interpreter` are read from here, not from user settings.
+     */
+    machineSettings?: Record<string, unknown>;
     logFile: string;
     /** Where to copy VS Code's logs (the extension's included) before the profile is removed. */
     keepLogsIn?: string;
@@ -29,6 +34,9 @@ export interface RunningCodeServer {
     url: string;
     workspace: string;
     userSettingsFile: string;
+    machineSettingsFile: string;
+    /** VS Code's logs of this run (the extension's own log among them). */
+    logsDir: string;
     stop(): Promise<void>;
 }
 
@@ -103,6 +111,9 @@ export async function startCodeServer(options: CodeServerOptions): Promise<Runni
     fs.cpSync(options.workspaceSource, workspace, { recursive: true });
     const userSettingsFile = path.join(userData, 'User', 'settings.json');
     fs.writeFileSync(userSettingsFile, JSON.stringify(options.userSettings, null, 2));
+    const machineSettingsFile = path.join(userData, 'Machine', 'settings.json');
+    fs.mkdirSync(path.dirname(machineSettingsFile), { recursive: true });
+    fs.writeFileSync(machineSettingsFile, JSON.stringify(options.machineSettings ?? {}, null, 2));
 
     const env: Record<string, string> = {
         ...(process.env as Record<string, string>),
@@ -174,5 +185,5 @@ export async function startCodeServer(options: CodeServerOptions): Promise<Runni
         await stop();
         throw error;
     }
-    return { url, workspace, userSettingsFile, stop };
+    return { url, workspace, userSettingsFile, machineSettingsFile, logsDir: path.join(userData, 'logs'), stop };
 }

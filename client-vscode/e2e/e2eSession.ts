@@ -7,36 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Browser, chromium } from 'playwright-core';
 import { RunningCodeServer, startCodeServer } from './codeServer';
+import { REPO, required } from './fixtures';
 import { Workbench } from './workbench';
-
-export const REPO = path.resolve(__dirname, '../../..');
-
-/** Settings for a quiet workbench: no tips, telemetry, trust prompts, chat or forwarded ports. */
-export const QUIET_SETTINGS: Record<string, unknown> = {
-    'workbench.startupEditor': 'none',
-    'workbench.tips.enabled': false,
-    'workbench.enableExperiments': false,
-    'security.workspace.trust.enabled': false,
-    'telemetry.telemetryLevel': 'off',
-    'update.mode': 'none',
-    'extensions.ignoreRecommendations': true,
-    'chat.disableAIFeatures': true,
-    'editor.inlayHints.enabled': 'on',
-    'editor.codeLens': true,
-    'editor.minimap.enabled': false,
-    'files.autoSave': 'off',
-    'window.restoreWindows': 'none',
-    'workbench.secondarySideBar.defaultVisibility': 'hidden',
-    'remote.autoForwardPorts': false, // probe kernels open ports; no toasts about them
-};
-
-export function required(name: string): string {
-    const value = process.env[name];
-    if (!value) {
-        throw new Error(`${name} is not set: run this suite through scripts/test.d/50-vscode.sh`);
-    }
-    return value;
-}
 
 export interface E2eSession {
     server: RunningCodeServer;
@@ -44,7 +16,12 @@ export interface E2eSession {
     wb: Workbench;
 }
 
-export async function openSession(artifacts: string, pythonBinDir: string, userSettings: Record<string, unknown>): Promise<E2eSession> {
+export async function openSession(
+    artifacts: string,
+    pythonBinDir: string,
+    userSettings: Record<string, unknown>,
+    machineSettings: Record<string, unknown>,
+): Promise<E2eSession> {
     fs.rmSync(artifacts, { recursive: true, force: true });
     fs.mkdirSync(artifacts, { recursive: true });
     const server = await startCodeServer({
@@ -54,6 +31,7 @@ export async function openSession(artifacts: string, pythonBinDir: string, userS
         workspaceSource: path.join(REPO, 'client-vscode', 'e2e', 'workspace'),
         pythonBinDir,
         userSettings,
+        machineSettings,
         logFile: path.join(artifacts, 'code-server.log'),
         keepLogsIn: path.join(artifacts, 'logs'),
     });

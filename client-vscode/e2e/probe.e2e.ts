@@ -10,15 +10,14 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { closeSession, E2eSession, openSession, QUIET_SETTINGS, REPO, step } from './e2eSession';
+import { closeSession, E2eSession, openSession, step } from './e2eSession';
+import { MACHINE_SETTINGS, PYTHON_BIN, QUIET_SETTINGS, REPO } from './fixtures';
 import { Workbench } from './workbench';
 
 const ARTIFACTS = path.join(REPO, 'test-artifacts', 'vscode-probe');
-const PYTHON_BIN = process.env.TORCHPLACE_PYTHON_BIN ?? path.join(REPO, '.venv', 'bin');
 
 const USER_SETTINGS = {
     ...QUIET_SETTINGS,
-    'torchplace.interpreter': [path.join(PYTHON_BIN, 'python')],
     'torchplace.probe.simulateGpu': 'on',
     'torchplace.showNotifications': 'onError',
 };
@@ -28,7 +27,7 @@ describe('the probe in VS Code (code-server)', { timeout: 10 * 60 * 1000 }, () =
     let wb: Workbench;
 
     before(async () => {
-        session = await openSession(ARTIFACTS, PYTHON_BIN, USER_SETTINGS);
+        session = await openSession(ARTIFACTS, PYTHON_BIN, USER_SETTINGS, MACHINE_SETTINGS);
         wb = session.wb;
     });
 
@@ -71,18 +70,18 @@ describe('the probe in VS Code (code-server)', { timeout: 10 * 60 * 1000 }, () =
             await probeLine(5);
             await wb.waitUntil(async () => /^ok/.test(await viewMessage('probe_edit.py').innerText().catch(() => '')),
                 'the cell to run', 180000);
-            await wb.page.keyboard.press('Control+Shift+M'); // Problems
-            const probeRow = wb.page.locator('.markers-panel .monaco-list-row', { hasText: 'cuda:0 float32 [4]' }).first();
-            await probeRow.waitFor({ timeout: 30000 });
+            // Rows on screen only (the Problems list keeps recycled rows hidden in the page).
+            const probed = (rows: string[]) => rows.some((r) => r.includes('cuda:0 float32 [4]'));
+            await wb.waitForProblemRows(probed, "the probe's result in Problems", 30000, 'probe_edit.py');
             const hasHint = async () => (await wb.afterLineTexts()).some((h) => /cuda:0 float32 \[4\]/.test(h));
             await wb.waitUntil(hasHint, 'the inline hint after the probed line');
             await wb.screenshot('probed');
             await wb.goToLine(5);
             await wb.page.keyboard.press('End');
             await wb.page.keyboard.type(' + 0');
-            await probeRow.waitFor({ state: 'detached', timeout: 5000 });
+            await wb.waitForProblemRows((rows) => !probed(rows), "the probe's result to leave Problems", 5000, 'probe_edit.py');
             assert.equal(await hasHint(), false, 'the inline hints went with the edit');
             await wb.screenshot('edited');
-            await wb.page.keyboard.press('Control+Shift+M');
+            await wb.problemRows('');
         }));
 });

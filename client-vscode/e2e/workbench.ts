@@ -18,11 +18,13 @@ export class Workbench {
     }
 
     /** Saves a numbered screenshot and returns its path. */
-    async screenshot(name: string): Promise<string> {
+    async screenshot(name: string, keepPointer = false): Promise<string> {
         this.shot++;
         const file = path.join(this.artifacts, `${String(this.shot).padStart(2, '0')}-${name}.png`);
-        await this.page.mouse.move(1000, 5); // an empty spot of the title bar: no stray hover
-        await this.page.waitForTimeout(200);
+        if (!keepPointer) {
+            await this.page.mouse.move(1000, 5); // an empty spot of the title bar: no stray hover
+            await this.page.waitForTimeout(200); // the hover fades out
+        }
         await this.page.screenshot({ path: file });
         return file;
     }
@@ -32,27 +34,34 @@ export class Workbench {
         await this.page.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ timeout: 60000 });
     }
 
-    /** Quick Open (Ctrl+P), type the name, pick it; once more if the editor did not come up. */
-    async openFile(name: string): Promise<void> {
+    /**
+     * Quick Open (Ctrl+P), type the name, pick it.  A file written a moment ago may not be listed
+     * yet (code-server's file search answers late on a busy machine): the query is asked again
+     * until it is, and the pick once more if the editor did not come up.
+     */
+    async openFile(name: string, timeoutMs = 90000): Promise<void> {
         await this.dismissNotifications();
         const tab = this.page.locator(`.tab.active[data-resource-name="${name}"], .tab.active[aria-label^="${name}"]`).first();
-        for (let attempt = 1; ; attempt++) {
+        const deadline = Date.now() + timeoutMs;
+        for (let picked = 0; ;) {
             await this.page.keyboard.press('Control+P');
             const input = this.page.locator('.quick-input-widget input');
             await input.waitFor({ state: 'visible' });
             await input.fill(name);
             const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
-            await row.waitFor();
-            await row.click();
-            try {
-                await tab.waitFor({ timeout: 10000 });
-                return;
-            } catch (error) {
-                if (attempt >= 2) {
-                    throw error;
+            const listed = await row.waitFor({ timeout: 10000 }).then(() => true, () => false);
+            if (listed) {
+                await row.click();
+                picked++;
+                if (await tab.waitFor({ timeout: 10000 }).then(() => true, () => false)) {
+                    return;
                 }
-                await this.page.keyboard.press('Escape');
             }
+            if (picked >= 2 || Date.now() > deadline) {
+                throw new Error(`could not open ${name} from Quick Open (${listed ? 'picked, no editor came up' : 'not listed'})`);
+            }
+            await this.page.keyboard.press('Escape');
+            await input.waitFor({ state: 'hidden' });
         }
     }
 
@@ -186,11 +195,88 @@ export class Workbench {
         throw new Error(`no notification matching ${pattern}; shown: ${JSON.stringify(await this.notifications())}`);
     }
 
+    /** The Problems panel's rows (resources and markers) as shown, filtered as a person types into its filter box. */
+    async problemRows(filter = ''): Promise<string[]> {
+        if (!(await this.page.locator('.markers-panel').isVisible())) {
+            await this.runCommand('View: Focus Problems');
+            await this.page.locator('.markers-panel').waitFor();
+        }
+        const box = this.page.locator('.viewpane-filter input, .viewpane-filter textarea').first();
+        if ((await box.inputValue().catch(() => filter)) !== filter) {
+            await box.fill(filter);
+        }
+        // Only rows on screen: the list keeps recycled rows hidden in the page. A new filter applies
+        // after a delay, and until then the rows of other files are listed: wait for it by the
+        // resource rows ("N problems in file F of folder D"), which then all name a matching file.
+        const rows = this.page.locator('.markers-panel .monaco-list-row:visible');
+        if (filter) {
+            const applied = () => rows.evaluateAll((els, wanted) => els.every((el) => {
+                const label = el.getAttribute('aria-label') ?? '';
+                return !/ problems in file /.test(label) || label.toLowerCase().includes(wanted);
+            }), filter.toLowerCase());
+            await this.waitUntil(applied, `the Problems filter "${filter}" applied`);
+        }
+        return rows.allInnerTexts();
+    }
+
+    async waitForProblemRows(check: (rows: string[]) => boolean, what: string, timeoutMs = 30000, filter = ''): Promise<string[]> {
+        const deadline = Date.now() + timeoutMs;
+        let rows: string[] = [];
+        while (Date.now() < deadline) {
+            rows = await this.problemRows(filter);
+            if (check(rows)) {
+                return rows;
+            }
+            await this.page.waitForTimeout(100);
+        }
+        throw new Error(`timed out waiting for ${what}; Problems: ${JSON.stringify(rows)}`);
+    }
+
+    /** Texts that decorations add after the labels of the Explorer's rows (badges), by row. */
+    async explorerBadges(): Promise<Record<string, string>> {
+        return this.page.locator('.explorer-folders-view .monaco-list-row').evaluateAll((rows) => {
+            const view = globalThis as unknown as { getComputedStyle(e: unknown, pseudo: string): { content: string } };
+            type El = { innerText: string; querySelectorAll(s: string): ArrayLike<unknown> };
+            const out: Record<string, string> = {};
+            for (const row of rows as unknown as El[]) {
+                out[row.innerText.trim()] = Array.from(row.querySelectorAll('*'))
+                    .map((e) => view.getComputedStyle(e, '::after').content)
+                    .filter((c) => c && c !== 'none' && c !== 'normal' && c !== '""')
+                    .join(' ');
+            }
+            return out;
+        });
+    }
+
+    /** Moves the mouse onto the middle of `target` (no actionability checks: text layers cover squiggles). */
+    async pointAt(target: Locator): Promise<void> {
+        const box = await target.boundingBox();
+        if (!box) {
+            throw new Error('nothing to point at');
+        }
+        await this.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    }
+
+    /**
+     * The text in the editor's hover widget once it shows `complete`: the widget opens with the
+     * parts it has (the Problems part) and adds the language server's answer when it arrives.
+     */
+    async hoverText(complete: RegExp): Promise<string> {
+        const hover = this.page.locator('.monaco-hover:visible .monaco-hover-content, .monaco-hover-content:visible').first();
+        let text = '';
+        await this.waitUntil(async () => {
+            text = await hover.innerText({ timeout: 2000 }).catch(() => '');
+            return complete.test(text);
+        }, `a hover showing ${complete}`);
+        return text;
+    }
+
     /**
      * Replaces the user settings the way a person pastes into settings.json:
      * "Preferences: Open User Settings (JSON)", select all, paste, save, close.
+     * Returns the time the save was pressed.
      */
-    async replaceUserSettings(settings: Record<string, unknown>): Promise<void> {
+    async replaceUserSettings(settings: Record<string, unknown>): Promise<number> {
         await this.runCommand('Preferences: Open User Settings (JSON)');
         // VS Code 1.139 may open it in a modal editor rather than a tab.
         const found = this.page.locator('.monaco-editor', { hasText: 'workbench.startupEditor' }).last();
@@ -205,22 +291,80 @@ export class Workbench {
         await this.page.keyboard.press('Control+Shift+End');
         await this.page.keyboard.press('Delete');
         await this.page.keyboard.press('Control+S');
-        await this.page.waitForTimeout(1000);
+        const saved = Date.now();
+        // Saved when the tab is no longer marked dirty.
+        await this.page.locator('.tab.active.dirty').waitFor({ state: 'detached', timeout: 30000 }).catch(() => undefined);
+        const save = this.page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Save$/ });
         for (const key of ['Control+W', 'Escape', 'Control+W']) {
             if (!(await editor.isVisible())) {
                 break;
             }
             await this.page.keyboard.press(key);
-            await this.page.waitForTimeout(500);
-            // If the save had not landed yet, VS Code asks; the answer is Save.
-            const save = this.page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Save$/ });
+            // Closed, or VS Code asks whether to save (the save had not landed): the answer is Save.
+            await this.page
+                .waitForFunction((e) => !(e as unknown as { isConnected: boolean }).isConnected || (e as unknown as { offsetParent: unknown }).offsetParent === null, editor, { timeout: 3000 })
+                .catch(() => undefined);
             if (await save.isVisible()) {
                 await save.click();
-                await this.page.waitForTimeout(500);
             }
         }
         if (await editor.isVisible()) {
             throw new Error('the settings editor did not close');
+        }
+        return saved;
+    }
+
+    /**
+     * Replaces the remote (machine) settings, as "Preferences: Open Remote Settings (JSON)"
+     * would save them; VS Code picks the file up by its watcher.  Returns the time of the write.
+     */
+    static replaceMachineSettings(file: string, settings: Record<string, unknown>): number {
+        fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+        return Date.now();
+    }
+
+    /** Lines of the extension's own log so far (VS Code writes each output channel to a file). */
+    static extensionLog(logsDir: string): string {
+        const found: string[] = [];
+        const walk = (dir: string) => {
+            for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+                const full = path.join(dir, entry.name);
+                if (entry.isDirectory()) {
+                    walk(full);
+                } else if (/torchplace.*\.log$/.test(entry.name)) {
+                    found.push(fs.readFileSync(full, 'utf8'));
+                }
+            }
+        };
+        walk(logsDir);
+        return found.join('\n');
+    }
+
+    /** When (ms since the epoch) the extension's log first showed `pattern` (its lines start with a local time). */
+    static logTime(logsDir: string, pattern: RegExp): number | undefined {
+        const line = Workbench.extensionLog(logsDir).split('\n').find((l) => pattern.test(l));
+        const stamp = line && /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d\.\d{3})/.exec(line);
+        return stamp ? new Date(`${stamp[1]}T${stamp[2]}`).getTime() : undefined;
+    }
+
+    /** A frame (webviews are frames within frames) whose page shows `text`. */
+    async frameShowing(text: string): Promise<import('playwright-core').Frame | undefined> {
+        for (const frame of this.page.frames()) {
+            const shown = await frame.evaluate((t) => (globalThis as unknown as { document: { body?: { innerText: string } } }).document.body?.innerText.includes(t) ?? false, text).catch(() => false);
+            if (shown) {
+                return frame;
+            }
+        }
+        return undefined;
+    }
+
+    async waitForLog(logsDir: string, pattern: RegExp, timeoutMs = 60000): Promise<void> {
+        const deadline = Date.now() + timeoutMs;
+        while (!pattern.test(Workbench.extensionLog(logsDir))) {
+            if (Date.now() > deadline) {
+                throw new Error(`the extension's log never showed ${pattern}`);
+            }
+            await this.page.waitForTimeout(200);
         }
     }
 

@@ -1,5 +1,9 @@
 // Packages the .vsix from a staging folder holding only what ships, so vsce
 // does not walk the repository (.venv, node_modules, code-server caches).
+// Every .vsix carries the rule pages (docs/rules, shown rendered by the
+// extension) and a wheel of torchplace (the install command the extension
+// suggests points at it: `pip install <extension>/client-vscode/out/wheel/...`).
+// The manifest's repository link is the checkout's git remote, when it has one.
 // Usage: node client-vscode/scripts/package.mjs [--target linux-x64] [-o out.vsix]
 // For the Marketplace, set VSCE_BASE_URL to where the repository's files are
 // served (e.g. https://raw.githubusercontent.com/OWNER/REPO/main/) so that the
@@ -23,9 +27,14 @@ const copy = (rel) => {
         fs.cpSync(from, path.join(stage, rel), { recursive: true, filter: (p) => !p.includes('__pycache__') });
     }
 };
-for (const rel of ['package.json', '.vscodeignore', 'client-vscode/README.md', 'client-vscode/CHANGELOG.md', 'client-vscode/media', 'client-vscode/out/extension.js']) {
+for (const rel of ['package.json', '.vscodeignore', 'client-vscode/README.md', 'client-vscode/CHANGELOG.md', 'client-vscode/media',
+    'client-vscode/walkthrough', 'client-vscode/out/extension.js']) {
     copy(rel);
 }
+fs.cpSync(path.join(root, 'docs/rules'), path.join(stage, 'client-vscode/out/rules'), { recursive: true });
+const python = process.env.TORCHPLACE_PYTHON ?? path.join(root, '.venv/bin/python');
+execFileSync(python, ['-m', 'pip', 'wheel', '--no-deps', '--no-build-isolation', '-q', '-w', path.join(stage, 'client-vscode/out/wheel'), root],
+    { stdio: ['ignore', 'ignore', 'inherit'] });
 if (args.includes('--target')) {
     if (!fs.existsSync(path.join(root, 'client-vscode/out/bundled/libs/torchplace_server'))) {
         throw new Error('a platform package needs the bundled server: run client-vscode/scripts/bundle-server.sh first');
@@ -44,6 +53,11 @@ const links = base ? ['--baseImagesUrl', base, '--baseContentUrl', base] : ['--n
 const manifest = JSON.parse(fs.readFileSync(path.join(stage, 'package.json'), 'utf8'));
 delete manifest.scripts;
 delete manifest.devDependencies;
+const remote = gitRemote();
+if (remote && !manifest.repository) {
+    manifest.repository = { type: 'git', url: remote };
+    manifest.bugs = { url: `${remote.replace(/\.git$/, '')}/issues` };
+}
 fs.writeFileSync(path.join(stage, 'package.json'), JSON.stringify(manifest, null, 2));
 execFileSync(
     path.join(root, 'node_modules/.bin/vsce'),
@@ -51,3 +65,14 @@ execFileSync(
     { cwd: stage, stdio: 'inherit' },
 );
 fs.rmSync(stage, { recursive: true, force: true });
+
+/** The checkout's `origin` as an https URL, or undefined (no remote: no link rather than an invented one). */
+function gitRemote() {
+    try {
+        const url = execFileSync('git', ['-C', root, 'remote', 'get-url', 'origin'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+        const ssh = /^git@([^:]+):(.+)$/.exec(url);
+        return ssh ? `https://${ssh[1]}/${ssh[2]}` : /^https:\/\//.test(url) ? url : undefined;
+    } catch {
+        return undefined;
+    }
+}

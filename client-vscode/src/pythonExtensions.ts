@@ -110,3 +110,21 @@ export function onInterpreterChanged(listener: () => void): vscode.Disposable {
     subscriptions.push(vscode.extensions.onDidChange(() => void hook()));
     return vscode.Disposable.from({ dispose: () => subscriptions.forEach((s) => s.dispose()) });
 }
+
+export const PYLANCE_EXTENSION = 'ms-python.vscode-pylance';
+export const PYRIGHT_EXTENSION = 'ms-pyright.pyright';
+
+/**
+ * Whether Pylance or Pyright reports Python syntax errors in this window: then
+ * torchplace's own syntax error (TP001) would only repeat theirs.
+ */
+export function otherParserActive(): boolean {
+    if (vscode.extensions.getExtension(PYRIGHT_EXTENSION)) {
+        return true;
+    }
+    if (!vscode.extensions.getExtension(PYLANCE_EXTENSION)) {
+        return false;
+    }
+    const server = vscode.workspace.getConfiguration('python').get<string>('languageServer', 'Default');
+    return server !== 'None' && server !== 'Jedi';
+}

@@ -18,11 +18,17 @@ import {
     Trace,
 } from 'vscode-languageclient/node';
 import { resolveInterpreter, pathSource, settingSource, ResolvedInterpreter } from './interpreter';
-import { pythonEnvironmentsSource, pythonExtensionSource } from './pythonExtensions';
+import { otherParserActive, pythonEnvironmentsSource, pythonExtensionSource } from './pythonExtensions';
+import { SHOW_RULE_DOCS_COMMAND, showRuleDocs } from './ruleDocs';
 import { bundleProblem, checkLaunch, serverLaunch, LaunchProblem } from './serverLaunch';
 import { RestartBudget } from './restartBudget';
 import { Notifier } from './notifications';
-import { SECTION, TorchplaceSettings, readSettings, serverSettings, SettingProblem } from './settings';
+import { PROBE_CELL_COMMAND } from './probeCommands';
+import { SECTION, TorchplaceSettings, problemsMessage, serverSettings, SettingProblem } from './settings';
+import { settingsFor } from './vscodeSettings';
+import { QuietLanguageClient } from './quietClient';
+
+export { settingsFor };
 
 export type ServerState = 'disabled' | 'starting' | 'running' | 'stopped' | 'failed';
 
@@ -38,18 +44,6 @@ export const DOCUMENT_SELECTOR = [
     { scheme: 'untitled', language: 'python' },
     { scheme: 'vscode-notebook-cell', language: 'python' },
 ];
-
-/** Settings for a resource (or the window), read and validated. */
-export function settingsFor(scope?: vscode.ConfigurationScope): { settings: TorchplaceSettings; problems: SettingProblem[] } {
-    const config = vscode.workspace.getConfiguration(SECTION, scope);
-    const folder =
-        scope instanceof vscode.Uri ? vscode.workspace.getWorkspaceFolder(scope) : vscode.workspace.workspaceFolders?.[0];
-    return readSettings((key) => config.get(key), {
-        workspaceFolder: folder?.uri.fsPath,
-        userHome: process.env.HOME ?? process.env.USERPROFILE,
-        env: process.env,
-    });
-}
 
 export function traceFor(level: vscode.LogLevel): Trace {
     if (level === vscode.LogLevel.Trace) {
@@ -68,6 +62,8 @@ export class ServerClient implements vscode.Disposable {
     private stderrTail: string[] = [];
     /** Listeners of the current client, dropped with it. */
     private clientListeners: vscode.Disposable[] = [];
+    /** The setting problems last shown (one message per change, not repeated while unchanged). */
+    private shownProblems = '';
     private readonly budget = new RestartBudget();
     private readonly statusEmitter = new vscode.EventEmitter<ServerStatus>();
     private queue: Promise<void> = Promise.resolve();
@@ -120,7 +116,7 @@ export class ServerClient implements vscode.Disposable {
         const { settings } = settingsFor(vscode.workspace.workspaceFolders?.[0]?.uri);
         this.log.info('settings changed: sending them to the server');
         await client.sendNotification(DidChangeConfigurationNotification.type, {
-            settings: { [SECTION]: serverSettings(settings) },
+            settings: { [SECTION]: serverSettings(settings, { otherParserActive: otherParserActive() }) },
         });
     }
 
@@ -173,7 +169,7 @@ export class ServerClient implements vscode.Disposable {
 
         const launch = serverLaunch(interpreter.command, settings.importStrategy, this.extensionRoot);
         this.setStatus({ state: 'starting', detail: `checking ${interpreter.command[0]}`, interpreter });
-        const problem = bundleProblem(this.extensionRoot, settings.importStrategy) ?? (await checkLaunch(launch));
+        const problem = bundleProblem(this.extensionRoot, settings.importStrategy) ?? (await checkLaunch(launch, this.extensionRoot));
         if (problem) {
             this.failed(problem, interpreter);
             return;
@@ -187,7 +183,7 @@ export class ServerClient implements vscode.Disposable {
             'torchplace',
             'torchplace',
             { command: launch.command, args: launch.args, options: { env: launch.env, cwd: resource?.fsPath } },
-            this.clientOptions(settings),
+            this.clientOptions(settings, interpreter),
         );
         this.client = client;
         this.clientListeners.push(
@@ -199,14 +195,6 @@ export class ServerClient implements vscode.Disposable {
                     this.running(client, interpreter);
                 } else if (event.newState === State.Starting) {
                     this.setStatus({ state: 'starting', detail: 'starting the server', interpreter });
-                } else if (event.newState === State.Stopped && this.everRan) {
-                    // Also Stopped for a moment while the client restarts it: report
-                    // only a stop that lasts (given up, or a restart that failed).
-                    setTimeout(() => {
-                        if (this.client === client && client.state === State.Stopped) {
-                            this.stoppedForGood(interpreter);
-                        }
-                    }, 3000);
                 }
             }),
         );
@@ -266,7 +254,8 @@ export class ServerClient implements vscode.Disposable {
         });
     }
 
-    private clientOptions(settings: TorchplaceSettings): LanguageClientOptions {
+    private clientOptions(settings: TorchplaceSettings, interpreter: ResolvedInterpreter): LanguageClientOptions {
+        const environment = () => ({ otherParserActive: otherParserActive() });
         return {
             documentSelector: DOCUMENT_SELECTOR,
             outputChannel: this.log,
@@ -280,9 +269,19 @@ export class ServerClient implements vscode.Disposable {
                         this.stderrTail = [...this.stderrTail.slice(-19), line];
                     }),
             },
-            initializationOptions: serverSettings(settings),
+            initializationOptions: serverSettings(settings, environment()),
             middleware: {
                 ...this.middleware,
+                executeCommand: async (command, args, next) => {
+                    if (command === SHOW_RULE_DOCS_COMMAND && (await showRuleDocs(this.extensionRoot, args[0]))) {
+                        return true; // rendered here; other editors get the page in a browser
+                    }
+                    if (command === PROBE_CELL_COMMAND && !vscode.workspace.isTrusted) {
+                        void this.notifier.notify('warning', 'The probe runs code, so it is off in an untrusted workspace. Trust the workspace to use it.', [], true);
+                        return undefined;
+                    }
+                    return this.middleware.executeCommand ? this.middleware.executeCommand(command, args, next) : next(command, args);
+                },
                 workspace: {
                     ...this.middleware.workspace,
                     // Answers for `torchplace` with validated, server-only keys.
@@ -296,7 +295,7 @@ export class ServerClient implements vscode.Disposable {
                                 return answers[i];
                             }
                             const scope = item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined;
-                            return serverSettings(settingsFor(scope).settings);
+                            return serverSettings(settingsFor(scope).settings, environment());
                         });
                     },
                 },
@@ -310,10 +309,14 @@ export class ServerClient implements vscode.Disposable {
                 error: () => ({ action: ErrorAction.Continue, handled: true }),
                 closed: () => {
                     // A server that never got going is a start failure (startClient says so);
-                    // one that ran and crashed is restarted a few times.
+                    // one that ran and crashed is restarted a few times, then reported once:
+                    // decided here, when the connection closes, not by a timer.
                     if (this.everRan && this.budget.crashed()) {
                         this.log.warn(`the server stopped unexpectedly; restarting it (${this.budget.recentCrashes} of ${this.budget.maxRestarts})`);
                         return { action: CloseAction.Restart, handled: true };
+                    }
+                    if (this.everRan) {
+                        queueMicrotask(() => this.stoppedForGood(interpreter));
                     }
                     return { action: CloseAction.DoNotRestart, handled: true };
                 },
@@ -354,31 +357,25 @@ export class ServerClient implements vscode.Disposable {
         });
     }
 
-    private reportSettingProblems(problems: SettingProblem[]): void {
-        for (const problem of problems) {
-            void this.notifier
-                .notify('warning', `Setting ${problem.key} ${problem.message}`, ['Open Settings'], true)
-                .then((choice) => (choice ? vscode.commands.executeCommand('workbench.action.openSettings', problem.key) : undefined));
+    /** One message naming every wrong setting and the value used instead; not repeated while unchanged. */
+    reportSettingProblems(problems: SettingProblem[]): void {
+        const message = problems.length > 0 ? problemsMessage(problems) : '';
+        if (message === this.shownProblems) {
+            return;
         }
+        this.shownProblems = message;
+        if (!message) {
+            return;
+        }
+        void this.notifier
+            .notify('warning', message, ['Open Settings'], true)
+            .then((choice) => (choice ? vscode.commands.executeCommand('workbench.action.openSettings', problems[0].key) : undefined));
     }
 
     dispose(): void {
         void this.stopClient();
         this.disposables.forEach((d) => d.dispose());
         this.statusEmitter.dispose();
-    }
-}
-
-/**
- * The language client shows its own error toasts for start-up and restart
- * failures ("couldn't create connection to server", "write EPIPE"). This
- * extension reports those itself with the fix, so they go to the log only.
- */
-class QuietLanguageClient extends LanguageClient {
-    private static readonly LIFECYCLE = /couldn't create connection|Restarting server failed|Connection to server got closed|Server initialization failed|connection to server is erroring/;
-
-    override error(message: string, data?: unknown, showNotification?: boolean | 'force'): void {
-        super.error(message, data, QuietLanguageClient.LIFECYCLE.test(message) ? false : showNotification);
     }
 }
 

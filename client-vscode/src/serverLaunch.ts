@@ -50,6 +50,36 @@ export function serverLaunch(
     return { command: python[0], args: [...python.slice(1), '-m', SERVER_MODULE], env };
 }
 
+/** A shell word for `value` (quoted when it needs to be). */
+function shellWord(value: string): string {
+    return /^[\w@%+=:,./-]+$/.test(value) ? value : `"${value.replace(/(["\\$`])/g, '\\$1')}"`;
+}
+
+/**
+ * The command that installs torchplace into `python` from where this extension
+ * came: the wheel shipped inside the .vsix, the repository the extension runs
+ * from (development), or, for neither, the package index.
+ */
+export function installCommand(python: string, extensionRoot: string, force = false): string {
+    const pip = `${shellWord(python)} -m pip install${force ? ' --force-reinstall' : ''}`;
+    if (!extensionRoot) {
+        return `${pip} torchplace`;
+    }
+    const wheels = path.join(extensionRoot, 'client-vscode', 'out', 'wheel');
+    const wheel = fs.existsSync(wheels) ? fs.readdirSync(wheels).find((f) => /^torchplace-.*\.whl$/.test(f)) : undefined;
+    if (wheel) {
+        return `${pip} ${shellWord(path.join(wheels, wheel))}`;
+    }
+    try {
+        if (/^name\s*=\s*"torchplace"/m.test(fs.readFileSync(path.join(extensionRoot, 'pyproject.toml'), 'utf8'))) {
+            return `${pip} ${shellWord(extensionRoot)}`;
+        }
+    } catch {
+        // not a repository checkout
+    }
+    return `${pip} torchplace`;
+}
+
 /** Why the server cannot start, in words a user can act on. */
 export interface LaunchProblem {
     kind: 'interpreter-missing' | 'interpreter-broken' | 'python-too-old' | 'torchplace-missing' | 'torchplace-broken' | 'bundle-missing';
@@ -93,19 +123,19 @@ export interface CheckOutcome {
 }
 
 /** Runs the interpreter once to check that it starts and can import the server. */
-export function checkLaunch(launch: ServerLaunch, timeoutMs = 20000): Promise<LaunchProblem | undefined> {
+export function checkLaunch(launch: ServerLaunch, extensionRoot = '', timeoutMs = 20000): Promise<LaunchProblem | undefined> {
     return new Promise((resolve) => {
         execFile(
             launch.command,
             [...launch.args.slice(0, -2), '-c', PROBE_SCRIPT],
             { env: launch.env, timeout: timeoutMs, encoding: 'utf8' },
-            (error, stdout, stderr) => resolve(diagnoseLaunch(launch, { error, stdout, stderr })),
+            (error, stdout, stderr) => resolve(diagnoseLaunch(launch, { error, stdout, stderr }, extensionRoot)),
         );
     });
 }
 
 /** Turns the check's output into a problem, or undefined when the server can start. */
-export function diagnoseLaunch(launch: ServerLaunch, outcome: CheckOutcome): LaunchProblem | undefined {
+export function diagnoseLaunch(launch: ServerLaunch, outcome: CheckOutcome, extensionRoot = ''): LaunchProblem | undefined {
     const python = launch.command;
     const bundled = launch.env.TORCHPLACE_BUNDLED === '1';
     if (outcome.error && (outcome.error.code === 'ENOENT' || outcome.error.code === 'EACCES')) {
@@ -139,7 +169,7 @@ export function diagnoseLaunch(launch: ServerLaunch, outcome: CheckOutcome): Lau
                 kind: 'torchplace-broken',
                 message: `The torchplace bundled with this extension cannot be imported by "${python}" (module ${missing[1]} is missing). This build of the extension may not match your platform or Python version.`,
                 setting: 'torchplace.importStrategy',
-                fixCommand: `${python} -m pip install torchplace`,
+                fixCommand: installCommand(python, extensionRoot),
             };
         }
         return {
@@ -149,7 +179,7 @@ export function diagnoseLaunch(launch: ServerLaunch, outcome: CheckOutcome): Lau
                     ? `torchplace is not installed in "${python}".`
                     : `torchplace is installed in "${python}" but its dependency "${missing[1]}" is missing.`,
             setting: 'torchplace.importStrategy',
-            fixCommand: `${python} -m pip install torchplace`,
+            fixCommand: installCommand(python, extensionRoot),
         };
     }
     const broken = /^broken (.*)$/m.exec(outcome.stdout);
@@ -158,7 +188,7 @@ export function diagnoseLaunch(launch: ServerLaunch, outcome: CheckOutcome): Lau
             kind: 'torchplace-broken',
             message: `torchplace could not be imported by "${python}": ${broken ? broken[1] : outcome.stderr.trim() || 'unknown error'}.`,
             setting: 'torchplace.interpreter',
-            fixCommand: `${python} -m pip install --force-reinstall torchplace`,
+            fixCommand: installCommand(python, extensionRoot, true),
         };
     }
     return undefined;

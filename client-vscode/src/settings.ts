@@ -13,6 +13,7 @@ export type ImportStrategy = 'fromEnvironment' | 'useBundled';
 export type NotificationLevel = 'off' | 'onError' | 'onWarning' | 'always';
 export type SimulateGpu = 'auto' | 'on' | 'off';
 export type SeverityName = 'error' | 'warning' | 'information' | 'hint';
+export type DiagnosticMode = 'openFiles' | 'workspace';
 
 export interface ProbeSettings {
     timeout: number;
@@ -30,7 +31,16 @@ export interface TorchplaceSettings {
     interpreter: string[];
     importStrategy: ImportStrategy;
     showNotifications: NotificationLevel;
+    /** Set by the user, or undefined: then off while Pylance or Pyright reports syntax errors. */
+    reportSyntaxErrors: boolean | undefined;
+    diagnosticMode: DiagnosticMode;
     probe: ProbeSettings;
+}
+
+/** What the settings' defaults depend on, besides the settings. */
+export interface SettingsEnvironment {
+    /** Pylance or Pyright is active: it reports syntax errors itself. */
+    otherParserActive: boolean;
 }
 
 /** A setting whose value was unusable; `key` is the full name, e.g. `torchplace.importStrategy`. */
@@ -48,6 +58,8 @@ export const DEFAULT_SETTINGS: TorchplaceSettings = Object.freeze({
     interpreter: [],
     importStrategy: 'fromEnvironment',
     showNotifications: 'onError',
+    reportSyntaxErrors: undefined,
+    diagnosticMode: 'openFiles',
     probe: Object.freeze({ timeout: 60, simulateGpu: 'auto', existingKernel: '', args: [] }),
 }) as TorchplaceSettings;
 
@@ -97,6 +109,8 @@ export function readSettings(
             'showNotifications',
             complain,
         ),
+        reportSyntaxErrors: get('reportSyntaxErrors') === undefined ? undefined : readBoolean(get('reportSyntaxErrors'), true, 'reportSyntaxErrors', complain),
+        diagnosticMode: readEnum(get('diagnosticMode'), ['openFiles', 'workspace'], d.diagnosticMode, 'diagnosticMode', complain),
         probe: {
             timeout: readTimeout(get('probe.timeout'), complain),
             simulateGpu: readEnum(get('probe.simulateGpu'), ['auto', 'on', 'off'], d.probe.simulateGpu, 'probe.simulateGpu', complain),
@@ -112,7 +126,10 @@ export function readSettings(
  * answer to `workspace/configuration` for section `torchplace`: only the keys
  * the server understands.
  */
-export function serverSettings(settings: TorchplaceSettings): Record<string, unknown> {
+export function serverSettings(
+    settings: TorchplaceSettings,
+    environment: SettingsEnvironment = { otherParserActive: false },
+): Record<string, unknown> {
     const out: Record<string, unknown> = {
         enable: settings.enable,
         select: settings.select,
@@ -120,6 +137,8 @@ export function serverSettings(settings: TorchplaceSettings): Record<string, unk
         severity: settings.severity,
         extraDeviceNames: settings.extraDeviceNames,
         showNotifications: settings.showNotifications,
+        reportSyntaxErrors: settings.reportSyntaxErrors ?? !environment.otherParserActive,
+        diagnosticMode: settings.diagnosticMode,
     };
     // The probe runs inside the server. Its settings are sent once changed from
     // the defaults (which the probe shares), so a server that does not know
@@ -147,6 +166,12 @@ export function changeEffect(before: TorchplaceSettings, after: TorchplaceSettin
         return 'reconfigure';
     }
     return 'none';
+}
+
+/** One message for all the problems of a settings change: each key, what is wrong, the value used instead. */
+export function problemsMessage(problems: readonly SettingProblem[]): string {
+    const count = problems.length === 1 ? '1 setting has a wrong value' : `${problems.length} settings have wrong values`;
+    return `${count}: ${problems.map((p) => `${p.key} ${p.message}`).join(' ')}`;
 }
 
 /** Expands `${workspaceFolder}`, `${userHome}`, `${env:NAME}` and a leading `~`. */

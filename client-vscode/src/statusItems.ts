@@ -26,6 +26,21 @@ const SERVER_LOOKS: Record<ServerState, { text: string; severity: vscode.Languag
     stopped: { text: 'torchplace: stopped', severity: vscode.LanguageStatusSeverity.Warning, command: { ...RESTART, title: 'Start' } },
 };
 
+const MAX_DETAIL = 60;
+
+function shorten(text: string): string {
+    return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL - 1)}…` : text;
+}
+
+/** `.venv/bin/python` for `/home/me/projects/x/.venv/bin/python`. */
+function shortPython(command: string): string {
+    if (!command) {
+        return '';
+    }
+    const parts = command.split(' ')[0].split(/[\\/]/);
+    return shorten(parts.slice(-3).join('/'));
+}
+
 export class StatusItems implements vscode.Disposable {
     private readonly server = vscode.languages.createLanguageStatusItem('torchplace.server', SELECTOR);
     private readonly probe = vscode.languages.createLanguageStatusItem('torchplace.probe', SELECTOR);
@@ -39,12 +54,14 @@ export class StatusItems implements vscode.Disposable {
 
     showServer(status: ServerStatus): void {
         const look = SERVER_LOOKS[status.state];
-        const interpreter = status.interpreter ? `Python: ${status.interpreter.command.join(' ')}` : '';
+        const python = status.interpreter?.command.join(' ') ?? '';
         this.server.busy = status.state === 'starting';
         this.server.text = look.text;
         this.server.severity = look.severity;
-        this.server.command = look.command;
-        this.server.detail = status.state === 'running' ? [status.detail, interpreter].filter(Boolean).join(' · ') : status.detail;
+        // The hover has the width of the status bar item's neighbourhood: a short detail, the
+        // long text (the interpreter's full path, a failure's explanation) in the link's tooltip.
+        this.server.command = { ...look.command, tooltip: [status.detail, python && `Python: ${python}`].filter(Boolean).join('\n') };
+        this.server.detail = status.state === 'running' ? [status.detail, shortPython(python)].filter(Boolean).join(' · ') : shorten(status.detail);
     }
 
     /** `device` as the probe reported it; undefined before any probe ran. */

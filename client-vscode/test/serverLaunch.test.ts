@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { bundledLibsDir, bundleProblem, checkLaunch, diagnoseLaunch, serverLaunch } from '../src/serverLaunch';
+import { bundledLibsDir, bundleProblem, checkLaunch, diagnoseLaunch, installCommand, serverLaunch } from '../src/serverLaunch';
 
 /** The repository's venv, which has torchplace installed (scripts/setup makes it). */
 const VENV_PYTHON = process.env.TORCHPLACE_TEST_PYTHON ?? path.resolve(__dirname, '../../../.venv/bin/python');
@@ -41,6 +41,19 @@ test('Python without torchplace: the install command and the useBundled alternat
     assert.equal(problem?.kind, 'torchplace-missing');
     assert.equal(problem?.fixCommand, `${VENV_PYTHON} -m pip install torchplace`);
     assert.equal(problem?.setting, 'torchplace.importStrategy');
+});
+
+test('the install command names what this extension was installed from', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-install-'));
+    assert.equal(installCommand('/py/bin/python', root), '/py/bin/python -m pip install torchplace', 'neither: the index');
+    fs.writeFileSync(path.join(root, 'pyproject.toml'), '[project]\nname = "torchplace"\n');
+    assert.equal(installCommand('/py/bin/python', root), `/py/bin/python -m pip install ${root}`, 'a repository checkout');
+    const wheels = path.join(root, 'client-vscode', 'out', 'wheel');
+    fs.mkdirSync(wheels, { recursive: true });
+    fs.writeFileSync(path.join(wheels, 'torchplace-0.1.0-py3-none-any.whl'), '');
+    assert.equal(installCommand('/py/bin/python', root), `/py/bin/python -m pip install ${path.join(wheels, 'torchplace-0.1.0-py3-none-any.whl')}`, 'the shipped wheel');
+    assert.equal(installCommand('/my py/python', root, true).startsWith('"/my py/python" -m pip install --force-reinstall '), true);
+    fs.rmSync(root, { recursive: true });
 });
 
 test('useBundled with an empty bundle says the build does not match', { skip: !fs.existsSync(VENV_PYTHON) && 'no .venv' }, async () => {

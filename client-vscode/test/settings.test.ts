@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { changeEffect, DEFAULT_SETTINGS, readSettings, serverSettings, substitute, TorchplaceSettings } from '../src/settings';
+import { changeEffect, DEFAULT_SETTINGS, problemsMessage, readSettings, serverSettings, substitute, TorchplaceSettings } from '../src/settings';
 
 function read(values: Record<string, unknown>, context = {}) {
     return readSettings((key) => values[key], context);
@@ -95,8 +95,29 @@ test('probe settings reach the server once they differ from the defaults', () =>
 
 test('server receives only the keys it understands', () => {
     const { settings } = read({ interpreter: ['/p'], importStrategy: 'useBundled', select: ['TP1'] });
-    assert.deepEqual(Object.keys(serverSettings(settings)).sort(), ['enable', 'extraDeviceNames', 'ignore', 'select', 'severity', 'showNotifications']);
+    assert.deepEqual(Object.keys(serverSettings(settings)).sort(), [
+        'diagnosticMode', 'enable', 'extraDeviceNames', 'ignore', 'reportSyntaxErrors', 'select', 'severity', 'showNotifications',
+    ]);
     assert.deepEqual(serverSettings(settings).select, ['TP1']);
+});
+
+test('syntax errors: the user\'s choice, else off while Pylance or Pyright reports them', () => {
+    const auto = read({}).settings;
+    assert.equal(auto.reportSyntaxErrors, undefined);
+    assert.equal(serverSettings(auto, { otherParserActive: false }).reportSyntaxErrors, true);
+    assert.equal(serverSettings(auto, { otherParserActive: true }).reportSyntaxErrors, false);
+    const chosen = read({ reportSyntaxErrors: true }).settings;
+    assert.equal(serverSettings(chosen, { otherParserActive: true }).reportSyntaxErrors, true);
+    const { problems } = read({ reportSyntaxErrors: 'yes', diagnosticMode: 'everything' });
+    assert.deepEqual(problems.map((p) => p.key).sort(), ['torchplace.diagnosticMode', 'torchplace.reportSyntaxErrors']);
+});
+
+test('all the problems of a change in one message, each with the value used instead', () => {
+    const { problems } = read({ severity: { TP201: 'fatal' }, diagnosticMode: 'all' });
+    const message = problemsMessage(problems);
+    assert.match(message, /^2 settings have wrong values: /);
+    assert.match(message, /torchplace\.severity entry "TP201": "fatal" is not valid .*ignoring it/);
+    assert.match(message, /torchplace\.diagnosticMode must be one of "openFiles", "workspace", got "all"; using "openFiles"/);
 });
 
 test('which changes restart, reconfigure, start or stop the server', () => {

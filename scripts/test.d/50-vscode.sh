@@ -15,7 +15,7 @@ fi
 start=$(date +%s)
 npx tsc -p .            # typecheck and build the unit tests and the e2e harness
 npx eslint client-vscode
-TORCHPLACE_TEST_PYTHON="$PWD/.venv/bin/python" node --test client-vscode/out/test/
+TORCHPLACE_TEST_PYTHON="$PWD/.venv/bin/python" node --test client-vscode/out/test/*.test.js
 node client-vscode/scripts/bundle.mjs
 node client-vscode/scripts/package.mjs >/dev/null
 echo "vscode: unit tests and .vsix in $(( $(date +%s) - start )) s"

@@ -8,8 +8,10 @@ a failing cell above is reported and the probed cell still runs; a settings
 change that needs a new kernel asks before restarting it.  The results go to the
 editor through `torchplace_server.probe_kernels` (they leave when the cell
 changes or the document closes), each static finding of the probed lines is
-marked confirmed or not reproduced, and a summary goes to showMessage and the log.
-It is imported only inside the server process.
+marked confirmed or not reproduced, the full text goes to the log, and a
+summary notification only when the cell did not run cleanly (as
+`showNotifications` allows; none when it worked: the view and the inline hints
+show it).  It is imported only inside the server process.
 """
 from __future__ import annotations
 
@@ -191,6 +193,12 @@ def _judge(result: ProbeResult, document, request: Any) -> None:
         log.exception("torchplace probe: could not judge the static findings")
 
 
+def _notification_kind(result: ProbeResult, types):
+    if result.ok:
+        return types.MessageType.Warning if result.above_errors else None
+    return types.MessageType.Info if result.status == "cancelled" else types.MessageType.Error
+
+
 def _show(ls: Any, request: Any, result: ProbeResult, probe_kernels, types) -> None:
     from . import lsp_results
 
@@ -206,10 +214,13 @@ def _show(ls: Any, request: Any, result: ProbeResult, probe_kernels, types) -> N
         verdicts=lsp_results.verdicts_by_place(result, placement)))
     label = f"cell {result.cell + 1}" if result.cell is not None else "the cell"
     message = lsp_results.summary_message(result, label)
-    kind = types.MessageType.Info if result.ok and not result.above_errors else types.MessageType.Warning
-    # The user clicked "Probe cell": the answer is shown unless notifications are off altogether.
-    if getattr(getattr(ls, "settings", None), "show_notifications", "always") != "off":
-        ls.window_show_message(types.ShowMessageParams(type=kind, message=message))
+    # A probe that worked is shown by the view and the inline hints, never by a notification;
+    # one that did not is also a notification, as `showNotifications` allows (quiet by default):
+    # a failure is an error, a failing cell above a warning, a cancel information.
+    notify = getattr(ls, "notify_user", None)
+    kind = _notification_kind(result, types)
+    if kind is not None and notify is not None:
+        notify(message, kind)
     ls.window_log_message(types.LogMessageParams(type=types.MessageType.Info, message=message))
     source_lines = split_lines(request.text) if not request.notebook_uri else None
     ls.window_log_message(types.LogMessageParams(type=types.MessageType.Log,

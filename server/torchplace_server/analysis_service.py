@@ -10,15 +10,16 @@ since changed is never returned.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import os
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
 
 from torchplace_rules import Config, EngineError, Finding, Span
 from torchplace_rules.analysis_memo import AnalysisMemo
+from torchplace_rules.fixes import parses
 
 from .analysis_units import CellPart, Unit, build_unit, cell_program, unit_is_open
 from .rule_isolation import check_with_isolation
@@ -27,7 +28,11 @@ if TYPE_CHECKING:
     from .server import TorchplaceServer
 
 log = logging.getLogger(__name__)
+SYNTAX_CODE = "TP001"
 MAX_MEMOS = 8  # documents kept ready for incremental re-analysis
+BURST_GAP_S = 0.015  # changes closer together than this come from a program or key repeat, not from typing
+SETTLE_S = 0.05  # during such a burst, the check waits until the changes have paused this long
+SLOW_ANALYSIS_S = 0.5  # re-checks slower than this are logged at Info (the first check of each unit always is)
 
 
 @dataclass(frozen=True, eq=False)
@@ -63,6 +68,8 @@ class Analysis:
     crashes: list[EngineError] = field(default_factory=list)
     by_uri: dict[str, list[PlacedFinding]] = field(default_factory=dict)
     deps: dict = field(default_factory=dict)  # other files it read (path -> fingerprint), see cross_file
+    seconds: float = 0.0  # how long the check took (for the log)
+    broken_uris: frozenset = frozenset()  # parts whose text does not parse (see shown_findings)
 
     def __post_init__(self) -> None:
         self.by_uri = _place(self.unit, self.findings, self.cell_findings)
@@ -74,7 +81,8 @@ class Analysis:
         """The same results for a newer snapshot with identical content (new versions)."""
         if all(a.version == b.version and a.uri == b.uri for a, b in zip(self.unit.parts, unit.parts)):
             return self
-        return Analysis(unit, self.config, self.findings, self.cell_findings, self.crashes, deps=self.deps)
+        return Analysis(unit, self.config, self.findings, self.cell_findings, self.crashes, deps=self.deps,
+                        seconds=self.seconds, broken_uris=self.broken_uris)
 
     def placed(self, uri: str) -> list[PlacedFinding]:
         found = self.by_uri.get(uri)
@@ -83,20 +91,13 @@ class Analysis:
             found = self.by_uri.get(part.uri, []) if part is not None else []
         return found
 
-    def result_id(self, uri: str) -> str:
-        digest = hashlib.sha1(repr(self.config).encode())
-        for pf in self.placed(uri):
-            f = pf.finding
-            digest.update(repr((f.code, int(f.severity), f.message, pf.span, f.unnecessary,
-                                [(p.uri, s, m) for p, s, m in pf.related], pf.edits is not None)).encode())
-        return digest.hexdigest()[:16]
-
 
 def run_analysis(unit: Unit, config: Optional[Config], project=None, memo: Optional[AnalysisMemo] = None) -> Analysis:
     """The worker-thread body: never raises.  `memo` carries what the last run of this
     unit can lend the next (only the functions and classes an edit touched run again)."""
     if config is None:
         return Analysis(unit, None, [], {})
+    started = time.perf_counter()
     label = unit.path or unit.key
     crashes: list[EngineError] = []
     findings, found = check_with_isolation(unit.text, unit.path, config, label, project, memo)
@@ -109,7 +110,20 @@ def run_analysis(unit: Unit, config: Optional[Config], project=None, memo: Optio
             cell_findings[part.uri] = own
             crashes.extend(found)
     deps = project.dependencies_of(unit.path) if project is not None else {}
-    return Analysis(unit, config, findings, cell_findings, crashes, deps=deps)
+    return Analysis(unit, config, findings, cell_findings, crashes, deps=deps, seconds=time.perf_counter() - started,
+                    broken_uris=_broken_parts(unit, config, findings))
+
+
+def _broken_parts(unit: Unit, config: Config, findings: list[Finding]) -> frozenset:
+    """The parts whose text does not parse: a cell left out of its notebook's program, or a
+    document with a syntax finding (or, when the config hides those, that does not parse)."""
+    if unit.is_notebook:
+        return frozenset(p.uri for p in unit.parts if p.broken)
+    if any(f.code == SYNTAX_CODE for f in findings):
+        return frozenset({unit.parts[0].uri})
+    if not config.is_enabled(SYNTAX_CODE, unit.path) and not parses(unit.text):
+        return frozenset({unit.parts[0].uri})
+    return frozenset()
 
 
 def _place(unit: Unit, findings: list[Finding], cell_findings: dict[str, list[Finding]]) -> dict[str, list[PlacedFinding]]:
@@ -164,11 +178,17 @@ class AnalysisService:
         self._running: dict[str, asyncio.Future] = {}
         self._reported: set[tuple] = set()
         self._memos: dict[str, AnalysisMemo] = {}  # per unit; only its own (serialised) runs touch it
+        self._changes: dict[str, tuple[float, float]] = {}  # unit -> (time of its last change, gap before it)
 
     async def current(self, key: str) -> Optional[Analysis]:
         """The analysis of unit `key` exactly as it is now, or None once it is closed."""
         loop = asyncio.get_running_loop()
+        self.server.cross_file.flush()  # other documents' unsaved text, for cross-file results
         while True:
+            settle = self._settle_s(key, loop.time())
+            if settle > 0:  # changes are pouring in: check the text they end with, not each one
+                await asyncio.sleep(settle)
+                continue
             unit = build_unit(self.server.workspace, key)
             if unit is None:
                 return None
@@ -190,6 +210,20 @@ class AnalysisService:
             if future.cancelled() or future.exception() is not None:
                 return None  # only at shutdown, or a server bug (already logged)
 
+    def note_change(self, key: str) -> None:
+        """A change to unit `key` arrived (a keystroke, or one of a burst)."""
+        now = asyncio.get_running_loop().time()
+        last, _gap = self._changes.get(key, (now - 1.0, 1.0))
+        self._changes[key] = (now, now - last)
+
+    def _settle_s(self, key: str, now: float) -> float:
+        """How long to wait before checking `key`: during a burst (changes closer together than
+        BURST_GAP_S) until it has paused for SETTLE_S; never while someone types at human speed."""
+        last, gap = self._changes.get(key, (0.0, 1.0))
+        if gap >= BURST_GAP_S:
+            return 0.0
+        return max(0.0, last + SETTLE_S - now)
+
     def _memo_for(self, key: str) -> Optional[AnalysisMemo]:
         """The unit's memo, for units being edited (a second run), the most recent few only:
         a memo holds the document's syntax tree (about 1.6 kB a line)."""
@@ -206,6 +240,7 @@ class AnalysisService:
     def forget(self, key: str) -> None:
         self._latest.pop(key, None)
         self._memos.pop(key, None)
+        self._changes.pop(key, None)
 
     def forget_all(self) -> None:
         self._latest.clear()
@@ -221,8 +256,13 @@ class AnalysisService:
             log.error("analysis of %s failed: %r", key, exc, exc_info=exc)
             return
         analysis: Analysis = future.result()
+        first = key not in self._latest
         if unit_is_open(self.server.workspace, key):  # not closed meanwhile
             self._latest[key] = analysis
+        if analysis.config is not None:
+            level = logging.INFO if first or analysis.seconds >= SLOW_ANALYSIS_S else logging.DEBUG
+            log.log(level, "torchplace: checked %s (%d lines) in %.0f ms: %d findings", key,
+                    sum(p.line_count for p in analysis.unit.parts), analysis.seconds * 1000, len(analysis.findings))
         for crash in analysis.crashes:
             marker = (crash.rule, crash.path, crash.error)
             if marker in self._reported:

@@ -1,6 +1,11 @@
 """Code actions: the engine's fix as a preferred quick-fix, "Ignore TPxxx for
-this line", and `source.fixAll.torchplace`; edits resolved lazily
-(`codeAction/resolve`) for clients that support it.
+this line", "Show documentation for TPxxx", `source.fixAll.torchplace` for a
+file and `notebook.source.fixAll.torchplace` for a whole notebook; edits
+resolved lazily (`codeAction/resolve`) for clients that support it.
+
+As in Ruff, a notebook is fixed only by the notebook kind: VS Code asks for
+`source.fixAll` once per cell, in parallel, and each answer would carry the
+edits of every cell.
 """
 from __future__ import annotations
 
@@ -21,8 +26,10 @@ if TYPE_CHECKING:
     from .server import TorchplaceServer
 
 FIX_ALL_KIND = "source.fixAll.torchplace"
+NOTEBOOK_FIX_ALL_KIND = "notebook.source.fixAll.torchplace"
 FIX_ALL_TITLE = "torchplace: fix all auto-fixable problems"
-KINDS = [types.CodeActionKind.QuickFix, FIX_ALL_KIND]
+SHOW_DOCS_COMMAND = "torchplace.showRuleDocumentation"
+KINDS = [types.CodeActionKind.QuickFix, FIX_ALL_KIND, NOTEBOOK_FIX_ALL_KIND]
 
 
 def _wanted(only: Optional[list[str]], kind: str) -> bool:
@@ -44,6 +51,12 @@ def _fix_title(pf: PlacedFinding) -> str:
 
 def _ignore_title(code: str) -> str:
     return f"Ignore {code} for this line"
+
+
+def _docs_action(code: str, diagnostic: types.Diagnostic) -> types.CodeAction:
+    return types.CodeAction(
+        title=f"Show documentation for {code}", kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic],
+        command=types.Command(title=f"Show documentation for {code}", command=SHOW_DOCS_COMMAND, arguments=[code]))
 
 
 def _fix_edit(ls: "TorchplaceServer", pf: PlacedFinding) -> types.WorkspaceEdit:
@@ -111,7 +124,8 @@ def register(server: "TorchplaceServer") -> None:
             end = part.table.from_client(codec, params.range.end)
             seen_fixes: set = set()
             seen_ignores: set = set()
-            for pf in analysis.placed(uri):
+            seen_docs: set = set()
+            for pf in ls.shown.findings(analysis, uri):
                 if params.context.diagnostics:
                     if not _matches_context(pf, params.context):
                         continue
@@ -147,16 +161,38 @@ def register(server: "TorchplaceServer") -> None:
                                 edit=None if lazy else edit,
                             )
                         )
-        if _wanted(only, FIX_ALL_KIND) and _has_safe_fix(analysis):
+                if pf.finding.code not in seen_docs and ls.rule_docs.uri(pf.finding.code) is not None:
+                    seen_docs.add(pf.finding.code)
+                    actions.append(_docs_action(pf.finding.code, diagnostic))
+        notebook = analysis.unit.is_notebook
+        kind = NOTEBOOK_FIX_ALL_KIND if notebook else FIX_ALL_KIND
+        asked = bool(only) and _wanted(only, kind) if notebook else _wanted(only, kind)
+        if asked and _has_safe_fix(analysis):
             actions.append(
                 types.CodeAction(
                     title=FIX_ALL_TITLE,
-                    kind=FIX_ALL_KIND,
+                    kind=kind,
                     data={"uri": uri, "action": "fixAll"},
                     edit=None if lazy else await _fix_all_edit(ls, analysis),
                 )
             )
         return actions
+
+    @server.command(SHOW_DOCS_COMMAND)
+    async def show_rule_documentation(ls, *args: Any) -> bool:
+        """Open the rule's page: in the browser (`window/showDocument`), or say where it is."""
+        code = args[0] if args and isinstance(args[0], str) else None
+        uri = ls.rule_docs.uri(code) if code else None
+        if uri is None:
+            raise ValueError(f"{SHOW_DOCS_COMMAND} expects a rule code such as TP103, got {args!r}")
+        window = ls.client_capabilities.window
+        if window and window.show_document and window.show_document.support:
+            result = await ls.window_show_document_async(types.ShowDocumentParams(uri=uri, external=True))
+            if result is not None and result.success:
+                return True
+        ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info,
+                                                       message=f"torchplace: the documentation of {code} is at {uri}"))
+        return False
 
     @server.feature(types.CODE_ACTION_RESOLVE)
     async def resolve_code_action(ls: "TorchplaceServer", action: types.CodeAction) -> types.CodeAction:
@@ -171,7 +207,7 @@ def register(server: "TorchplaceServer") -> None:
         if kind == "fixAll":
             action.edit = await _fix_all_edit(ls, analysis)
             return action
-        for pf in analysis.placed(uri):
+        for pf in ls.shown.findings(analysis, uri):
             if pf.key != data.get("key"):
                 continue
             if kind == "fix" and pf.edits is not None:

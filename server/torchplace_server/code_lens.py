@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Optional
 from lsprotocol import types
 from torchplace_rules.text_lines import split_lines
 
+from torchplace_rules.text_lines import split_lines
+
 from .analysis_units import find_document
 from .probe_command import PROBE_COMMAND
 

@@ -1,5 +1,5 @@
-"""Settings plumbing: initializationOptions, workspace/configuration,
-didChangeConfiguration, and pyproject.toml changes via didChangeWatchedFiles.
+"""Settings plumbing: initializationOptions, workspace/configuration and
+didChangeConfiguration (pyproject.toml changes arrive through `watched_files`).
 
 See `settings` for the keys and the precedence.
 """
@@ -7,17 +7,28 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import platform
+import sys
+from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from . import __version__
 from .settings import SECTION, unwrap_initialization_options
+from .watched_files import register_watchers
 
 if TYPE_CHECKING:
     from .server import TorchplaceServer
 
 log = logging.getLogger(__name__)
-WATCH_REGISTRATION_ID = "torchplace-watch-pyproject"
+
+
+def _version_of(distribution: str) -> str:
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return "?"
 
 
 def _client_supports_configuration(ls: "TorchplaceServer") -> bool:
@@ -48,44 +59,28 @@ async def pull_configuration(ls: "TorchplaceServer") -> bool:
     return True
 
 
-async def _register_pyproject_watcher(ls: "TorchplaceServer") -> None:
-    ws = ls.client_capabilities.workspace
-    if not (ws and ws.did_change_watched_files and ws.did_change_watched_files.dynamic_registration):
-        return
-    options = types.DidChangeWatchedFilesRegistrationOptions(
-        watchers=[types.FileSystemWatcher(glob_pattern="**/pyproject.toml")]
-    )
-    try:
-        await ls.client_register_capability_async(
-            types.RegistrationParams(
-                registrations=[
-                    types.Registration(
-                        id=WATCH_REGISTRATION_ID,
-                        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-                        register_options=options,
-                    )
-                ]
-            )
-        )
-    except Exception as exc:  # noqa: BLE001
-        log.warning("torchplace: could not watch pyproject.toml files: %r", exc)
-
-
 def register(server: "TorchplaceServer") -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: "TorchplaceServer", params: types.InitializeParams) -> None:
         ls.connected = True
         if ls.log_handler is not None:
             ls.log_handler.loop = asyncio.get_event_loop()
+        client = params.client_info
+        log.info("torchplace %s (pygls %s) on Python %s at %s; client %s; workspace %s",
+                 __version__, _version_of("pygls"), platform.python_version(), sys.executable,
+                 f"{client.name} {client.version or ''}".strip() if client else "unnamed", ls.workspace.root_path)
         options = unwrap_initialization_options(params.initialization_options)
         if options is not None:
             ls.settings.update(options, "initializationOptions")
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: "TorchplaceServer", params: types.InitializedParams) -> None:
-        ls.spawn(_register_pyproject_watcher(ls))
+        ls.spawn(register_watchers(ls))
         if await pull_configuration(ls):
             ls.diagnostics.settings_changed()
+        else:
+            ls.workspace_checks.settings_changed()
+        log.info("torchplace: ready; settings: %s", ls.settings.describe())
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(ls: "TorchplaceServer", params: types.DidChangeConfigurationParams) -> None:
@@ -96,11 +91,5 @@ def register(server: "TorchplaceServer") -> None:
             ls.settings.update(settings[SECTION], "workspace/didChangeConfiguration")
         elif not (_client_supports_configuration(ls) and await pull_configuration(ls)):
             return
+        log.info("torchplace: settings changed: %s", ls.settings.describe())
         ls.diagnostics.settings_changed()
-
-    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    def did_change_watched_files(ls: "TorchplaceServer", params: types.DidChangeWatchedFilesParams) -> None:
-        if any(change.uri.endswith("pyproject.toml") for change in params.changes):
-            log.info("torchplace: pyproject.toml changed; re-reading [tool.torchplace]")
-            ls.settings.project_files_changed()
-            ls.diagnostics.settings_changed()

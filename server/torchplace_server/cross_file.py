@@ -10,8 +10,11 @@ get republished diagnostics, pull clients a `workspace/diagnostic/refresh`
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from pygls import uris
@@ -32,12 +35,15 @@ class CrossFile:
     def __init__(self, server: "TorchplaceServer") -> None:
         self.server = server
         self._index: Optional[ProjectIndex] = None
+        self._pending: set[str] = set()  # documents changed since the last flush
 
     @property
     def index(self) -> ProjectIndex:
         if self._index is None:
             root = self.server.workspace.root_path if self.server.workspace else None
-            self._index = ProjectIndex(root=root if root and os.path.isdir(root) else None)
+            # jedi answers from a subprocess of this interpreter: a compiled module it meets
+            # while resolving a name is never imported (and initialised) in the server.
+            self._index = ProjectIndex(root=root if root and os.path.isdir(root) else None, environment=sys.executable)
         return self._index
 
     def deps_current(self, deps: dict) -> bool:
@@ -47,19 +53,31 @@ class CrossFile:
 
     # -- document events ---------------------------------------------------
     def document_changed(self, uri: str) -> None:
-        """Feed the new text to the index, then re-check open documents that import it."""
-        path = _path(uri)
-        if path is None:
-            return
-        doc = find_document(self.server.workspace, uri)
-        if doc is not None and path.endswith(".py"):
-            self.index.set_overlay(path, doc.source)
-        self.recheck_dependents(path)
+        """Feed the new text to the index, then re-check open documents that import it.  Done once
+        per turn of the event loop, however many changes a burst brought (`flush`)."""
+        if not self._pending:
+            asyncio.get_running_loop().call_soon(self.flush)
+        self._pending.add(uri)
+
+    def flush(self) -> None:
+        """Bring the index up to date with the documents changed since the last flush."""
+        pending, self._pending = self._pending, set()
+        for uri in pending:
+            path = fs_path(uri)
+            if path is None:
+                continue
+            doc = find_document(self.server.workspace, uri)
+            if doc is not None and path.endswith(".py"):
+                self.index.set_overlay(path, doc.source)
+            self.recheck_dependents(path)
 
     def document_closed(self, uri: str) -> None:
-        path = _path(uri)
+        self._pending.discard(uri)
+        path = fs_path(uri)
         if path is not None:
             self.index.drop_overlay(path)  # the disk is the truth again
+            with self.index.lock:  # a closed document is not re-checked: forget what it imported
+                self.index.dependencies.pop(Path(path).resolve(), None)
             self.recheck_dependents(path)
 
     def recheck_dependents(self, path: str) -> None:
@@ -67,13 +85,13 @@ class CrossFile:
         if not dependents:
             return
         keys = [key for key in self.server.diagnostics.open_units()
-                if _path(key) is not None and os.path.realpath(_path(key)) in dependents]
+                if fs_path(key) is not None and os.path.realpath(fs_path(key)) in dependents]
         if keys:
             log.debug("torchplace: %s changed; re-checking %s", path, ", ".join(keys))
             self.server.diagnostics.dependencies_changed(keys)
 
 
-def _path(uri: str) -> Optional[str]:
+def fs_path(uri: str) -> Optional[str]:
     try:
         path = uris.to_fs_path(uri)
     except Exception:  # an odd URI is not a file of the workspace

@@ -1,10 +1,21 @@
-"""Diagnostics: pull (`textDocument/diagnostic`) or debounced push, never both.
+"""Diagnostics: pull (`textDocument/diagnostic`) or debounced push, never both for one document.
 
-Clients that advertise `textDocument.diagnostic` pull; the others get
-`publishDiagnostics`, debounced per unit (one task per document or notebook,
-restarted on every change) and always for the version that was analysed,
-which is the current one (see `AnalysisService.current`).  Every cell of a
-notebook gets a result, so findings that moved or vanished clear.
+Clients that pull (`textDocument.diagnostic` and `workspace/diagnostic/refresh`)
+pull plain documents; every other document, and every notebook for every
+client, gets `publishDiagnostics`, debounced per unit (one task per document or
+notebook, restarted on every change) and always for the version that was
+analysed, which is the current one (see `AnalysisService.current`).
+
+Notebooks are pushed, as Ruff does, because a pulling client asks only for the
+cells it shows: findings of a cell scrolled off screen vanished from Problems.
+Every cell gets a result on every change of the notebook (empty ones too, so
+findings that moved or vanished clear), and a pull for a cell is answered with
+an empty report (the pushed one is the truth).
+
+What a document shows comes from `shown_findings` (findings kept through a
+syntax error, the syntax error itself only after a pause); when a withheld
+syntax error falls due, the document is published again, or the client asked
+to pull again.
 """
 from __future__ import annotations
 
@@ -16,6 +27,7 @@ from lsprotocol import types
 
 from .analysis_service import Analysis, PlacedFinding
 from .analysis_units import find_document, unit_key_for
+from .probe_kernels import results_tag as probe_results_tag
 from .probe_kernels import with_probe_results
 
 if TYPE_CHECKING:
@@ -48,9 +60,10 @@ def to_diagnostic(ls: "TorchplaceServer", pf: PlacedFinding) -> types.Diagnostic
     )
 
 
-def diagnostics_for(ls: "TorchplaceServer", analysis: Analysis, uri: str) -> list[types.Diagnostic]:
-    # A probed cell's findings carry the probe's verdict (probe_kernels).
-    return with_probe_results(ls, uri, [to_diagnostic(ls, pf) for pf in analysis.placed(uri)])
+def diagnostics_for(ls: "TorchplaceServer", analysis: Analysis, uri: str, pushed: bool) -> list[types.Diagnostic]:
+    """The shown findings (calm typing keeps them through a syntax error), each with the probe's
+    verdict where it ran them, and the probe's own diagnostics after them when pushed."""
+    return with_probe_results(uri, [to_diagnostic(ls, pf) for pf in ls.shown.findings(analysis, uri)], pushed)
 
 
 class DiagnosticsPublisher:
@@ -59,62 +72,56 @@ class DiagnosticsPublisher:
     def __init__(self, server: "TorchplaceServer") -> None:
         self.server = server
         self._tasks: dict[str, asyncio.Task] = {}
+        self._due: dict[str, tuple[float, object]] = {}  # key -> (loop time, action)
         self._published: dict[str, set[str]] = {}
-        self._pulled: dict[str, str] = {}  # uri -> result id last returned by a pull
 
     # -- events ----------------------------------------------------------
     def unit_changed(self, key: str, immediate: bool = False) -> None:
-        if self.server.uses_pull_diagnostics:
-            notebook = self.server.workspace.get_notebook_document(notebook_uri=key)
-            if notebook is not None and self._can_refresh:
-                # A change in one cell can change another cell's findings; the client only
-                # re-pulls the cell it changed, so ask it to pull again when others moved.
-                self._schedule(key, 0 if immediate else self.server.settings.debounce_s, self._refresh_if_moved)
-            return
+        if self.pulled_unit(key):
+            return  # the client pulls after each change
         self._schedule(key, 0 if immediate else self.server.settings.debounce_s, self._publish)
+
+    def pulled_unit(self, key: str) -> bool:
+        """Does the client pull this unit's diagnostics (a plain document of a pulling client)?"""
+        return self.server.uses_pull_diagnostics and self.server.workspace.get_notebook_document(notebook_uri=key) is None
 
     def unit_closed(self, key: str, uris: Iterable[str]) -> None:
         task = self._tasks.pop(key, None)
+        self._due.pop(key, None)
         if task is not None:
             task.cancel()
         self.server.analysis.forget(key)
+        pushed = key in self._published
         uris = set(uris) | self._published.pop(key, set())
-        for uri in uris:
-            self._pulled.pop(uri, None)
-        if not self.server.uses_pull_diagnostics:
+        self.server.shown.forget(uris)
+        if pushed or not self.server.uses_pull_diagnostics:
             for uri in uris:
                 self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     def settings_changed(self) -> None:
-        """Re-check everything open (new settings or project config)."""
+        """Re-check everything open (new settings or project config), and the workspace in that mode."""
         self.server.analysis.forget_all()
+        self.server.workspace_checks.settings_changed()
         if self.server.uses_pull_diagnostics:
-            if self._can_refresh:
-                self.server.workspace_diagnostic_refresh(None)
-            return
+            self.server.workspace_diagnostic_refresh(None)
         for key in self.open_units():
-            self._schedule(key, 0, self._publish)
-
-    def remember_pull(self, uri: str, result_id: str) -> None:
-        self._pulled[uri] = result_id
+            if not self.pulled_unit(key):
+                self._schedule(key, 0, self._publish)
 
     def dependencies_changed(self, keys: list[str]) -> None:
         """A module these units import changed: republish them, or ask a pull client to pull again."""
         delay = self.server.settings.debounce_s
-        if self.server.uses_pull_diagnostics:
-            if self._can_refresh:
-                self._schedule("#refresh", delay, None)
-            return
         for key in keys:
-            self._schedule(key, delay, self._publish)
+            if self.pulled_unit(key):
+                self.refresh_later(delay)
+            else:
+                self._schedule(key, delay, self._publish)
+
+    def refresh_later(self, delay: float) -> None:
+        """Ask the pulling client to pull again after `delay` (one request for many reasons)."""
+        self._schedule("#refresh", delay, None)
 
     # -- internals -------------------------------------------------------
-    @property
-    def _can_refresh(self) -> bool:
-        caps = self.server.client_capabilities
-        ws = caps.workspace if caps else None
-        return bool(ws and ws.diagnostics and ws.diagnostics.refresh_support)
-
     def open_units(self) -> list[str]:
         ws = self.server.workspace
         keys = [nb.uri for nb in ws.notebook_documents.values()]
@@ -122,29 +129,39 @@ class DiagnosticsPublisher:
         return keys
 
     def _schedule(self, key: str, delay: float, action) -> None:
-        old = self._tasks.pop(key, None)
-        if old is not None:
-            old.cancel()
-        self._tasks[key] = self.server.spawn(self._run(key, delay, action))
+        """Run `action` for `key` after `delay`; a newer call moves the time (one task per key:
+        a burst of changes reschedules, it does not start and cancel a task per keystroke)."""
+        self._due[key] = (asyncio.get_running_loop().time() + delay, action)
+        task = self._tasks.get(key)
+        if task is None or task.done():
+            self._tasks[key] = self.server.spawn(self._run(key))
 
-    async def _run(self, key: str, delay: float, action) -> None:
+    async def _run(self, key: str) -> None:
+        loop = asyncio.get_running_loop()
         try:
-            if delay > 0:
-                await asyncio.sleep(delay)
-            if action is None:  # a debounced workspace/diagnostic/refresh
-                self.server.workspace_diagnostic_refresh(None)
-                return
-            analysis = await self.server.analysis.current(key)
-            if analysis is not None:
-                action(analysis)
+            while key in self._due:
+                due, action = self._due[key]
+                if due > loop.time():
+                    await asyncio.sleep(due - loop.time())
+                    continue
+                del self._due[key]
+                if action is None:  # a debounced workspace/diagnostic/refresh
+                    self.server.workspace_diagnostic_refresh(None)
+                    continue
+                analysis = await self.server.analysis.current(key)
+                again = action(analysis) if analysis is not None else None
+                if again is not None and key not in self._due:  # a withheld syntax error falls due then
+                    self._due[key] = (loop.time() + again, action)
         finally:
             if self._tasks.get(key) is asyncio.current_task():
                 del self._tasks[key]
 
-    def _publish(self, analysis: Analysis) -> None:
+    def _publish(self, analysis: Analysis) -> Optional[float]:
+        """Publish every document of the unit; returns when to publish again (a syntax error due)."""
         # No await between `current()` returning and here: this is the latest version.
         unit = analysis.unit
         uris = list(unit.uris)
+        due = [d for d in (self.server.shown.reveal_in(analysis, uri) for uri in uris) if d is not None]
         for uri in uris:
             part = unit.part_for_uri(uri)
             if part is not None:
@@ -154,36 +171,42 @@ class DiagnosticsPublisher:
                 version = doc.version if doc is not None else None
             self.server.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(
-                    uri=uri, diagnostics=diagnostics_for(self.server, analysis, uri), version=version
+                    uri=uri, diagnostics=diagnostics_for(self.server, analysis, uri, pushed=True), version=version
                 )
             )
         for gone in self._published.get(unit.key, set()) - set(uris):
             self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=gone, diagnostics=[]))
         self._published[unit.key] = set(uris)
-
-    def _refresh_if_moved(self, analysis: Analysis) -> None:
-        moved = [
-            uri for uri in analysis.unit.uris
-            if uri in self._pulled and self._pulled[uri] != analysis.result_id(uri)
-        ]
-        if moved:
-            self.server.workspace_diagnostic_refresh(None)
+        return min(due) if due else None
 
 
 def register(server: "TorchplaceServer") -> None:
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
-        types.DiagnosticOptions(identifier=SOURCE, inter_file_dependencies=True, workspace_diagnostics=False),
+        types.DiagnosticOptions(identifier=SOURCE, inter_file_dependencies=True, workspace_diagnostics=True),
     )
     async def document_diagnostic(
         ls: "TorchplaceServer", params: types.DocumentDiagnosticParams
     ) -> types.DocumentDiagnosticReport:
         uri = params.text_document.uri
-        analysis: Optional[Analysis] = await ls.analysis.current(unit_key_for(ls.workspace, uri))
+        key = unit_key_for(ls.workspace, uri)
+        if key != uri and ls.workspace.get_notebook_document(notebook_uri=key) is not None:
+            return types.RelatedFullDocumentDiagnosticReport(items=[])  # notebook cells are pushed
+        analysis: Optional[Analysis] = await ls.analysis.current(key)
         if analysis is None:  # not open: nothing to say
             return types.RelatedFullDocumentDiagnosticReport(items=[])
-        result_id = analysis.result_id(uri)
-        ls.diagnostics.remember_pull(uri, result_id)
+        due = ls.shown.reveal_in(analysis, uri)
+        if due is not None and ls.uses_pull_diagnostics:
+            ls.diagnostics.refresh_later(due)
+        result_id = ls.shown.result_id(analysis, uri, probe_results_tag(uri))
         if params.previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
-        return types.RelatedFullDocumentDiagnosticReport(items=diagnostics_for(ls, analysis, uri), result_id=result_id)
+        return types.RelatedFullDocumentDiagnosticReport(items=diagnostics_for(ls, analysis, uri, pushed=False),
+                                                         result_id=result_id)
+
+
+    @server.feature(types.WORKSPACE_DIAGNOSTIC)
+    async def workspace_diagnostic(ls: "TorchplaceServer", params: types.WorkspaceDiagnosticParams
+                                   ) -> types.WorkspaceDiagnosticReport:
+        """Files that are not open, in `diagnosticMode: workspace` (held until something changed)."""
+        return await ls.workspace_checks.report()

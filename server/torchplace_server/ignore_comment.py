@@ -6,6 +6,7 @@ import re
 from typing import Optional
 
 from torchplace_rules import Span
+from torchplace_rules.text_lines import line_ending, split_lines
 
 _EXISTING = re.compile(r"#\s*torchplace:\s*ignore\[([^\]]*)\]", re.IGNORECASE)
 
@@ -27,7 +28,7 @@ def ignore_edit(line_text: str, line: int, code: str) -> Optional[tuple[Span, st
 
 def still_parses(text: str, span: Span, new_text: str) -> bool:
     """Whether `text` with the edit applied still parses (a comment inside a string would not be one)."""
-    lines = text.splitlines(keepends=True)
+    lines = split_lines(text, keepends=True)
     if span.start_line >= len(lines):
         return False
     line = lines[span.start_line]
@@ -35,7 +36,7 @@ def still_parses(text: str, span: Span, new_text: str) -> bool:
         # A finding starts on code, so the end of its line is inside a string only
         # when a triple-quoted string opens on that very line.
         return True
-    ending = line[len(line.rstrip("\r\n")):]
+    ending = line_ending(line)
     body = line[: len(line) - len(ending)]
     lines[span.start_line] = body[: span.start_col] + new_text + body[span.end_col:] + ending
     try:

@@ -22,6 +22,10 @@ def register(server: "TorchplaceServer") -> None:
 
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
     def did_change(ls: "TorchplaceServer", params: types.DidChangeNotebookDocumentParams) -> None:
+        cells = params.change.cells
+        for content in (cells.text_content or []) if cells is not None else []:
+            ls.shown.document_changed(content.document.uri)
+        ls.analysis.note_change(params.notebook_document.uri)
         ls.diagnostics.unit_changed(params.notebook_document.uri)
         notebook_changed(ls, params)
 

@@ -63,7 +63,7 @@ def _build_request(ls: "TorchplaceServer", uri: str, line: int) -> Optional[Prob
     if doc is None:
         return None
     text = doc.source
-    lines = split_lines(text)
+    lines = split_lines(text)  # LSP's lines: the request's line numbers are the editor's
     notebook = ls.workspace.get_notebook_document(cell_uri=uri)
     if notebook is not None:
         earlier, is_code, cell_uris = [], [], []

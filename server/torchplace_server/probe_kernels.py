@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Optional
 
 from lsprotocol import types
 
+from .analysis_units import unit_is_open, unit_key_for
+
 if TYPE_CHECKING:
     from .server import TorchplaceServer
 
@@ -54,17 +56,29 @@ def probe_diagnostics(uri: str) -> list:
     return []
 
 
-def with_probe_results(ls: "TorchplaceServer", uri: str, diagnostics: list) -> list:
-    """The engine's diagnostics of `uri`, each marked with the probe's verdict, and (for a client
-    that keeps one pushed list per document) the probe's own diagnostics after them."""
+def _verdicts(uri: str) -> dict:
+    """(0-based line, code) -> the probe's verdict on the static findings of `uri`."""
     verdicts = {}
     for probed in PROBED.values():
         verdicts.update({(line, code): v for (u, line, code), v in probed.verdicts.items() if u == uri})
+    return verdicts
+
+
+def with_probe_results(uri: str, diagnostics: list, pushed: bool) -> list:
+    """The engine's diagnostics of `uri`, each marked with the probe's verdict, and, when they are
+    pushed (the client keeps one pushed list per document), the probe's own diagnostics after them."""
+    verdicts = _verdicts(uri)
     if verdicts:
         diagnostics = [_marked(d, verdicts.get((d.range.start.line, d.code))) for d in diagnostics]
-    if not getattr(ls, "uses_pull_diagnostics", True):
+    if pushed:
         diagnostics = diagnostics + probe_diagnostics(uri)
     return diagnostics
+
+
+def results_tag(uri: str) -> str:
+    """A part of the pull result id of `uri`: the verdicts shown on it (a new verdict is a new result)."""
+    verdicts = _verdicts(uri)
+    return repr(sorted(verdicts.items())) if verdicts else ""
 
 
 def _marked(d: types.Diagnostic, verdict: Optional[str]) -> types.Diagnostic:
@@ -89,19 +103,22 @@ def forget(ls: Optional["TorchplaceServer"], key: str) -> None:
 
 
 def _show(ls: "TorchplaceServer", key: str, uris: set) -> None:
-    """Publish the probe's diagnostics (pull clients: a pushed list of their own) and have the
-    engine's diagnostics shown again with or without verdicts."""
+    """Have the engine's diagnostics of the probed unit shown again with or without verdicts, and
+    the probe's own diagnostics with them: in a unit whose diagnostics are pushed (notebooks, and
+    every document of a client that does not pull) they join the unit's pushed list; elsewhere
+    (a pulled document, a file that is not open) they are a pushed list of their own."""
     try:
-        if getattr(ls, "uses_pull_diagnostics", True):
-            for uri in uris:
+        publisher = ls.diagnostics
+        units = {key} | {unit_key_for(ls.workspace, uri) for uri in uris}
+        pushed = {unit for unit in units if unit_is_open(ls.workspace, unit) and not publisher.pulled_unit(unit)}
+        for unit in pushed:
+            publisher.unit_changed(unit, immediate=True)
+        for uri in uris:
+            if unit_key_for(ls.workspace, uri) not in pushed:
                 ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
                     uri=uri, diagnostics=probe_diagnostics(uri)))
-            caps = ls.client_capabilities
-            ws = caps.workspace if caps else None
-            if ws and ws.diagnostics and ws.diagnostics.refresh_support:
-                ls.workspace_diagnostic_refresh(None)
-        else:
-            ls.diagnostics.unit_changed(key, immediate=True)
+        if ls.uses_pull_diagnostics and units - pushed:
+            publisher.refresh_later(0)
     except Exception:  # noqa: BLE001 - showing results must never break the server
         log.exception("torchplace: could not show the probe's results for %s", key)
 

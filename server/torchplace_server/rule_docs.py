@@ -1,12 +1,14 @@
-"""Each rule's docs as a local markdown file, for `Diagnostic.codeDescription`.
+"""Each rule's documentation page, for `Diagnostic.codeDescription`, the hover link and
+"Show documentation for TPxxx".
 
-The text is `rule.docs_markdown()` (what `torchplace explain` prints), written
-once into a cache folder keyed by the content's hash, and linked as a
-`file://` URI: no invented web domain, and the link works offline.
+The pages are the rule site (`rule_pages`), written once into a cache folder
+named by the content's hash (`~/.cache/torchplace/rule-docs/<hash>/TP103.html`)
+and linked as `file://` URIs: no invented web domain, and the links work
+offline.  VS Code shows them rendered (the extension's rule-docs view);
+other editors open them in the browser.
 """
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import tempfile
@@ -16,6 +18,8 @@ from typing import Optional
 from pygls import uris
 
 from torchplace_rules import get_rule
+
+from .rule_pages import page_name, render_site, site_digest
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +32,8 @@ def cache_root() -> Path:
 class RuleDocs:
     def __init__(self, root: Optional[Path] = None) -> None:
         self.root = root or cache_root()
-        self._uris: dict[str, Optional[str]] = {}
+        self._folder: Optional[Path] = None
+        self._failed = False
 
     def markdown(self, code: str) -> Optional[str]:
         try:
@@ -37,24 +42,32 @@ class RuleDocs:
             return None
 
     def uri(self, code: str) -> Optional[str]:
-        """file:// URI of the rule's docs page, or None when it cannot be written."""
-        if code in self._uris:
-            return self._uris[code]
-        uri = None
-        text = self.markdown(code)
-        if text is not None:
+        """file:// URI of the rule's page, or None (an unknown code, or a cache that cannot be written)."""
+        try:
+            get_rule(code)
+        except KeyError:
+            return None
+        folder = self._site()
+        return uris.from_fs_path(str(folder / page_name(code))) if folder is not None else None
+
+    def _site(self) -> Optional[Path]:
+        if self._folder is None and not self._failed:
+            pages = render_site()
+            folder = self.root / site_digest(pages)
             try:
-                rule = get_rule(code)
-                digest = hashlib.sha1(text.encode()).hexdigest()[:12]
-                path = self.root / f"{rule.code}-{rule.name}-{digest}.md"
-                if not path.exists():
+                if not (folder / "index.html").exists():
                     self.root.mkdir(parents=True, exist_ok=True)
-                    fd, tmp = tempfile.mkstemp(dir=self.root, suffix=".tmp")
-                    with os.fdopen(fd, "w", encoding="utf-8") as out:
-                        out.write(text)
-                    os.replace(tmp, path)
-                uri = uris.from_fs_path(str(path))
+                    staging = Path(tempfile.mkdtemp(dir=self.root, prefix=".writing-"))
+                    for name, text in pages.items():
+                        (staging / name).write_text(text, encoding="utf-8")
+                    try:
+                        os.replace(staging, folder)
+                    except OSError:  # another server wrote it first
+                        for path in staging.iterdir():
+                            path.unlink()
+                        staging.rmdir()
+                self._folder = folder
             except OSError as exc:
-                log.warning("torchplace: cannot write the docs of %s: %s", code, exc)
-        self._uris[code] = uri
-        return uri
+                log.warning("torchplace: cannot write the rule pages under %s: %s", self.root, exc)
+                self._failed = True
+        return self._folder

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
+import os
 import sys
 from typing import Optional
 
@@ -45,7 +46,16 @@ def tune_garbage_collector() -> None:
     gc.set_threshold(20_000, 20, 20)
 
 
+def keep_project_code_off_the_path() -> None:
+    """`python -m` puts the working directory (the user's project) first on sys.path, so an
+    import by name in the server (jedi's, a plugin's) could load the project's own modules,
+    compiled extensions included.  The server never needs them: nothing runs without a probe."""
+    cwd = os.getcwd()
+    sys.path[:] = [p for p in sys.path if p not in ("", ".", cwd)]
+
+
 def run(args: argparse.Namespace) -> int:
+    keep_project_code_off_the_path()
     from .server import build_server
 
     server = build_server()
@@ -59,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         server.start_io()
     server.analysis.shutdown()
+    server.workspace_checks.shutdown()
     return 0
 
 

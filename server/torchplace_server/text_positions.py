@@ -10,10 +10,19 @@ from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec
 
 from torchplace_rules import Span
+from torchplace_rules.text_lines import LINE_BREAK
+
+
+def lsp_lines(text: str) -> list[str]:
+    """The lines of `text` as LSP counts them: broken only at `\\n`, `\\r\\n`, `\\r`, and a text
+    ending in a line break has an empty last line (unlike `split_lines`, which follows `splitlines`)."""
+    return LINE_BREAK.split(text) if "\r" in text else text.split("\n")
 
 
 class LineTable:
-    """The lines of one text, split lazily and only when a line is not ASCII."""
+    """The LSP lines of one text (breaks at `\\n`, `\\r\\n`, `\\r`; a final break starts an
+    empty line), split when a position is first converted.  Positions sent to the client are
+    clamped to the text, so no range ever points outside the document."""
 
     __slots__ = ("text", "_ascii", "_lines")
 
@@ -25,7 +34,7 @@ class LineTable:
     @property
     def lines(self) -> list[str]:
         if self._lines is None:
-            self._lines = self.text.splitlines()
+            self._lines = lsp_lines(self.text)
         return self._lines
 
     def line(self, index: int) -> str:
@@ -33,10 +42,12 @@ class LineTable:
         return lines[index] if 0 <= index < len(lines) else ""
 
     def to_client(self, codec: PositionCodec, line: int, col: int) -> types.Position:
-        if self._ascii:
-            return types.Position(line=line, character=col)
-        text = self.line(line)
-        if text.isascii():
+        lines = self.lines
+        if line >= len(lines):
+            line, col = len(lines) - 1, len(lines[-1])
+        text = lines[line]
+        col = min(col, len(text))
+        if self._ascii or text.isascii():
             return types.Position(line=line, character=col)
         return types.Position(line=line, character=codec.client_num_units(text[:col]))
 

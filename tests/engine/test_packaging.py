@@ -14,8 +14,8 @@ else:
     import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parents[2]
-IMPORT_NAMES = {"pygls": "pygls", "lsprotocol": "lsprotocol", "jedi": "jedi", "jupyter_client": "jupyter_client",
-                "pathspec": "pathspec", "tomli": "tomli"}
+IMPORT_NAMES = {"pygls": "pygls", "lsprotocol": "lsprotocol", "cattrs": "cattrs", "jedi": "jedi",
+                "jupyter_client": "jupyter_client", "pathspec": "pathspec", "tomli": "tomli"}
 KERNEL_SIDE = {"torch", "torchgen", "IPython"}  # imported inside the user's kernel only (torchgen ships in the torch wheel)
 
 

@@ -7,7 +7,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from torchplace_rules import apply_fixes, check_source, explain
+from torchplace_rules import apply_fixes, check_source
 
 from lsp_helpers import accept_registrations, change_notebook_cell, observed, record_published, requires_rule, server_command, wait_for_published
 
@@ -174,7 +174,7 @@ async def test_code_lens_on_code_cells_and_hover_inside_a_cell(client):
     hover = await client.text_document_hover_async(
         types.HoverParams(text_document=types.TextDocumentIdentifier(uri=cell_uri(4)), position=diags[0].range.start)
     )
-    assert explain(diags[0].code) in hover.contents.value
+    assert diags[0].code in hover.contents.value and diags[0].message in hover.contents.value
 
 
 async def test_closing_the_notebook_clears_every_cell(client):
@@ -189,3 +189,28 @@ async def test_closing_the_notebook_clears_every_cell(client):
         await wait_for_published(client, cell_uri(i), None)
     cleared = {p.uri for p in client.published[before:] if not p.diagnostics}
     assert cleared == {cell_uri(i) for i in range(len(CELLS))}
+
+
+async def test_a_notebook_is_fixed_by_the_notebook_kind_only(client):
+    """VS Code asks each cell for `source.fixAll` in parallel: only `notebook.source.fixAll` fixes a notebook."""
+    nb, cells = "file:///tmp/torchplace-test/fixall.ipynb", ["import torch\ndevice = torch.device('cuda')\nx = torch.zeros(3)",
+                                                             "x.to(device)"]
+    uris = [f"vscode-notebook-cell:/tmp/torchplace-test/fixall.ipynb#c{i}" for i in range(2)]
+    client.notebook_document_did_open(types.DidOpenNotebookDocumentParams(
+        notebook_document=types.NotebookDocument(uri=nb, notebook_type="jupyter-notebook", version=1,
+                                                 cells=[types.NotebookCell(kind=types.NotebookCellKind.Code, document=u) for u in uris]),
+        cell_text_documents=[types.TextDocumentItem(uri=u, language_id="python", version=1, text=t) for u, t in zip(uris, cells)]))
+
+    async def kinds(only):
+        actions = await client.text_document_code_action_async(types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uris[0]),
+            range=types.Range(start=types.Position(0, 0), end=types.Position(0, 0)),
+            context=types.CodeActionContext(diagnostics=[], only=only)))
+        return [a.kind for a in actions or [] if isinstance(a, types.CodeAction)]
+
+    assert await kinds(["source.fixAll"]) == []
+    assert "notebook.source.fixAll.torchplace" not in await kinds(None)
+    assert await kinds(["notebook.source.fixAll"]) == ["notebook.source.fixAll.torchplace"]
+    client.notebook_document_did_close(types.DidCloseNotebookDocumentParams(
+        notebook_document=types.NotebookDocumentIdentifier(uri=nb),
+        cell_text_documents=[types.TextDocumentIdentifier(uri=u) for u in uris]))

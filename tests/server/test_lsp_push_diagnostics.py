@@ -9,7 +9,8 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from torchplace_rules import apply_fixes, check_source, explain
+from torchplace_rules import apply_fixes, check_source, get_rule
+from torchplace_server.rule_pages import render_page
 
 from lsp_helpers import (
     BROKEN, DISCARDED_TO, accept_registrations, expected_full, observed_full, MIXED_DEVICES, SEED_SCRIPT, Docs, expected, observed, record_published,
@@ -45,8 +46,9 @@ async def test_open_publishes_engine_findings_for_the_version(client, docs):
     for d in params.diagnostics:
         assert d.source == "torchplace"
         assert d.code_description is not None and d.code_description.href.startswith("file://")
-        page = Path(d.code_description.href[len("file://"):]).read_text()
-        assert page == explain(d.code)
+        page = Path(d.code_description.href[len("file://"):])
+        assert page.name == f"{d.code}.html"
+        assert page.read_text() == render_page(get_rule(d.code))
     docs.close(uri)
 
 
@@ -238,7 +240,9 @@ async def test_hover_on_a_flagged_range_shows_the_rule_docs(client, docs):
         )
     )
     assert hover.contents.kind == types.MarkupKind.Markdown
-    assert explain(f.code) in hover.contents.value
+    value = hover.contents.value
+    assert f.code in value and f.message in value and f"[Documentation for {f.code}](file://" in value
+    assert len(value.splitlines()) <= 12, value
     docs.close(uri)
 
 

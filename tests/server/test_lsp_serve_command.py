@@ -58,15 +58,21 @@ def test_tcp_mode_listens_on_loopback_and_answers_initialize():
             raise AssertionError("server did not listen")
         body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}).encode()
         conn.sendall(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        data = b""
-        while b"serverInfo" not in data or not data.rstrip().endswith(b"}"):
+        data, reply = b"", None
+        while reply is None:  # log messages may come first
             chunk = conn.recv(65536)
             if not chunk:
                 break
             data += chunk
-        header, _, payload = data.partition(b"\r\n\r\n")
-        reply = json.loads(payload)
-        assert reply["result"]["serverInfo"]["name"] == "torchplace"
+            while b"\r\n\r\n" in data:
+                header, _, rest = data.partition(b"\r\n\r\n")
+                length = int(header.split(b"Content-Length:")[1].split(b"\r\n")[0])
+                if len(rest) < length:
+                    break
+                message, data = json.loads(rest[:length]), rest[length:]
+                if message.get("id") == 1:
+                    reply = message
+        assert reply is not None and reply["result"]["serverInfo"]["name"] == "torchplace"
         conn.close()
     finally:
         proc.kill()
