@@ -1,7 +1,10 @@
-"""Shared by the probe's LSP tests: a script whose last cell fails on a GPU, and a wait."""
+"""Shared by the probe's LSP tests: a script whose last cell fails on a GPU, opening a file, a wait."""
 from __future__ import annotations
 
 import asyncio
+
+from lsprotocol import types
+from pygls import uris
 
 SCRIPT = '''\
 import torch
@@ -22,3 +25,13 @@ async def wait_for(predicate, timeout=120.0):
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError("timed out waiting")
         await asyncio.sleep(0.05)
+
+
+def open_file(client, folder, name: str, text: str) -> str:
+    """Write `text` to `folder/name` and open it in the editor; returns its URI."""
+    path = folder / name
+    path.write_text(text)
+    uri = uris.from_fs_path(str(path))
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)))
+    return uri

@@ -11,7 +11,7 @@ from lsprotocol import types
 from pygls import uris
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from .probe_lsp_helpers import SCRIPT, wait_for
+from .probe_lsp_helpers import SCRIPT, open_file, wait_for
 
 ANSWERS: list = []  # what the "user" clicks in window/showMessageRequest
 
@@ -39,15 +39,6 @@ async def client(lsp_client: LanguageClient):
     await lsp_client.shutdown_session()
 
 
-def _open(client, tmp_path, name, text):
-    path = tmp_path / name
-    path.write_text(text)
-    uri = uris.from_fs_path(str(path))
-    client.text_document_did_open(types.DidOpenTextDocumentParams(
-        text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)))
-    return uri
-
-
 async def _probe(client, uri, line, *extra):
     return await client.workspace_execute_command_async(types.ExecuteCommandParams(
         command="torchplace.probeCell", arguments=[uri, line, *extra]))
@@ -65,7 +56,7 @@ def _edit(client, uri, version, line, text):
 
 
 async def test_root_cause_verdicts_and_results_that_leave_with_the_cell(client: LanguageClient, tmp_path):
-    uri = _open(client, tmp_path, "train.py", SCRIPT)
+    uri = open_file(client, tmp_path, "train.py", SCRIPT)
     result = await _probe(client, uri, 8)
     assert result["result"]["status"] == "error"
     await wait_for(lambda: _probe_diagnostics(client, uri))
@@ -90,7 +81,7 @@ async def test_root_cause_verdicts_and_results_that_leave_with_the_cell(client: 
 
 
 async def test_closing_the_document_removes_its_probe_results(client: LanguageClient, tmp_path):
-    uri = _open(client, tmp_path, "close.py", "import torch\nx = torch.ones(2, device='cuda')\n")
+    uri = open_file(client, tmp_path, "close.py", "import torch\nx = torch.ones(2, device='cuda')\n")
     assert (await _probe(client, uri, 1))["result"]["status"] == "ok"
     await wait_for(lambda: _probe_diagnostics(client, uri))
     client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
@@ -99,7 +90,7 @@ async def test_closing_the_document_removes_its_probe_results(client: LanguageCl
 
 async def test_a_failing_cell_above_is_reported_and_the_probed_cell_still_runs(client: LanguageClient, tmp_path):
     text = "import torch\n# %%\nraise ValueError('broken setup')\n# %%\nz = torch.ones(2, device='cuda')\n"
-    uri = _open(client, tmp_path, "above.py", text)
+    uri = open_file(client, tmp_path, "above.py", text)
     first = (await _probe(client, uri, 4))["result"]
     assert first["status"] == "ok" and first["variables"]["z"]["device"] == "cuda:0"
     assert first["above_errors"] == [{"cell": 1, "type": "ValueError", "message": "broken setup", "line": 3,
@@ -112,7 +103,7 @@ async def test_a_failing_cell_above_is_reported_and_the_probed_cell_still_runs(c
 
 
 async def test_cancel_stops_a_looping_cell_at_once(client: LanguageClient, tmp_path):
-    uri = _open(client, tmp_path, "loop.py", "n = 0\n# %%\nwhile True:\n    n += 1\n")
+    uri = open_file(client, tmp_path, "loop.py", "n = 0\n# %%\nwhile True:\n    n += 1\n")
     assert (await _probe(client, uri, 0))["result"]["status"] == "ok"  # a warm kernel
     running = asyncio.ensure_future(_probe(client, uri, 2))
 
@@ -132,7 +123,7 @@ async def test_cancel_stops_a_looping_cell_at_once(client: LanguageClient, tmp_p
 
 
 async def test_a_setting_that_needs_a_new_kernel_asks_first(client: LanguageClient, tmp_path):
-    uri = _open(client, tmp_path, "state.py", "import torch\nstate = torch.zeros(2)\n")
+    uri = open_file(client, tmp_path, "state.py", "import torch\nstate = torch.zeros(2)\n")
     assert (await _probe(client, uri, 0))["result"]["status"] == "ok"
 
     def configure(probe):

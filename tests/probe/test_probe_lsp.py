@@ -6,10 +6,9 @@ import sys
 
 import pytest_lsp
 from lsprotocol import types
-from pygls import uris
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from .probe_lsp_helpers import SCRIPT, wait_for
+from .probe_lsp_helpers import SCRIPT, open_file, wait_for
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "torchplace_server"]))
 async def client(lsp_client: LanguageClient):
@@ -26,11 +25,7 @@ async def client(lsp_client: LanguageClient):
 
 
 async def test_probe_cell_command_shows_lines_error_summary_and_progress(client: LanguageClient, tmp_path):
-    path = tmp_path / "train.py"
-    path.write_text(SCRIPT)
-    uri = uris.from_fs_path(str(path))
-    client.text_document_did_open(types.DidOpenTextDocumentParams(
-        text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=SCRIPT)))
+    uri = open_file(client, tmp_path, "train.py", SCRIPT)
     lenses = await client.text_document_code_lens_async(
         types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri)))
     last_cell = [lens for lens in lenses if lens.command.command == "torchplace.probeCell"][-1]
@@ -77,11 +72,7 @@ async def test_probe_cell_command_shows_lines_error_summary_and_progress(client:
 
 async def test_cancel_from_the_progress_bar_interrupts_the_cell(client: LanguageClient, tmp_path):
     text = "import time\n# %%\ntime.sleep(120)\n"
-    path = tmp_path / "slow.py"
-    path.write_text(text)
-    uri = uris.from_fs_path(str(path))
-    client.text_document_did_open(types.DidOpenTextDocumentParams(
-        text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)))
+    uri = open_file(client, tmp_path, "slow.py", text)
     running = asyncio.ensure_future(client.workspace_execute_command_async(types.ExecuteCommandParams(
         command="torchplace.probeCell", arguments=[uri, 1])))
 
@@ -101,11 +92,7 @@ async def test_cancel_from_the_progress_bar_interrupts_the_cell(client: Language
 
 async def test_probe_from_top_restarts_and_closing_releases_the_kernel(client: LanguageClient, tmp_path):
     text = "import torch\nstate = torch.zeros(2)\n# %%\nstate += 1\n"
-    path = tmp_path / "state.py"
-    path.write_text(text)
-    uri = uris.from_fs_path(str(path))
-    client.text_document_did_open(types.DidOpenTextDocumentParams(
-        text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)))
+    uri = open_file(client, tmp_path, "state.py", text)
 
     async def probe(*options):
         result = await client.workspace_execute_command_async(types.ExecuteCommandParams(

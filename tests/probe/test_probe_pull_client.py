@@ -11,7 +11,7 @@ from lsprotocol import types
 from pygls import uris
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from .probe_lsp_helpers import SCRIPT, wait_for
+from .probe_lsp_helpers import SCRIPT, open_file, wait_for
 
 PROBE_SOURCE = "torchplace probe"
 
@@ -47,11 +47,7 @@ async def _pull(client, uri, previous=None):
 
 
 async def test_a_verdict_is_a_new_pull_result(client: LanguageClient, tmp_path):
-    path = tmp_path / "train.py"
-    path.write_text(SCRIPT)
-    uri = uris.from_fs_path(str(path))
-    client.text_document_did_open(types.DidOpenTextDocumentParams(
-        text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=SCRIPT)))
+    uri = open_file(client, tmp_path, "train.py", SCRIPT)
     before = await _pull(client, uri)
     assert "TP102" in [d.code for d in before.items] and not any("[probe:" in d.message for d in before.items)
     assert (await _probe(client, uri, 8))["result"]["status"] == "error"
