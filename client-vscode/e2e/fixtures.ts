@@ -13,7 +13,8 @@ export function required(name: string): string {
     return value;
 }
 
-export const USER_SETTINGS = {
+/** Settings for a quiet workbench: no tips, telemetry, trust prompts, chat or forwarded ports. */
+export const QUIET_SETTINGS: Record<string, unknown> = {
     'workbench.startupEditor': 'none',
     'workbench.tips.enabled': false,
     'workbench.enableExperiments': false,
@@ -29,8 +30,9 @@ export const USER_SETTINGS = {
     'window.restoreWindows': 'none',
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
     'remote.autoForwardPorts': false, // probe kernels open ports; no toasts about them
-    'torchplace.probe.simulateGpu': 'auto',
 };
+
+export const USER_SETTINGS = { ...QUIET_SETTINGS, 'torchplace.probe.simulateGpu': 'auto' };
 
 /** `torchplace.interpreter` is machine-overridable: in code-server (a remote window) it comes from here. */
 export const MACHINE_SETTINGS = { 'torchplace.interpreter': [path.join(PYTHON_BIN, 'python')] };

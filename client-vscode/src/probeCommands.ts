@@ -15,6 +15,7 @@ import { ServerClient } from './serverClient';
 import { StatusItems } from './statusItems';
 
 export const PROBE_CELL_COMMAND = 'torchplace.probeCell';
+export const CANCEL_PROBE_COMMAND = 'torchplace.cancelProbe';
 
 /** A place to probe: the document (or notebook cell) URI and a 0-based line in it. */
 export interface ProbeTarget {
@@ -90,12 +91,19 @@ export class Prober {
         if (fromTop) {
             args.push({ fromTop: true });
         }
-        return this.withUi(target, (token) =>
-            client.sendRequest(ExecuteCommandRequest.type, { command: PROBE_CELL_COMMAND, arguments: args }, token),
-        );
+        // No cancellation token on the request: Cancel goes through torchplace.cancelProbe, which
+        // interrupts the kernel, and the server still answers (status "cancelled", lines so far).
+        return this.withUi(target, () => client.sendRequest(ExecuteCommandRequest.type, { command: PROBE_CELL_COMMAND, arguments: args }));
     }
 
-    private async withUi(target: ProbeTarget, run: (token: vscode.CancellationToken) => Promise<unknown>): Promise<ProbeSummary | undefined> {
+    private cancel(target: ProbeTarget): void {
+        const client = this.server()?.languageClient;
+        client
+            ?.sendRequest(ExecuteCommandRequest.type, { command: CANCEL_PROBE_COMMAND, arguments: [target.uri.toString()] })
+            .then(undefined, () => undefined);
+    }
+
+    private async withUi(target: ProbeTarget, run: () => Promise<unknown>): Promise<ProbeSummary | undefined> {
         if (this.running) {
             await this.notifier.notify('info', 'A probe is already running; wait for it to finish.', [], true);
             return undefined;
@@ -105,7 +113,12 @@ export class Prober {
         try {
             const raw = await vscode.window.withProgress(
                 { location: vscode.ProgressLocation.Notification, title: `torchplace: probing ${describeTarget(target)}…`, cancellable: true },
-                (_progress, token) => run(token),
+                (_progress, token) => {
+                    // Cancel interrupts the kernel at once, whichever path started the probe (the code
+                    // lens's command carries no cancellation token of its own).
+                    const cancelled = token.onCancellationRequested(() => this.cancel(target));
+                    return run().finally(() => cancelled.dispose());
+                },
             );
             const summary = parseProbeResult(raw);
             this.view.show(target.uri, summary);
@@ -116,6 +129,7 @@ export class Prober {
                 return summary;
             }
             await this.view.reveal();
+            await revealTarget(target); // the panel must not cover the probed cell
             return summary;
         } catch (error) {
             this.status.showProbe(undefined);
@@ -125,6 +139,24 @@ export class Prober {
         } finally {
             this.running = false;
         }
+    }
+}
+
+/** Scrolls the probed line (or notebook cell) into view if the panel or anything else hid it. */
+async function revealTarget(target: ProbeTarget): Promise<void> {
+    const key = target.uri.toString();
+    if (target.uri.scheme === 'vscode-notebook-cell') {
+        for (const editor of vscode.window.visibleNotebookEditors) {
+            const index = editor.notebook.getCells().findIndex((c) => c.document.uri.toString() === key);
+            if (index >= 0) {
+                editor.revealRange(new vscode.NotebookRange(index, index + 1), vscode.NotebookEditorRevealType.InCenterIfOutsideViewport);
+            }
+        }
+        return;
+    }
+    for (const editor of vscode.window.visibleTextEditors.filter((e) => e.document.uri.toString() === key)) {
+        const position = new vscode.Position(Math.min(target.line, editor.document.lineCount - 1), 0);
+        editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     }
 }
 

@@ -23,6 +23,28 @@ export interface ProbeTransfer {
 export interface ProbeError {
     line?: number;
     message: string;
+    /** Not the error itself: its root cause, or a cell above that raised (no ✗ hint on its line). */
+    context?: boolean;
+}
+
+/** `root cause: line 5: mat1 was created on cpu here` (the probe's `error.root_cause`). */
+function rootCause(cause: Json, probedCell: number | undefined): ProbeError {
+    const line = num(cause.line) ?? 0;
+    const file = str(cause.file);
+    const where = `line ${line}${file ? ` of ${file}` : ''}`;
+    const operand = str(cause.operand) ?? 'the tensor';
+    const device = str(cause.device) ?? '?';
+    const kind = str(cause.kind);
+    const what =
+        kind === 'move-discarded'
+            ? `this move to ${str(cause.moved_to) ?? '?'} returned a copy that was not used; ${operand} stayed on ${device}`
+            : kind === 'moved'
+              ? `${operand} was moved to ${device} here`
+              : kind === 'hidden-attribute'
+                ? `${operand} is held in \`self.${str(cause.attribute) ?? '?'}\` of ${str(cause.owner) ?? '?'}, which Module.to() does not move; it stayed on ${device}`
+                : `${operand} was created on ${device} here`;
+    const sameCell = !file && (num(cause.cell) === undefined || num(cause.cell) === probedCell || probedCell === undefined);
+    return { line: sameCell ? line - 1 : undefined, message: `root cause: ${where}: ${what}`, context: true };
 }
 
 /** The text shown after a line: `→ cuda:0 float32 [32, 10]  host→device 4.0 MB  sync .item() ×50`. */
@@ -198,6 +220,20 @@ export function parseProbeResult(answer: unknown): ProbeSummary {
         const type = str(raw.error.type);
         const message = str(raw.error.message) ?? '';
         errors.push({ line: zeroBased(raw.error.line), message: type ? `${type}: ${message}` : message });
+        const cause = isObject(raw.error.root_cause) ? raw.error.root_cause : undefined;
+        if (cause && num(cause.line) !== undefined) {
+            errors.push(rootCause(cause, num(raw.cell)));
+        }
+    }
+    // Cells above that raised: in a `# %%` file their lines are the document's (the probed cell then
+    // starts below line 1); in a notebook they are another cell's, so the view cannot jump there.
+    const inOneDocument = (num(raw.first_line) ?? 1) > 1;
+    for (const above of Array.isArray(raw.above_errors) ? raw.above_errors.filter(isObject) : []) {
+        errors.push({
+            line: inOneDocument ? zeroBased(above.line) : undefined,
+            message: `cell ${(num(above.cell) ?? 0) + 1} above: ${str(above.type) ?? 'Error'}: ${str(above.message) ?? ''}`,
+            context: true,
+        });
     }
     const hints: LineHint[] = [];
     for (const rec of lines) {
@@ -208,7 +244,7 @@ export function parseProbeResult(answer: unknown): ProbeSummary {
         }
     }
     for (const error of errors) {
-        if (error.line !== undefined) {
+        if (error.line !== undefined && !error.context) {
             const existing = hints.find((h) => h.line === error.line);
             const text = `✗ ${error.message}`;
             if (existing) {

@@ -50,7 +50,13 @@ export class ProbeView implements vscode.TreeDataProvider<Node>, vscode.Disposab
             groups.push({
                 kind: 'group',
                 label: 'Error',
-                children: s.errors.map((e) => ({ kind: 'leaf', label: e.message, line: e.line, icon: 'error', tooltip: e.message })),
+                children: s.errors.map((e) => ({
+                    kind: 'leaf',
+                    label: e.message,
+                    line: e.line,
+                    icon: e.context ? 'lightbulb' : 'error',
+                    tooltip: e.message,
+                })),
             });
         }
         groups.push({

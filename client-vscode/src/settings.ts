@@ -19,6 +19,7 @@ export interface ProbeSettings {
     timeout: number;
     simulateGpu: SimulateGpu;
     existingKernel: string;
+    args: string[];
 }
 
 export interface TorchplaceSettings {
@@ -59,7 +60,7 @@ export const DEFAULT_SETTINGS: TorchplaceSettings = Object.freeze({
     showNotifications: 'onError',
     reportSyntaxErrors: undefined,
     diagnosticMode: 'openFiles',
-    probe: Object.freeze({ timeout: 60, simulateGpu: 'auto', existingKernel: '' }),
+    probe: Object.freeze({ timeout: 60, simulateGpu: 'auto', existingKernel: '', args: [] }),
 }) as TorchplaceSettings;
 
 /** What `${...}` variables in path settings expand to. */
@@ -114,6 +115,7 @@ export function readSettings(
             timeout: readTimeout(get('probe.timeout'), complain),
             simulateGpu: readEnum(get('probe.simulateGpu'), ['auto', 'on', 'off'], d.probe.simulateGpu, 'probe.simulateGpu', complain),
             existingKernel: substitute(readString(get('probe.existingKernel'), 'probe.existingKernel', complain), context),
+            args: readStringList(get('probe.args'), 'probe.args', complain).map((a) => substitute(a, context)),
         },
     };
     return { settings, problems };

@@ -76,3 +76,28 @@ test('bytes use the probe\'s decimal units', () => {
     assert.equal(formatBytes(999), '999 B');
     assert.equal(formatBytes(4_000_000), '4.0 MB');
 });
+
+test('the root cause and the cells above that raised come with the error, without a ✗ hint', () => {
+    const s = parseProbeResult({
+        ...RESULT,
+        error: {
+            ...RESULT.error,
+            root_cause: { operand: 'mat1', device: 'cpu', line: 6, cell: 1, kind: 'created' },
+        },
+        above_errors: [{ cell: 0, type: 'ValueError', message: 'broken setup', line: 3, kind: 'exception' }],
+    });
+    assert.deepEqual(s.errors, [
+        { line: 7, message: 'RuntimeError: Expected all tensors to be on the same device' },
+        { line: 5, message: 'root cause: line 6: mat1 was created on cpu here', context: true },
+        { line: 2, message: 'cell 1 above: ValueError: broken setup', context: true },
+    ]);
+    assert.equal(s.hints.filter((h) => h.isError).length, 1);
+});
+
+test('a root cause in another file keeps no line of this document', () => {
+    const s = parseProbeResult({
+        ...RESULT,
+        error: { ...RESULT.error, root_cause: { operand: 'x', device: 'cpu', line: 3, file: '/p/data.py', kind: 'moved' } },
+    });
+    assert.deepEqual(s.errors[1], { line: undefined, message: 'root cause: line 3 of /p/data.py: x was moved to cpu here', context: true });
+});

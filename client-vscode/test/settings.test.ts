@@ -33,7 +33,7 @@ test('valid values are kept, codes upper-cased, names kept', () => {
     assert.deepEqual(settings.extraDeviceNames, ['gpu', 'self.device']);
     assert.deepEqual(settings.interpreter, ['/opt/py/bin/python', '-X', 'utf8']);
     assert.equal(settings.importStrategy, 'useBundled');
-    assert.deepEqual(settings.probe, { timeout: 5, simulateGpu: 'on', existingKernel: '/tmp/kernel-1.json' });
+    assert.deepEqual(settings.probe, { timeout: 5, simulateGpu: 'on', existingKernel: '/tmp/kernel-1.json', args: [] });
 });
 
 test('wrong values fall back to defaults and name the setting with the fix', () => {
@@ -89,7 +89,7 @@ test('interpreter paths expand ${workspaceFolder}, ${userHome}, ${env:X} and ~',
 
 test('probe settings reach the server once they differ from the defaults', () => {
     const { settings } = read({ 'probe.timeout': 5, 'probe.simulateGpu': 'off' });
-    assert.deepEqual(serverSettings(settings).probe, { timeout: 5, simulateGpu: 'off', existingKernel: '' });
+    assert.deepEqual(serverSettings(settings).probe, { timeout: 5, simulateGpu: 'off', existingKernel: '', args: [] });
     assert.equal(serverSettings(read({}).settings).probe, undefined);
 });
 

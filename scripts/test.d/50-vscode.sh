@@ -23,7 +23,9 @@ echo "vscode: unit tests and .vsix in $(( $(date +%s) - start )) s"
 e2e_start=$(date +%s)
 CODE_SERVER_ENTRY="$cs_entry" NODE24="$node24" VSIX="$PWD/client-vscode/out/torchplace.vsix" \
   node --test --test-reporter=spec client-vscode/out/e2e/editor.e2e.js
-echo "vscode: end-to-end suite in $(( $(date +%s) - e2e_start )) s; screenshots in test-artifacts/vscode/"
+CODE_SERVER_ENTRY="$cs_entry" NODE24="$node24" VSIX="$PWD/client-vscode/out/torchplace.vsix" \
+  node --test --test-reporter=spec client-vscode/out/e2e/probe.e2e.js
+echo "vscode: end-to-end suites in $(( $(date +%s) - e2e_start )) s; screenshots in test-artifacts/vscode*/"
 
 # The platform build (useBundled): torchplace bundled for the bare system
 # Python's version only, to keep CI quick; run in a Python without torchplace

@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Optional, Sequence, Union
 
+from torchplace_rules.text_lines import split_lines
+
 _MARKER = re.compile(r"^\s*#\s*%%(?P<rest>.*)$")
 _MARKDOWN = re.compile(r"\[\s*(markdown|md|raw)\s*\]", re.IGNORECASE)
 
@@ -26,7 +28,7 @@ class Cell:
 
     @property
     def last_line(self) -> int:
-        return self.first_line + max(self.source.count("\n") - (1 if self.source.endswith("\n") else 0), 0)
+        return self.first_line + max(len(split_lines(self.source)) - 1, 0)
 
     @property
     def fingerprint(self) -> str:
@@ -36,7 +38,7 @@ class Cell:
 def split_cells(text: str) -> list[Cell]:
     """Split at `# %%` markers; a file without markers is one cell.  The marker line
     itself belongs to the cell it opens (it is a comment, so it runs as nothing)."""
-    lines = text.splitlines(keepends=True)
+    lines = split_lines(text, keepends=True)
     starts = [i for i, line in enumerate(lines) if _MARKER.match(line)]
     if not starts:
         return [Cell(0, 1, text)]
@@ -52,8 +54,14 @@ def split_cells(text: str) -> list[Cell]:
     return cells
 
 
-def notebook_cells(sources: Sequence[str]) -> list[Cell]:
-    return [Cell(i, 1, src) for i, src in enumerate(sources)]
+def notebook_cells(sources: Sequence) -> list[Cell]:
+    """A notebook's cells in order, as the editor numbers them: each item is a code cell's text,
+    or `(text, is_code)` (markdown cells keep their place but never run)."""
+    cells = []
+    for i, item in enumerate(sources):
+        text, is_code = (item, True) if isinstance(item, str) else (item[0], bool(item[1]))
+        cells.append(Cell(i, 1, text, is_code))
+    return cells
 
 
 def cells_of(document: Union[str, Sequence[str]]) -> list[Cell]:

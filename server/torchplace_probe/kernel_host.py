@@ -11,13 +11,17 @@ import os
 import queue
 import subprocess
 import sys
+import shutil
 import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from .process_tree import descendants, kill_tree, run_bounded
+
 LOOPBACK = "127.0.0.1"
+CANCEL_GRACE = 1.5  # seconds a cancelled cell has to stop after the interrupt before the kernel restarts
 _LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1"}
 
 
@@ -42,19 +46,21 @@ class ExecOutcome:
     restarted: bool = False
 
 
-def check_interpreter(python: str) -> None:
-    """Fail early, naming the interpreter, when ipykernel or torch is missing."""
+def check_interpreter(python: str, timeout: float = 20.0) -> None:
+    """Fail early, naming the interpreter, when ipykernel or torch is missing (bounded: an
+    interpreter that hangs is ended with its whole process group after `timeout` seconds)."""
     probe = (
         "import importlib.util as u, sys;"
         "print(sys.version_info[0], sys.version_info[1],"
         " int(u.find_spec('ipykernel') is not None), int(u.find_spec('torch') is not None))"
     )
     try:
-        done = subprocess.run([python, "-c", probe], capture_output=True, text=True, timeout=60,
-                              stdin=subprocess.DEVNULL)
+        done = run_bounded([python, "-c", probe], timeout)
     except FileNotFoundError:
         raise ProbeSetupError(f"interpreter not found: {python}") from None
-    except (OSError, subprocess.TimeoutExpired) as exc:
+    except subprocess.TimeoutExpired:
+        raise ProbeSetupError(f"the interpreter {python} did not answer within {timeout:g} s (it was stopped)") from None
+    except OSError as exc:
         raise ProbeSetupError(f"cannot run the interpreter {python}: {exc}") from None
     if done.returncode != 0:
         raise ProbeSetupError(f"the interpreter {python} failed to start: {done.stderr.strip()[-500:]}")
@@ -85,6 +91,8 @@ class KernelHost:
         self.client = None
         self.log_path: Optional[str] = None
         self._log = None
+        self._pid: Optional[int] = None  # the kernel process (a managed kernel only) and its group
+        self._pgid: Optional[int] = None
         self._lock = threading.Lock()
 
     # --- lifecycle ---
@@ -126,6 +134,7 @@ class KernelHost:
             except Exception as exc:  # noqa: BLE001 - any start failure is a setup error
                 raise ProbeSetupError(f"cannot start a kernel with {self.python}: {exc}") from None
             self.manager = manager
+            self._remember_process()
             client = manager.client()
             client.start_channels()
             self.client = client
@@ -156,15 +165,28 @@ class KernelHost:
             msg = self.client.session.msg("interrupt_request", content={})
             self.client.control_channel.send(msg)
 
+    def _remember_process(self) -> None:
+        provisioner = getattr(self.manager, "provisioner", None)
+        self._pid = getattr(provisioner, "pid", None)
+        self._pgid = getattr(provisioner, "pgid", None)
+
+    def _process_tree(self) -> tuple:
+        """(pid, group, descendants) of the kernel, taken before it is stopped: once it is gone,
+        its daemonised children belong to init and can no longer be found."""
+        return self._pid, self._pgid, descendants(self._pid) if self._pid else []
+
     def restart(self) -> None:
         if self.manager is None:
             raise ProbeSetupError("cannot restart a kernel the probe did not start (--existing)")
+        tree = self._process_tree()
         try:
             self.manager.restart_kernel(now=True)
         except Exception:  # noqa: BLE001 - a dead kernel: start afresh
             self.shutdown()
             self.start()
             return
+        kill_tree(*tree)
+        self._remember_process()
         if self.client is not None:
             self.client.stop_channels()
         self.client = self.manager.client()
@@ -178,15 +200,21 @@ class KernelHost:
             except Exception:  # noqa: BLE001
                 pass
         if self.manager is not None:
+            tree = self._process_tree()
             try:
                 self.manager.shutdown_kernel(now=True)
             except Exception:  # noqa: BLE001
                 pass
+            kill_tree(*tree)
+            self._pid = self._pgid = None
         self.client = None
         self.manager = None
         if self._log is not None:
             self._log.close()
             self._log = None
+        if self.log_path:
+            shutil.rmtree(os.path.dirname(self.log_path), ignore_errors=True)
+            self.log_path = None
 
     def log_tail(self, limit: int = 2000) -> str:
         """The end of the kernel's stderr (e.g. "Segmentation fault" context)."""
@@ -221,7 +249,7 @@ class KernelHost:
             if cancel is not None and cancel.is_set() and not out.interrupted:
                 out.cancelled = out.interrupted = True
                 self._try_interrupt()
-                deadline = now + grace
+                deadline = now + min(grace, CANCEL_GRACE)  # the user is waiting: restart sooner
             if now > deadline:
                 if not out.interrupted:
                     out.timed_out = out.interrupted = True

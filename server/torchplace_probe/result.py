@@ -64,17 +64,19 @@ class LineResult:
     values: dict = field(default_factory=dict)
     transfers: list = field(default_factory=list)
     syncs: list = field(default_factory=list)
+    discarded_moves: int = 0  # moves on this line whose copy nobody used (`x.to(device)` as a statement)
 
     @classmethod
     def from_json(cls, data: dict) -> "LineResult":
         return cls(
             line=data["line"], hits=data.get("hits", 0), values=dict(data.get("values", {})),
             transfers=[Transfer(**t) for t in data.get("transfers", [])], syncs=list(data.get("syncs", [])),
+            discarded_moves=data.get("discarded_moves", 0),
         )
 
     @property
     def is_empty(self) -> bool:
-        return not (self.values or self.transfers or self.syncs)
+        return not (self.values or self.transfers or self.syncs or self.discarded_moves)
 
     def label(self) -> str:
         """One line of text: `→ cuda:0 float32 [32, 10]  host→device 4.0 MB  sync .item() ×50`."""
@@ -87,6 +89,8 @@ class LineResult:
         parts += [t.label() for t in self.transfers]
         for s in self.syncs:
             parts.append(f"sync {s['kind']}" + (f" ×{s['count']}" if s["count"] > 1 else ""))
+        if self.discarded_moves:
+            parts.append("copy not kept (the tensor stays where it was)")
         return "  ".join(parts)
 
 
@@ -99,6 +103,28 @@ class ProbeError:
     traceback: str = ""
     cell: Optional[int] = None
     stack: list = field(default_factory=list)  # the cell's lines in the traceback, outermost first
+    # where the offending operand got its device: {operand, device, line, cell | file, kind, moved_to, created}
+    root_cause: Optional[dict] = None
+    static_finding: Optional[bool] = None  # a device error: does a static finding sit on its chain?
+
+    def root_cause_text(self) -> str:
+        """`line 4: mat1 (on cpu) was created here` and the like; "" when unknown."""
+        cause = self.root_cause or {}
+        if cause.get("line") is None:
+            return ""
+        where = f"line {cause['line']}" + (f" of {cause['file']}" if cause.get("file") else "")
+        operand, device = cause.get("operand", "the tensor"), cause.get("device", "?")
+        kind = cause.get("kind")
+        if kind == "move-discarded":
+            return (f"{where}: this move to {cause.get('moved_to')} returned a copy that was not used; "
+                    f"{operand} stayed on {device}")
+        if kind == "moved":
+            return f"{where}: {operand} was moved to {device} here"
+        if kind == "hidden-attribute":
+            return (f"{where}: {operand} is held in `self.{cause.get('attribute')}` of {cause.get('owner')}, which "
+                    f"Module.to() does not move (a plain attribute, not a buffer, parameter or ModuleList); "
+                    f"it stayed on {device}")
+        return f"{where}: {operand} was created on {device} here"
 
 
 @dataclass
@@ -126,6 +152,8 @@ class ProbeResult:
     ran_cells: list = field(default_factory=list)
     device_errors: list = field(default_factory=list)  # {line, type, message}: also those the cell caught
     torch_version: str = ""
+    static_findings: list = field(default_factory=list)  # verdicts.StaticFinding.to_json(), when checked
+    above_errors: list = field(default_factory=list)  # {cell, type, message, line, kind}: cells above that raised
 
     @property
     def ok(self) -> bool:
@@ -153,7 +181,7 @@ class ProbeResult:
         return " · ".join(parts)
 
     def to_text(self, source_lines: Optional[list] = None, path: str = "") -> str:
-        where = f"cell {self.cell}" if self.cell is not None else "cell"
+        where = f"cell {self.cell + 1}" if self.cell is not None else "cell"
         if self.first_line is not None:
             where += f" (lines {self.first_line}–{self.last_line})"
         out = [f"probe {path} {where}: {self.status}".replace("  ", " ")]
@@ -179,6 +207,16 @@ class ProbeResult:
         if self.error and (error_line is None or self.line(error_line) is None):
             at = f" (line {error_line})" if error_line else ""
             out.append(f"  ✗ {self.error.type}{at}: {self.error.message}")
+        if self.error and self.error.root_cause_text():
+            out.append(f"  root cause: {self.error.root_cause_text()}")
+        if self.error and self.error.static_finding is False:
+            out.append("  no static finding explains this error (--report-miss DIR writes a corpus case)")
+        judged = [f for f in self.static_findings if f.get("verdict")]
+        if judged:
+            out.append("static findings:")
+            for f in judged:
+                cell = f" (cell {f['cell']})" if f.get("cell") is not None else ""
+                out.append(f"  line {f['line']}{cell} {f['code']}: {f['verdict'].replace('-', ' ')} — {f['message']}")
         if self.variables:
             out.append("variables:")
             for name, info in self.variables.items():
@@ -199,7 +237,7 @@ def result_from_payload(payload: dict[str, Any], **extra: Any) -> ProbeResult:
         status=payload.get("status", "ok"),
         lines=[LineResult.from_json(rec) for rec in payload.get("lines", [])],
         error=ProbeError(**{k: err.get(k) for k in ("type", "message", "line", "kind", "traceback")},
-                         stack=list(err.get("stack") or [])) if err else None,
+                         stack=list(err.get("stack") or []), root_cause=err.get("root_cause")) if err else None,
         device_errors=list(payload.get("device_errors", [])),
         variables=payload.get("variables", {}),
         device=payload.get("device", "cpu"),

@@ -11,6 +11,7 @@ import json
 from functools import lru_cache
 import os
 import re
+import shutil
 import tempfile
 import threading
 import time
@@ -20,13 +21,12 @@ from typing import Callable, Optional, Sequence, Union
 
 from .cells import Cell, cell_for_line, cells_of
 from .kernel_host import KernelHost, ProbeSetupError
+from .process_tree import SUBREAPER_CODE
 from .result import ProbeError, ProbeResult, result_from_payload
 
 KERNEL_SIDE = Path(__file__).with_name("kernel_side")
+KERNEL_PACKAGE = "_torchplace_probe_kernel"
 MIME = "application/vnd.torchplace.probe+json"
-_MODULES = (("_torchplace_probe_simulated_gpu", "simulated_gpu.py"),
-            ("_torchplace_probe_recorder", "recorder.py"),
-            ("_torchplace_probe_runner", "runner.py"))
 _WANTS_GPU = re.compile(r"\bcuda\b|\.cuda\(")
 
 Document = Union[str, Sequence[str]]
@@ -43,20 +43,26 @@ class ProbeOptions:
     timeout: float = 60.0
     output_limit: int = 64_000
     cwd: Optional[str] = None
+    script: Optional[str] = None  # the document's path: `sys.argv[0]`, `__file__`, the working folder
+    args: tuple = ()  # the user's command-line arguments (`sys.argv[1:]`)
 
 
 @lru_cache(maxsize=1)
 def _load_code() -> str:
-    """The kernel-side modules as one cell (read once: they do not change while we run)."""
-    parts = ["def __torchplace_probe_load():", "    import sys, types"]
-    for name, filename in _MODULES:
-        path = KERNEL_SIDE / filename
-        parts.append(
-            f"    m = types.ModuleType({name!r}); m.__file__ = {str(path)!r}; sys.modules[{name!r}] = m\n"
-            f"    exec(compile({path.read_text(encoding='utf-8')!r}, {str(path)!r}, 'exec'), m.__dict__)"
-        )
-    parts.append("__torchplace_probe_load()\ndel __torchplace_probe_load")
-    return "\n".join(parts)
+    """A cell that imports the kernel side as a package from its folder (stdlib + torch only)."""
+    init = KERNEL_SIDE / "__init__.py"
+    return (
+        "def __torchplace_probe_load():\n"
+        "    import importlib, importlib.util, sys\n"
+        f"    if {KERNEL_PACKAGE!r} not in sys.modules:\n"
+        f"        spec = importlib.util.spec_from_file_location({KERNEL_PACKAGE!r}, {str(init)!r},\n"
+        f"                                                      submodule_search_locations=[{str(KERNEL_SIDE)!r}])\n"
+        "        package = importlib.util.module_from_spec(spec)\n"
+        f"        sys.modules[{KERNEL_PACKAGE!r}] = package\n"
+        "        spec.loader.exec_module(package)\n"
+        f"    importlib.import_module({KERNEL_PACKAGE + '.runner'!r})\n"
+        "__torchplace_probe_load()\ndel __torchplace_probe_load"
+    )
 
 
 class ProbeSession:
@@ -68,6 +74,9 @@ class ProbeSession:
         self.host: Optional[KernelHost] = None
         self._ran: dict = {}  # cell index -> fingerprint the kernel last ran
         self._loaded = False
+        self._notebook = False
+        self._died = False
+        self._device = ("cpu", False)  # (device, simulated) of the last run, for faults without a payload
         self._lock = threading.Lock()
         self._tmp = tempfile.mkdtemp(prefix="torchplace-probe-")
 
@@ -76,6 +85,7 @@ class ProbeSession:
         if self.host is not None:
             self.host.shutdown()  # for an attached kernel (`existing`) this only stops our channels
         self.host = None
+        shutil.rmtree(self._tmp, ignore_errors=True)
 
     def __enter__(self) -> "ProbeSession":
         return self
@@ -84,6 +94,9 @@ class ProbeSession:
         self.close()
 
     def _ensure_kernel(self, notes: list) -> None:
+        if self._died:
+            notes.append("the kernel had died; started a new one (state from earlier probes is gone)")
+            self._died = False
         if self.host is not None and not self.host.is_alive():
             notes.append("the kernel had died; started a new one (state from earlier probes is gone)")
             self._forget()
@@ -97,7 +110,8 @@ class ProbeSession:
             self.host = host
             self._forget()
         if not self._loaded:
-            outcome = self.host.execute(_load_code(), timeout=max(self.options.timeout, 120.0))
+            code = _load_code() + ("\n" + SUBREAPER_CODE if self.host.manager is not None else "")
+            outcome = self.host.execute(code, timeout=max(self.options.timeout, 120.0))
             if outcome.status != "ok":
                 detail = outcome.error_value or outcome.output.strip()[-300:] or "the kernel stopped"
                 raise ProbeSetupError(f"cannot load the probe into the kernel ({self.host.python}): {detail}")
@@ -140,6 +154,7 @@ class ProbeSession:
             return result
 
     def _probe(self, document, cell_index, line, from_top, cancel, progress, record=True) -> ProbeResult:
+        self._notebook = not isinstance(document, str)
         cells = cells_of(document)
         target = self._pick(cells, cell_index, line, isinstance(document, str))
         if target is None:
@@ -148,8 +163,9 @@ class ProbeSession:
         if not target.is_code:
             return ProbeResult(status="setup-error", cell=target.index, first_line=target.first_line,
                                last_line=target.last_line, error=ProbeError(
-                                   "ValueError", f"cell {target.index} is a markdown cell: nothing to run", None, "setup"))
-        text = document if isinstance(document, str) else "\n".join(document)
+                                   "ValueError", f"cell {target.index + 1} is a markdown cell: nothing to run", None,
+                                   "setup"))
+        text = document if isinstance(document, str) else "\n".join(c.source for c in cells)
         wants_gpu = bool(_WANTS_GPU.search(text))
         notes: list = []
         base = dict(cell=target.index, first_line=target.first_line, last_line=target.last_line, notes=notes)
@@ -162,31 +178,34 @@ class ProbeSession:
         except ProbeSetupError as exc:
             return ProbeResult(status="setup-error", error=ProbeError("ProbeSetupError", str(exc), None, "setup"), **base)
         ran: list = []
+        above_errors: list = []
         for above in cells[: target.index]:
             if not above.is_code or self._ran.get(above.index) == above.fingerprint:
                 continue
-            progress(f"running cell {above.index} (lines {above.first_line}–{above.last_line})")
+            progress(f"running cell {above.index + 1} (lines {above.first_line}–{above.last_line})")
             payload, outcome = self._run(above, probe=False, wants_gpu=wants_gpu, cancel=cancel)
             ran.append(above.index)
             failure = self._fault(outcome, payload, above, base, ran)
             if failure is not None:
                 return failure
             if payload and payload.get("status") == "error":
+                # Like Jupyter: the failure is shown, the cell counts as run (until it changes), and the
+                # probed cell still runs; whether that makes sense is the user's call.
                 err = payload["error"]
-                notes.append(f"cell {above.index} above raised {err['type']}; the probed cell did not run")
-                return ProbeResult(status="error-above", ran_cells=ran, error=ProbeError(
-                    err["type"], err["message"], err.get("line"), err.get("kind", "exception"),
-                    err.get("traceback", ""), above.index), **base)
+                above_errors.append({"cell": above.index, "type": err["type"], "message": err["message"],
+                                     "line": err.get("line"), "kind": err.get("kind", "exception")})
+                notes.append(f"cell {above.index + 1} above raised {err['type']}"
+                             + (f" at line {err['line']}" if err.get("line") else "") + "; the probed cell ran anyway")
             self._ran[above.index] = above.fingerprint
         if ran:
-            notes.append("ran cell" + ("s " if len(ran) > 1 else " ") + ", ".join(map(str, ran)) + " first")
-        progress(f"probing cell {target.index}")
+            notes.append("ran cell" + ("s " if len(ran) > 1 else " ") + ", ".join(str(i + 1) for i in ran) + " first")
+        progress(f"probing cell {target.index + 1}")
         payload, outcome = self._run(target, probe=record, wants_gpu=wants_gpu, cancel=cancel)
         failure = self._fault(outcome, payload, target, base, ran)
         if failure is not None:
             return failure
         self._ran[target.index] = target.fingerprint
-        return result_from_payload(payload, ran_cells=ran, output=outcome.output,
+        return result_from_payload(payload, ran_cells=ran, output=outcome.output, above_errors=above_errors,
                                    output_truncated=outcome.output_truncated, **base)
 
     @staticmethod
@@ -203,18 +222,21 @@ class ProbeSession:
     def _run(self, cell: Cell, probe: bool, wants_gpu: bool, cancel):
         filename = f"<torchplace-probe {self.name} cell {cell.index}>"
         progress_path = self._progress_path()
-        for stale in (progress_path, progress_path + ".line"):
+        for stale in (progress_path, progress_path + ".line", progress_path + ".device"):
             try:
                 os.unlink(stale)
             except FileNotFoundError:
                 pass
         call = (
-            "__torchplace_probe_last = __import__('sys').modules['_torchplace_probe_runner'].run_cell("
+            f"__torchplace_probe_last = __import__('sys').modules['{KERNEL_PACKAGE}.runner'].run_cell("
             f"{cell.source!r}, {cell.first_line}, {filename!r}, probe={probe}, "
-            f"simulate={self.options.simulate_gpu!r}, wants_gpu={wants_gpu}, progress_path={progress_path!r})"
+            f"simulate={self.options.simulate_gpu!r}, wants_gpu={wants_gpu}, progress_path={progress_path!r}, "
+            f"script={self.options.script!r}, args={list(self.options.args)!r}, is_notebook={self._notebook})"
         )
         outcome = self.host.execute(call, self.options.timeout, mime=MIME, cancel=cancel)
         payload = outcome.payloads[-1] if outcome.payloads else None
+        if payload is not None and "device" in payload:
+            self._device = (payload["device"], bool(payload.get("simulated")))
         return payload, outcome
 
     def _partial(self) -> dict:
@@ -230,6 +252,12 @@ class ProbeSession:
                 out["last_line"] = int(fh.read())
         except (OSError, ValueError):
             pass
+        try:
+            with open(self._progress_path() + ".device") as fh:
+                known = json.load(fh)
+            out["device"] = (str(known["device"]), bool(known["simulated"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
         return out
 
     def _fault(self, outcome, payload, cell: Cell, base: dict, ran: list) -> Optional[ProbeResult]:
@@ -242,9 +270,14 @@ class ProbeSession:
             notes.append("the kernel died (crash, os._exit or out of memory); it restarts on the next probe")
             result = result_from_payload({"lines": partial.get("lines", [])}, status="kernel-died", ran_cells=ran,
                                          output=outcome.output, output_truncated=outcome.output_truncated, **base)
+            result.device, result.simulated = partial.get("device", self._device)
             where = f" while running line {last}" if last else ""
             result.error = ProbeError("KernelDied", f"the kernel process died{where}", last, "kernel-died",
                                       self.host.log_tail() if self.host else "", cell.index)
+            if self.host is not None and not self.options.existing:
+                self.host.shutdown()  # its process group, its temporary folder: nothing stays behind
+                self.host = None
+                self._died = True
             return result
         if outcome.timed_out or outcome.cancelled:
             status = "timeout" if outcome.timed_out else "cancelled"

@@ -9,6 +9,7 @@ import re
 from typing import TYPE_CHECKING, Optional
 
 from lsprotocol import types
+from torchplace_rules.text_lines import split_lines
 
 from torchplace_rules.text_lines import split_lines
 

@@ -27,6 +27,8 @@ from lsprotocol import types
 
 from .analysis_service import Analysis, PlacedFinding
 from .analysis_units import find_document, unit_key_for
+from .probe_kernels import results_tag as probe_results_tag
+from .probe_kernels import with_probe_results
 
 if TYPE_CHECKING:
     from .server import TorchplaceServer
@@ -58,8 +60,10 @@ def to_diagnostic(ls: "TorchplaceServer", pf: PlacedFinding) -> types.Diagnostic
     )
 
 
-def diagnostics_for(ls: "TorchplaceServer", analysis: Analysis, uri: str) -> list[types.Diagnostic]:
-    return [to_diagnostic(ls, pf) for pf in ls.shown.findings(analysis, uri)]
+def diagnostics_for(ls: "TorchplaceServer", analysis: Analysis, uri: str, pushed: bool) -> list[types.Diagnostic]:
+    """The shown findings (calm typing keeps them through a syntax error), each with the probe's
+    verdict where it ran them, and the probe's own diagnostics after them when pushed."""
+    return with_probe_results(uri, [to_diagnostic(ls, pf) for pf in ls.shown.findings(analysis, uri)], pushed)
 
 
 class DiagnosticsPublisher:
@@ -73,11 +77,11 @@ class DiagnosticsPublisher:
 
     # -- events ----------------------------------------------------------
     def unit_changed(self, key: str, immediate: bool = False) -> None:
-        if self._pulled_unit(key):
+        if self.pulled_unit(key):
             return  # the client pulls after each change
         self._schedule(key, 0 if immediate else self.server.settings.debounce_s, self._publish)
 
-    def _pulled_unit(self, key: str) -> bool:
+    def pulled_unit(self, key: str) -> bool:
         """Does the client pull this unit's diagnostics (a plain document of a pulling client)?"""
         return self.server.uses_pull_diagnostics and self.server.workspace.get_notebook_document(notebook_uri=key) is None
 
@@ -101,14 +105,14 @@ class DiagnosticsPublisher:
         if self.server.uses_pull_diagnostics:
             self.server.workspace_diagnostic_refresh(None)
         for key in self.open_units():
-            if not self._pulled_unit(key):
+            if not self.pulled_unit(key):
                 self._schedule(key, 0, self._publish)
 
     def dependencies_changed(self, keys: list[str]) -> None:
         """A module these units import changed: republish them, or ask a pull client to pull again."""
         delay = self.server.settings.debounce_s
         for key in keys:
-            if self._pulled_unit(key):
+            if self.pulled_unit(key):
                 self.refresh_later(delay)
             else:
                 self._schedule(key, delay, self._publish)
@@ -167,7 +171,7 @@ class DiagnosticsPublisher:
                 version = doc.version if doc is not None else None
             self.server.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(
-                    uri=uri, diagnostics=diagnostics_for(self.server, analysis, uri), version=version
+                    uri=uri, diagnostics=diagnostics_for(self.server, analysis, uri, pushed=True), version=version
                 )
             )
         for gone in self._published.get(unit.key, set()) - set(uris):
@@ -194,10 +198,11 @@ def register(server: "TorchplaceServer") -> None:
         due = ls.shown.reveal_in(analysis, uri)
         if due is not None and ls.uses_pull_diagnostics:
             ls.diagnostics.refresh_later(due)
-        result_id = ls.shown.result_id(analysis, uri)
+        result_id = ls.shown.result_id(analysis, uri, probe_results_tag(uri))
         if params.previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
-        return types.RelatedFullDocumentDiagnosticReport(items=diagnostics_for(ls, analysis, uri), result_id=result_id)
+        return types.RelatedFullDocumentDiagnosticReport(items=diagnostics_for(ls, analysis, uri, pushed=False),
+                                                         result_id=result_id)
 
 
     @server.feature(types.WORKSPACE_DIAGNOSTIC)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from .probe_kernels import release_kernel
+from .probe_kernels import notebook_changed, release_kernel
 
 if TYPE_CHECKING:
     from .server import TorchplaceServer
@@ -27,6 +27,7 @@ def register(server: "TorchplaceServer") -> None:
             ls.shown.document_changed(content.document.uri)
         ls.analysis.note_change(params.notebook_document.uri)
         ls.diagnostics.unit_changed(params.notebook_document.uri)
+        notebook_changed(ls, params)
 
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)
     def did_save(ls: "TorchplaceServer", params: types.DidSaveNotebookDocumentParams) -> None:
@@ -35,4 +36,4 @@ def register(server: "TorchplaceServer") -> None:
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
     def did_close(ls: "TorchplaceServer", params: types.DidCloseNotebookDocumentParams) -> None:
         ls.diagnostics.unit_closed(params.notebook_document.uri, [c.uri for c in params.cell_text_documents])
-        release_kernel(params.notebook_document.uri)
+        release_kernel(params.notebook_document.uri, ls)

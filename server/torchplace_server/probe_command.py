@@ -16,12 +16,12 @@ from __future__ import annotations
 import importlib
 import inspect
 import logging
+import sys
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Optional
 
 from lsprotocol import types
 from pygls import uris
-
 from torchplace_rules.text_lines import split_lines
 
 from .analysis_units import find_document
@@ -30,6 +30,7 @@ from .server import TorchplaceServer  # real import: pygls evaluates command ann
 log = logging.getLogger(__name__)
 
 PROBE_COMMAND = "torchplace.probeCell"
+CANCEL_COMMAND = "torchplace.cancelProbe"
 PROBE_MODULE = "torchplace_probe"
 PROBE_ENTRY = "probe_cell"
 
@@ -44,7 +45,9 @@ class ProbeRequest:
     cell_end: int  # 0-based line after the cell, exclusive
     cell_source: str  # just the cell's code
     notebook_uri: Optional[str] = None  # set for notebook cells
-    earlier_cells: tuple[str, ...] = ()  # notebook: the code cells before this one, in order
+    earlier_cells: tuple[str, ...] = ()  # notebook: every cell before this one, in order ("" for markdown)
+    earlier_is_code: tuple[bool, ...] = ()  # notebook: which of `earlier_cells` are code cells
+    cell_uris: tuple[str, ...] = ()  # notebook: the URIs of the cells up to and including this one
     from_top: bool = False  # restart the kernel and run every cell up to this one
 
 
@@ -63,14 +66,17 @@ def _build_request(ls: "TorchplaceServer", uri: str, line: int) -> Optional[Prob
     lines = split_lines(text)  # LSP's lines: the request's line numbers are the editor's
     notebook = ls.workspace.get_notebook_document(cell_uri=uri)
     if notebook is not None:
-        earlier = []
+        earlier, is_code, cell_uris = [], [], []
         for cell in notebook.cells:
+            cell_uris.append(cell.document)
             if cell.document == uri:
                 break
             cell_doc = find_document(ls.workspace, cell.document)
-            if cell.kind == types.NotebookCellKind.Code and cell_doc is not None:
-                earlier.append(cell_doc.source)
-        return ProbeRequest(uri, line, uris.to_fs_path(notebook.uri), text, 0, len(lines), text, notebook.uri, tuple(earlier))
+            code = cell.kind == types.NotebookCellKind.Code and cell_doc is not None
+            earlier.append(cell_doc.source if code else "")
+            is_code.append(code)
+        return ProbeRequest(uri, line, uris.to_fs_path(notebook.uri), text, 0, len(lines), text, notebook.uri,
+                            tuple(earlier), tuple(is_code), tuple(cell_uris))
     starts = cell_lines(text)
     start = max((s for s in starts if s <= line), default=0)
     end = min((s for s in starts if s > start), default=len(lines))
@@ -105,7 +111,23 @@ async def probe_cell(ls: "TorchplaceServer", uri: Any, line: Any, options: Any =
     return result if result is not None else {"ran": True, "request": asdict(request)}
 
 
+async def cancel_probe(ls: "TorchplaceServer", uri: Any) -> dict:
+    """Stop the probe running for this document (or notebook cell) now."""
+    if not isinstance(uri, str):
+        raise ValueError(f"{CANCEL_COMMAND} expects (document URI), got ({uri!r})")
+    probe = sys.modules.get(PROBE_MODULE + ".editor_bridge")
+    cancel = getattr(probe, "cancel_probe", None)
+    notebook = ls.workspace.get_notebook_document(cell_uri=uri)
+    return {"cancelled": bool(cancel(notebook.uri if notebook is not None else uri)) if cancel else False}
+
+
 def register(server: "TorchplaceServer") -> None:
+    @server.command(CANCEL_COMMAND)
+    async def cancel_probe_command(ls: "TorchplaceServer", *args: Any) -> dict:
+        if len(args) != 1:
+            raise ValueError(f"{CANCEL_COMMAND} expects (document URI), got {len(args)} arguments")
+        return await cancel_probe(ls, args[0])
+
     @server.command(PROBE_COMMAND)
     async def probe_cell_command(ls: "TorchplaceServer", *args: Any) -> dict:
         if len(args) not in (2, 3):

@@ -60,10 +60,12 @@ def _one_of(choices: tuple[str, ...]) -> Callable[[Any], str]:
     return check
 
 
-def _globs(value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise Invalid("must be a list of glob patterns")
-    return tuple(value)
+def _list_of(what: str) -> Callable[[Any], tuple[str, ...]]:
+    def check(value: Any) -> tuple[str, ...]:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise Invalid(f"must be a list of {what}")
+        return tuple(value)
+    return check
 
 
 def _kernel_file(value: Any) -> Optional[str]:
@@ -84,7 +86,7 @@ class Key:
 SERVER_KEYS = (
     Key("enable", "enabled", True, _boolean, "true"),
     Key("debounce", "debounce_s", 0.15, _number(0, 10_000, "milliseconds", 1 / 1000), "150"),
-    Key("ignorePatterns", "ignore_patterns", (), _globs, "[]"),
+    Key("ignorePatterns", "ignore_patterns", (), _list_of("glob patterns"), "[]"),
     Key("showNotifications", "show_notifications", "onError", _one_of(NOTIFICATION_LEVELS), "onError"),
     Key("reportSyntaxErrors", "report_syntax_errors", True, _boolean, "true"),
     Key("syntaxErrorDelay", "syntax_error_delay_s", 1.0, _number(0, 60_000, "milliseconds", 1 / 1000), "1000"),
@@ -92,6 +94,7 @@ SERVER_KEYS = (
     Key("probe.timeout", "probe_timeout", None, _positive_seconds, "the probe's default"),
     Key("probe.simulateGpu", "probe_simulate_gpu", "auto", _one_of(SIMULATE_GPU_MODES), "auto"),
     Key("probe.existingKernel", "probe_existing_kernel", None, _kernel_file, '"" (start a kernel)'),
+    Key("probe.args", "probe_args", (), _list_of("strings"), "[]"),
 )
 BY_NAME = {key.name: key for key in SERVER_KEYS}
 NESTED = {"probe": tuple(k.name.split(".", 1)[1] for k in SERVER_KEYS if k.name.startswith("probe."))}

@@ -16,7 +16,8 @@ Keys:
 - the server's own keys and the probe's (`setting_keys.SERVER_KEYS`: `enable`,
   `debounce`, `ignorePatterns`, `showNotifications`, `reportSyntaxErrors`,
   `syntaxErrorDelay`, `diagnosticMode`, `probe.timeout`, `probe.simulateGpu`,
-  `probe.existingKernel`);
+  `probe.existingKernel`, `probe.args` — the command-line arguments a probed
+  script sees in `sys.argv[1:]`);
 - keys the VS Code client reads itself (`interpreter`, `importStrategy`,
   `args`, `path`, `trace`, `logLevel`) are accepted and ignored here.
 
@@ -72,6 +73,7 @@ class Settings:
     probe_timeout: Optional[float]  # None: the probe's default
     probe_simulate_gpu: str
     probe_existing_kernel: Optional[str]
+    probe_args: tuple[str, ...]
 
     def __init__(self, server: "TorchplaceServer") -> None:
         self.server = server

@@ -69,8 +69,9 @@ class ShownFindings:
         due = self._syntax_error_due(part.uri)
         return due if 0 < due < float("inf") else None
 
-    def result_id(self, analysis: Analysis, uri: str) -> str:
-        digest = hashlib.sha1(repr(analysis.config).encode())
+    def result_id(self, analysis: Analysis, uri: str, extra: str = "") -> str:
+        """Names what a pull of `uri` shows; `extra` is what else shows there (the probe's verdicts)."""
+        digest = hashlib.sha1((repr(analysis.config) + extra).encode())
         for pf in self.findings(analysis, uri):
             f = pf.finding
             digest.update(repr((f.code, int(f.severity), f.message, pf.span, f.unnecessary,

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from .probe_kernels import release_kernel
+from .probe_kernels import release_kernel, text_changed
 
 from .analysis_units import unit_key_for
 
@@ -27,6 +27,7 @@ def register(server: "TorchplaceServer") -> None:
         ls.analysis.note_change(key)
         ls.cross_file.document_changed(params.text_document.uri)
         ls.diagnostics.unit_changed(unit_key_for(ls.workspace, params.text_document.uri))
+        text_changed(ls, params)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: "TorchplaceServer", params: types.DidCloseTextDocumentParams) -> None:
@@ -34,4 +35,4 @@ def register(server: "TorchplaceServer") -> None:
         ls.diagnostics.unit_closed(params.text_document.uri, [params.text_document.uri])
         ls.cross_file.document_closed(params.text_document.uri)
         ls.workspace_checks.document_closed(params.text_document.uri)
-        release_kernel(params.text_document.uri)
+        release_kernel(params.text_document.uri, ls)

@@ -16,7 +16,7 @@ else:
 ROOT = Path(__file__).resolve().parents[2]
 IMPORT_NAMES = {"pygls": "pygls", "lsprotocol": "lsprotocol", "cattrs": "cattrs", "jedi": "jedi",
                 "jupyter_client": "jupyter_client", "pathspec": "pathspec", "tomli": "tomli"}
-KERNEL_SIDE = {"torch", "IPython"}  # imported inside the user's kernel only
+KERNEL_SIDE = {"torch", "torchgen", "IPython"}  # imported inside the user's kernel only (torchgen ships in the torch wheel)
 
 
 def _third_party_imports() -> set[str]:

@@ -25,12 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SEEDS = sorted((ROOT / "examples" / "seeds").glob("*.py"))
 
 # case id -> why the probe and the engine disagree (for the report; reviewed by hand).
-DISAGREEMENTS: dict[str, str] = {
-    "rule:TP101:0": "pack_padded_sequence with CUDA lengths: real CUDA raises \"'lengths' argument should be a 1D "
-                    "CPU int64 tensor\" (PackedSequence.cpp; checked with torch in test_truth_table); under the "
-                    "simulated GPU the run fails on the same line with \"batch_sizes should always be on CPU\", "
-                    "which the probe does not classify as a device mismatch",
-}
+DISAGREEMENTS: dict[str, str] = {}
 
 # Errors that mean "this example cannot run here", not "the probe disagrees".
 NOT_RUNNABLE = ("ModuleNotFoundError", "ImportError", "FileNotFoundError", "NameError", "Timeout", "KernelDied")

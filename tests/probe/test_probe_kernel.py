@@ -52,10 +52,15 @@ def test_mismatch_error_on_the_real_line(simulated_session):
     assert result.error.line == 12
     assert result.error.kind == "device-mismatch"
     assert result.error.message == (
-        "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!"
+        "Expected all tensors to be on the same device, but got mat1 is on cpu, different from other tensors on "
+        "cuda:0 (when checking argument in method wrapper_CUDA_addmm)"
     )
+    # the root cause: where the CPU operand was made (line 5 of the cell above)
+    assert result.error.root_cause["line"] == 5 and result.error.root_cause["kind"] == "created"
+    assert result.error.root_cause["cell"] == 1 and result.error.root_cause["device"] == "cpu"
     payload = json.loads(result.to_json())
     assert payload["schema"] == "torchplace-probe/1" and payload["error"]["line"] == 12
+    assert payload["error"]["root_cause"]["line"] == 5
 
 
 def test_changed_cell_above_runs_again(simulated_session):
@@ -165,7 +170,7 @@ def test_cli_json_and_exit_code(tmp_path):
     assert done.returncode == 1, done.stderr
     payload = json.loads(done.stdout)
     assert payload["error"]["line"] == 12 and payload["simulated"] is True
-    text = subprocess.run([sys.executable, "-m", "torchplace_probe", str(path), "--cell", "1"],
+    text = subprocess.run([sys.executable, "-m", "torchplace_probe", str(path), "--cell", "2"],
                           capture_output=True, text=True, timeout=120)
     assert text.returncode == 0
     assert "host→device 3.8 KB ×3" in text.stdout
@@ -230,7 +235,7 @@ def test_torchplace_cli_probes_a_notebook(tmp_path):
     path = tmp_path / "nb.ipynb"
     path.write_text(json.dumps(nb))
     cli = str(Path(sys.executable).with_name("torchplace"))
-    done = subprocess.run([cli, "probe", str(path), "--cell", "1", "--format", "json"],
+    done = subprocess.run([cli, "probe", str(path), "--cell", "3", "--format", "json"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     payload = json.loads(done.stdout)

@@ -6,21 +6,9 @@ import sys
 
 import pytest_lsp
 from lsprotocol import types
-from pygls import uris
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-SCRIPT = '''\
-import torch
-device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-# %%
-model = torch.nn.Linear(4, 2).to(device)
-x = torch.randn(8, 4)
-xb = x.to(device)
-y = model(xb)
-# %%
-out = model(x)
-'''
-
+from .probe_lsp_helpers import SCRIPT, open_file, wait_for
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "torchplace_server"]))
 async def client(lsp_client: LanguageClient):
@@ -36,20 +24,8 @@ async def client(lsp_client: LanguageClient):
     await lsp_client.shutdown_session()
 
 
-async def _wait_for(predicate, timeout=120.0):
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not predicate():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError("timed out waiting")
-        await asyncio.sleep(0.1)
-
-
 async def test_probe_cell_command_shows_lines_error_summary_and_progress(client: LanguageClient, tmp_path):
-    path = tmp_path / "train.py"
-    path.write_text(SCRIPT)
-    uri = uris.from_fs_path(str(path))
-    client.text_document_did_open(types.DidOpenTextDocumentParams(
-        text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=SCRIPT)))
+    uri = open_file(client, tmp_path, "train.py", SCRIPT)
     lenses = await client.text_document_code_lens_async(
         types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri)))
     last_cell = [lens for lens in lenses if lens.command.command == "torchplace.probeCell"][-1]
@@ -65,17 +41,18 @@ async def test_probe_cell_command_shows_lines_error_summary_and_progress(client:
     def probe_diagnostics():
         return [d for d in client.diagnostics.get(uri, ()) if d.source == "torchplace probe"]
 
-    await _wait_for(lambda: probe_diagnostics())
+    await wait_for(lambda: probe_diagnostics())
     errors = [d for d in probe_diagnostics() if d.severity == types.DiagnosticSeverity.Error]
     assert len(errors) == 1 and errors[0].range.start.line == 8
     assert errors[0].message.startswith(
-        "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!")
+        "RuntimeError: Expected all tensors to be on the same device, but got mat1 is on cpu, different from other "
+        "tensors on cuda:0 (when checking argument in method wrapper_CUDA_addmm)")
 
     # A push-mode client keeps one list per URI: the engine's findings stay next to the probe's.
     engine = [d for d in client.diagnostics[uri] if d.source != "torchplace probe"]
     assert [d.range.start.line for d in engine if d.code == "TP102"] == [8]
 
-    await _wait_for(lambda: client.messages)
+    await wait_for(lambda: client.messages)
     assert any("torchplace probe" in m.message and "line 9" in m.message for m in client.messages)
     assert any("✗ RuntimeError" in m.message and "xb: cuda:0 float32 [8, 4]" in m.message for m in client.log_messages)
     reports = [r for values in client.progress_reports.values() for r in values]
@@ -87,7 +64,7 @@ async def test_probe_cell_command_shows_lines_error_summary_and_progress(client:
     again = await client.workspace_execute_command_async(types.ExecuteCommandParams(
         command="torchplace.probeCell", arguments=middle.command.arguments))
     assert again["result"]["status"] == "ok" and again["result"]["ran_cells"] == []
-    await _wait_for(lambda: any("host→device" in d.message for d in probe_diagnostics()))
+    await wait_for(lambda: any("host→device" in d.message for d in probe_diagnostics()))
     moved = [d for d in probe_diagnostics() if d.range.start.line == 5]
     assert moved and moved[0].message == "→ cuda:0 float32 [8, 4]  host→device 128 B"
     assert moved[0].severity == types.DiagnosticSeverity.Information
@@ -95,11 +72,7 @@ async def test_probe_cell_command_shows_lines_error_summary_and_progress(client:
 
 async def test_cancel_from_the_progress_bar_interrupts_the_cell(client: LanguageClient, tmp_path):
     text = "import time\n# %%\ntime.sleep(120)\n"
-    path = tmp_path / "slow.py"
-    path.write_text(text)
-    uri = uris.from_fs_path(str(path))
-    client.text_document_did_open(types.DidOpenTextDocumentParams(
-        text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)))
+    uri = open_file(client, tmp_path, "slow.py", text)
     running = asyncio.ensure_future(client.workspace_execute_command_async(types.ExecuteCommandParams(
         command="torchplace.probeCell", arguments=[uri, 1])))
 
@@ -109,7 +82,7 @@ async def test_cancel_from_the_progress_bar_interrupts_the_cell(client: Language
                 return token
         return None
 
-    await _wait_for(probing_token)
+    await wait_for(probing_token)
     await asyncio.sleep(0.5)
     client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=probing_token()))
     result = await asyncio.wait_for(running, timeout=60)
@@ -119,11 +92,7 @@ async def test_cancel_from_the_progress_bar_interrupts_the_cell(client: Language
 
 async def test_probe_from_top_restarts_and_closing_releases_the_kernel(client: LanguageClient, tmp_path):
     text = "import torch\nstate = torch.zeros(2)\n# %%\nstate += 1\n"
-    path = tmp_path / "state.py"
-    path.write_text(text)
-    uri = uris.from_fs_path(str(path))
-    client.text_document_did_open(types.DidOpenTextDocumentParams(
-        text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)))
+    uri = open_file(client, tmp_path, "state.py", text)
 
     async def probe(*options):
         result = await client.workspace_execute_command_async(types.ExecuteCommandParams(

@@ -20,91 +20,28 @@ import os
 import re
 import sys
 import time
-from typing import Any, Optional
+from typing import Optional
 
 import torch
 
 PROGRESS_SNAPSHOT_S = 0.2
 
-try:
-    from . import simulated_gpu as sim
-except ImportError:  # loaded into a kernel by the probe host, outside the package
-    import _torchplace_probe_simulated_gpu as sim  # type: ignore[no-redef]
+from . import simulated_gpu as sim
+from .sim_surface import Patches
+from .values import describe
 
 MAX_NAMES_PER_LINE = 8
-MAX_CONTAINER_ITEMS = 16
-MAX_VARIABLES = 100
 MAX_DEVICE_ERRORS = 20
 
 # PyTorch's wordings for "this tensor is on the wrong device".
 DEVICE_ERROR = re.compile(
     r"Expected all tensors to be on the same device|should be the same or input should be a MKLDNN|"
     r"and weight type|and bias type|indices should be either on cpu|can't convert cuda|"
-    r"Torch not compiled with CUDA enabled|Input and parameter tensors are not at the same device|"
-    r"Expected object of device type|on the same device"
+    r"Torch not compiled with CUDA enabled|tensors are not at the same device|"
+    r"Expected object of device type|on the same device|device type for generator|for value tensor|"
+    r"'lengths' argument should be a 1D CPU|invalid device ordinal|Attempting to deserialize object on|"
+    r"CPU scalars to non-CPU kernel|only dense CPU tensors can be pinned"
 )
-
-
-def dtype_name(dtype: torch.dtype) -> str:
-    return str(dtype).replace("torch.", "")
-
-
-def device_name(t: torch.Tensor) -> str:
-    return str(sim.device_of(t))
-
-
-def describe(value: Any) -> Optional[dict]:
-    """A JSON description of a tensor, module, or container of tensors; else None."""
-    if isinstance(value, torch.Tensor):
-        return {"kind": "tensor", "device": device_name(value), "dtype": dtype_name(value.dtype),
-                "shape": list(value.shape)}
-    if isinstance(value, torch.nn.Module):
-        return describe_module(value)
-    if isinstance(value, torch.device):
-        return {"kind": "device", "device": str(value)}
-    if isinstance(value, dict):
-        items = [(str(k), v) for k, v in list(value.items())[: MAX_CONTAINER_ITEMS * 4]]
-        return _describe_container("dict", items, len(value))
-    if isinstance(value, (list, tuple)):
-        items = [(str(i), v) for i, v in enumerate(value[: MAX_CONTAINER_ITEMS * 4])]
-        return _describe_container(type(value).__name__ if type(value) in (list, tuple) else "tuple", items, len(value))
-    return None
-
-
-def _describe_container(kind: str, items: list, length: int) -> Optional[dict]:
-    tensors = [(k, v) for k, v in items if isinstance(v, torch.Tensor)]
-    if not tensors:
-        return None
-    devices = sorted({device_name(v) for _, v in tensors})
-    return {
-        "kind": kind, "length": length, "devices": devices,
-        "items": {k: describe(v) for k, v in tensors[:MAX_CONTAINER_ITEMS]},
-    }
-
-
-def describe_module(module: torch.nn.Module) -> dict:
-    devices: set = set()
-    count = 0
-    for p in module.parameters():
-        devices.add(device_name(p))
-        count += 1
-    for b in module.buffers():
-        devices.add(device_name(b))
-    attributes = {}
-    for mod_name, m in module.named_modules():
-        for key, value in vars(m).items():
-            if isinstance(value, torch.Tensor) and not key.startswith("_"):
-                name = f"{mod_name}.{key}" if mod_name else key
-                attributes[name] = device_name(value)
-                if len(attributes) >= MAX_CONTAINER_ITEMS:
-                    break
-    ordered = sorted(devices, key=lambda d: (d != "cpu", d))
-    out = {"kind": "module", "type": type(module).__name__, "devices": ordered, "parameters": count}
-    if len(ordered) > 1:
-        out["split"] = "split across " + " and ".join(ordered)
-    if attributes:
-        out["tensor_attributes"] = attributes
-    return out
 
 
 def assigned_names(source: str, first_line: int) -> dict:
@@ -144,20 +81,24 @@ def assigned_names(source: str, first_line: int) -> dict:
 
 
 class LineRecord:
-    __slots__ = ("hits", "values", "transfers", "syncs")
+    __slots__ = ("hits", "values", "transfers", "syncs", "discarded_moves")
 
     def __init__(self) -> None:
         self.hits = 0
         self.values: dict = {}
         self.transfers: dict = {}
         self.syncs: dict = {}
+        self.discarded_moves = 0
 
     def to_json(self, line: int) -> dict:
-        return {
+        out = {
             "line": line, "hits": self.hits, "values": self.values,
             "transfers": [dict(kind=k[0], source=k[1], target=k[2], **v) for k, v in self.transfers.items()],
             "syncs": [{"kind": k, "count": n} for k, n in self.syncs.items()],
         }
+        if self.discarded_moves:
+            out["discarded_moves"] = self.discarded_moves
+        return out
 
 
 def transfer_kind(src: torch.device, dst: torch.device) -> Optional[str]:
@@ -187,12 +128,12 @@ class Recorder:
         self.copies = 0
         self.bytes = 0
         self.syncs = 0
-        self._saved: dict = {}
-        self._aliases: list = []
+        self._patches = Patches()
         self._seen_exceptions: set = set()
         self.device_errors: list = []
         self._depth = 0
         self._previous_trace = None
+        self._previous_hook = None
 
     # --- line tracking ---
     def _record(self, line: int) -> LineRecord:
@@ -275,9 +216,7 @@ class Recorder:
         self.syncs += 1
 
     def _patch(self, owner, name, make) -> None:
-        original = getattr(owner, name)
-        self._saved[(owner, name)] = original
-        setattr(owner, name, make(original))
+        self._patches.set(owner, name, make(getattr(owner, name)))
 
     def _install_patches(self) -> None:
         rec = self
@@ -318,10 +257,6 @@ class Recorder:
                         rec._depth -= 1
                 wrapper.__name__ = original.__name__
                 wrapper.__doc__ = original.__doc__
-                special = sim._SPECIAL.get(original)
-                if special is not None:  # the mode now receives this wrapper as `func`
-                    sim._SPECIAL[wrapper] = special
-                    rec._aliases.append(wrapper)
                 return wrapper
             return make
 
@@ -343,11 +278,10 @@ class Recorder:
             self._patch(T, "cuda", lambda o: moving(o, sim.device_of))
             self._patch(T, "cpu", lambda o: moving(o, sim.device_of))
             self._patch(T, "copy_", copying)
-        else:
-            self._saved[(sim, "transfer_hook")] = sim.transfer_hook
-            sim.transfer_hook = self.on_transfer
-        self._patch(torch, "tensor", factory)
-        self._patch(torch, "as_tensor", factory)
+            self._patch(torch, "tensor", factory)
+            self._patch(torch, "as_tensor", factory)
+        else:  # the simulated device reports every copy itself
+            self._previous_hook = sim.set_transfer_hook(self.on_transfer)
         for name, kind in ((
             "item", ".item()"), ("tolist", ".tolist()"), ("__repr__", "print/repr"), ("numpy", ".numpy()"),
             ("__bool__", "bool()"), ("__float__", "float()"), ("__int__", "int()"), ("nonzero", ".nonzero()"),
@@ -355,6 +289,7 @@ class Recorder:
             self._patch(T, name, syncing(kind))
 
     def install(self) -> None:
+        sim.origins.forget_moves(self.filename)
         self._install_patches()
         self._previous_trace = sys.gettrace()
         sys.settrace(self._make_global_trace())
@@ -364,12 +299,9 @@ class Recorder:
         if self._line_file is not None:
             self._line_file.close()
             self._line_file = None
-        for (owner, name), original in self._saved.items():
-            setattr(owner, name, original)
-        self._saved.clear()
-        for wrapper in self._aliases:
-            sim._SPECIAL.pop(wrapper, None)
-        self._aliases.clear()
+        self._patches.undo()
+        if self.simulated:
+            sim.set_transfer_hook(self._previous_hook)
 
     # --- results ---
     def _write_progress(self, line: int) -> None:
@@ -398,6 +330,11 @@ class Recorder:
     def lines_json(self) -> list:
         return [rec.to_json(line) for line, rec in sorted(self.lines.items())]
 
+    def note_dropped_moves(self) -> None:
+        """Moves whose copy nobody used (`x.to(device)` as a statement), known once the cell ended."""
+        for line, count in sim.origins.dropped_moves(self.filename).items():
+            self._record(line).discarded_moves = count
+
 
 def error_stack(exc: BaseException, filename: str) -> list:
     """The cell's own lines in the exception's traceback, outermost first."""
@@ -408,19 +345,3 @@ def error_stack(exc: BaseException, filename: str) -> list:
             lines.append(tb.tb_lineno)
         tb = tb.tb_next
     return lines
-
-
-_HIDDEN = {"In", "Out", "exit", "quit", "get_ipython", "open"}
-
-
-def user_variables(namespace: dict) -> dict:
-    out = {}
-    for name in sorted(namespace):
-        if name.startswith("_") or name in _HIDDEN:
-            continue
-        info = describe(namespace[name])
-        if info is not None:
-            out[name] = info
-            if len(out) >= MAX_VARIABLES:
-                break
-    return out
