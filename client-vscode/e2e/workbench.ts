@@ -197,10 +197,17 @@ export class Workbench {
 
     /** The Problems panel's rows (resources and markers) as shown, filtered as a person types into its filter box. */
     async problemRows(filter = ''): Promise<string[]> {
-        if (!(await this.page.locator('.markers-panel').isVisible())) {
+        // The palette may run the row it had selected before its filter applied (a busy machine, or
+        // focus in the probe's webview): ask again until the panel is really there.
+        const panel = this.page.locator('.markers-panel');
+        await this.waitUntil(async () => {
+            if (await panel.isVisible()) {
+                return true;
+            }
+            await this.page.keyboard.press('Escape');
             await this.runCommand('View: Focus Problems');
-            await this.page.locator('.markers-panel').waitFor();
-        }
+            return panel.waitFor({ timeout: 5000 }).then(() => true, () => false);
+        }, 'the Problems panel', 60000);
         const box = this.page.locator('.viewpane-filter input, .viewpane-filter textarea').first();
         if ((await box.inputValue().catch(() => filter)) !== filter) {
             await box.fill(filter);
