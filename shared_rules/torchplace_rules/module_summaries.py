@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from .config import Config
-from .flow.cross_file import MAX_DEPTH, GuardedSource, foreign_home, import_depth, is_foreign
+from .flow.cross_file import MAX_DEPTH, import_depth, is_foreign
 from .flow.driver import Analyzer
 from .flow.values import ClassV, FuncV
 from .source_text import SourceText
@@ -128,7 +128,7 @@ def _parse_marked(path: Path, text: str, home: ModuleSummary) -> Optional[ast.Mo
 
 def summarise(index: "ProjectIndex", path: Path, text: str, fingerprint: tuple, depth: int = 1) -> ModuleSummary:
     """Run the module body of `path` with no rules; anything odd leaves an empty summary."""
-    src = GuardedSource(text)  # its code may run another summarised file's: text is read from each node's own file
+    src = SourceText(text)
     summary = ModuleSummary(path, fingerprint, src, {}, {}, depth)
     tree = _parse_marked(path, text, summary)
     if tree is None:
@@ -141,12 +141,10 @@ def summarise(index: "ProjectIndex", path: Path, text: str, fingerprint: tuple, 
         return summary
     env = {}
     for name, value in analyzer.frame.env.items():
-        # Code runs with its own file's globals and text: a function imported here from a third
-        # file keeps that file as its home.
         if isinstance(value, FuncV) and value.home is None and is_foreign(value.node):
-            value = replace(value, home=foreign_home(value.node))
+            value = replace(value, home=summary)
         elif isinstance(value, ClassV) and value.info.home is None and is_foreign(value.info.node):
-            value.info.home = foreign_home(value.info.node)
+            value.info.home = summary  # its methods run with this file's globals
         env[name] = value
     summary.env = env
     summary.deps = dict(analyzer.__dict__.get("cross_deps", {}))
@@ -218,7 +216,7 @@ def summarise_callers(index: "ProjectIndex", path: Path, text: str, fingerprint:
     """Run the parts of `path` that can call into `target` (no rules) and keep the contexts of
     their calls into other project files."""
     entry = CallerSummary(path, fingerprint, {}, {})
-    home = ModuleSummary(path, fingerprint, GuardedSource(text), {}, {}, 1)
+    home = ModuleSummary(path, fingerprint, SourceText(text), {}, {}, 1)
     tree = _parse_marked(path, text, home)
     if tree is None:
         return entry

@@ -318,9 +318,9 @@ def _run_body(ev, func, cls, bound: dict, node: ast.Call, self_dev: Optional[Dev
     env.update(bound)
     frame = Frame("method" if cls is not None else "function", env, fnode, cls,
                   inline_depth=depth, call_site=node, self_dev=self_dev)
-    saved_frame, saved_module, saved_src = ev.frame, ev.module_env, ev.src
+    saved_frame, saved_module, saved_src, saved_home = ev.frame, ev.module_env, ev.src, ev.home
     if home is not None:  # another file's code runs with that file's globals and text, and reports nothing
-        ev.module_env, ev.src = home.env, home.src
+        ev.module_env, ev.src, ev.home = home.env, home.src, home
         ev.foreign_depth += 1
     ev.active_calls.add(id(fnode))
     ev.call_sites.append(node)
@@ -332,7 +332,7 @@ def _run_body(ev, func, cls, bound: dict, node: ast.Call, self_dev: Optional[Dev
         ev.call_sites.pop()
         ev.active_calls.discard(id(fnode))
         if home is not None:
-            ev.module_env, ev.src = saved_module, saved_src
+            ev.module_env, ev.src, ev.home = saved_module, saved_src, saved_home
             ev.foreign_depth -= 1
     if is_generator(fnode):
         returns = SeqV(None, frame.yields if frame.yields is not None else UNKNOWN)

@@ -138,9 +138,8 @@ class GuardedSource(SourceText):
         return super().end(node)
 
     def segment(self, node):
-        """The node's text, read from its own file (a summarised file's code may run another's)."""
         home = getattr(node, HOME_ATTR, None)
-        if home is not None and home.src is not self:
+        if home is not None:
             return home.src.segment(node)
         return super().segment(node)
 

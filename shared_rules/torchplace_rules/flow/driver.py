@@ -65,6 +65,7 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.used_scans: set = set()
         self.project = project  # ProjectIndex: imports of the project's own modules get their real values
         self.foreign_depth = 0  # > 0 while inlining another file's function: it reports nothing
+        self.home = None  # the summary of the other file whose code runs now (None: this file's)
         self.src = src  # a GuardedSource when `project` is given (see `check_source`)
         self.config = config
         self.device_names = set(config.device_names)

@@ -112,8 +112,8 @@ def receiver_view(ev, receiver: Value, recv_path: Optional[str]):
     if isinstance(receiver, ObjectV):
         return SelfV(receiver.info, receiver.key, _merge(receiver.attrs, overrides) or ()), ev.frame.self_dev, None
     info = getattr(receiver, "cls", None)
-    if info is None:  # `self` rebound to something that is no instance (None, an unknown value): nothing known
-        return None, ev.frame.self_dev, None
+    if info is None:  # `self` is no instance (`Cls.method(None, ...)` then `super().method(...)`): unknown,
+        return UNKNOWN, ev.frame.self_dev, None  # but still bound to `self`, so the arguments keep their places
     attrs = _merge(receiver.attrs, overrides)
     self_value = SelfV(info, id(info.node), attrs)
     if receiver.dev is None or receiver.dev.kind == SELF_KIND:

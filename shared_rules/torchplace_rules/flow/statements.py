@@ -140,9 +140,9 @@ class StatementRunner:
         if self.frame.kind == "module":
             func = FuncV(stmt, id(stmt), self.frame.cls)
             self.pending.append((func, None, None))
-        else:  # a nested function sees the scope it is defined in
+        else:  # a nested function sees the scope it is defined in, and the globals of its own file
             closure = dict(self.frame.env)
-            func = FuncV(stmt, id(stmt), self.frame.cls, closure=closure, scope=self.frame.func)
+            func = FuncV(stmt, id(stmt), self.frame.cls, self.home, closure=closure, scope=self.frame.func)
             if self.frame.inline_depth == 0:
                 self.pending.append((func, closure, None))
         self.frame.env[stmt.name] = func
@@ -151,6 +151,8 @@ class StatementRunner:
 
     def stmt_ClassDef(self, stmt: ast.ClassDef) -> None:
         info = self.class_scan(stmt)
+        if info.home is None:  # a class defined in another file's function: its methods run with that file's globals
+            info.home = self.home
         self.frame.env[stmt.name] = ClassV(info, id(stmt))
         if self.frame.inline_depth:
             return
