@@ -27,7 +27,7 @@ from .cross_file import foreign_result, qualified_name, record_outgoing
 from .devices import ACCEL_KIND, CPU, SELF_DEV, SELF_KIND, Dev, parse_device_string
 from .state import Frame
 from .values import (
-    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, LoaderV, ModuleV, ObjectV, PlacedV, QualV, SelfV, SeqV, TensorV, Value,
+    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, LoaderV, ModuleV, ObjectV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, map_leaves,
 )
 
 MAX_CALL_DEPTH = 4
@@ -436,7 +436,7 @@ def relocate(value: Value, dev: Optional[Dev]) -> Value:
         if isinstance(v, (TensorV, ModuleV)) and v.dev is not None and v.dev.kind == SELF_KIND:
             return replace(v, dev=dev)
         return v
-    return _map_leaves(value, leaf, 0)
+    return map_leaves(value, leaf, objects=True)
 
 
 def relative_to(value: Value, dev: Optional[Dev]) -> Value:
@@ -448,23 +448,7 @@ def relative_to(value: Value, dev: Optional[Dev]) -> Value:
         if isinstance(v, TensorV) and v.dev is not None and _same_place(v.dev, dev):
             return replace(v, dev=SELF_DEV)
         return v
-    return _map_leaves(value, leaf, 0)
-
-
-def _map_leaves(value: Value, leaf, depth: int) -> Value:
-    """`value` with `leaf` applied to what tuples, lists, dicts and objects hold."""
-    if depth > 4:
-        return value
-    if isinstance(value, SeqV):
-        if value.items is not None:
-            return SeqV(tuple(_map_leaves(v, leaf, depth + 1) for v in value.items))
-        return SeqV(None, _map_leaves(value.elem, leaf, depth + 1))
-    if isinstance(value, DictV):
-        items = tuple((k, _map_leaves(v, leaf, depth + 1)) for k, v in value.items) if value.items is not None else None
-        return DictV(_map_leaves(value.elem, leaf, depth + 1), items)
-    if isinstance(value, ObjectV) and value.attrs:
-        return replace(value, attrs=tuple((k, _map_leaves(v, leaf, depth + 1)) for k, v in value.attrs))
-    return leaf(value)
+    return map_leaves(value, leaf, objects=True)
 
 
 def _same_place(a: Dev, b: Dev) -> bool:

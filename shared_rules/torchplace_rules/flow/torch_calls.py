@@ -18,7 +18,7 @@ from . import torch_api as api
 from .devices import ACCEL_KIND, CPU, Dev, parse_device_string
 from .ranks import factory_rank
 from .state import forget_moved_arguments
-from .values import NONE, NUMBER, UNKNOWN, BatchV, DatasetV, DictV, DeviceV, LoaderV, ModuleV, NumpyV, PlacedV, SeqV, TensorV, Value
+from .values import NONE, NUMBER, UNKNOWN, BatchV, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, PlacedV, SeqV, TensorV, Value, map_leaves
 
 def kw_device(ev, node: ast.Call, kwargs: dict) -> tuple[bool, Optional[Dev]]:
     """(has a device= keyword, its device when known)."""
@@ -234,20 +234,13 @@ def data_loader(node: ast.Call, args: list, kwargs: dict) -> Value:
 def default_collate(sample: Value, at, depth: int = 0) -> Value:
     """What DataLoader's default collate makes of samples like `sample`: tensors stacked where
     they are, numbers and arrays as CPU tensors, tuples, lists and dicts item by item."""
-    if depth > 4:
+    def leaf(v: Value) -> Value:
+        if isinstance(v, TensorV):
+            return TensorV(v.dev, origin=at, dtype=v.dtype)
+        if isinstance(v, NumpyV):
+            return TensorV(CPU, origin=at, dtype=v.dtype)
         return UNKNOWN
-    if isinstance(sample, TensorV):
-        return TensorV(sample.dev, origin=at, dtype=sample.dtype)
-    if isinstance(sample, NumpyV):
-        return TensorV(CPU, origin=at, dtype=sample.dtype)
-    if isinstance(sample, SeqV):
-        if sample.items is not None:
-            return SeqV(tuple(default_collate(v, at, depth + 1) for v in sample.items))
-        return SeqV(None, default_collate(sample.elem, at, depth + 1))
-    if isinstance(sample, DictV):
-        items = tuple((k, default_collate(v, at, depth + 1)) for k, v in sample.items) if sample.items is not None else None
-        return DictV(default_collate(sample.elem, at, depth + 1), items)
-    return UNKNOWN
+    return map_leaves(sample, leaf, depth, too_deep=UNKNOWN)
 
 
 def layer(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:

@@ -449,15 +449,28 @@ def iteration_element(iterable: Value, loop) -> tuple[Value, Optional[LoaderV]]:
 
 def _as_batch(value: Value, info: BatchInfo, depth: int) -> Value:
     """A loader's batch as one loop step sees it: its CPU tensors come from the loader."""
-    if depth > 4:
-        return value
-    if isinstance(value, TensorV) and value.dev is not None and value.dev.is_cpu:
-        return TensorV(value.dev, origin=info.loop.iter, batch=info, dtype=value.dtype)
-    if isinstance(value, SeqV):
-        if value.items is not None:
-            return SeqV(tuple(_as_batch(v, info, depth + 1) for v in value.items))
-        return SeqV(None, _as_batch(value.elem, info, depth + 1))
-    if isinstance(value, DictV):
-        items = tuple((k, _as_batch(v, info, depth + 1)) for k, v in value.items) if value.items is not None else None
-        return DictV(_as_batch(value.elem, info, depth + 1), items)
-    return value
+    def leaf(v: Value) -> Value:
+        if isinstance(v, TensorV) and v.dev is not None and v.dev.is_cpu:
+            return TensorV(v.dev, origin=info.loop.iter, batch=info, dtype=v.dtype)
+        return v
+    return map_leaves(value, leaf, depth)
+
+
+def map_leaves(value: Value, leaf, depth: int = 0, *, objects: bool = False, too_deep: Optional[Value] = None) -> Value:
+    """`value` with `leaf` applied to what its tuples, lists and dicts hold (and, with `objects`,
+    what objects' attributes hold), item by item; five levels down the walk stops there and gives
+    `too_deep`, or the value itself when that is None."""
+    def walk(v: Value, depth: int) -> Value:
+        if depth > 4:
+            return v if too_deep is None else too_deep
+        if isinstance(v, SeqV):
+            if v.items is not None:
+                return SeqV(tuple(walk(item, depth + 1) for item in v.items))
+            return SeqV(None, walk(v.elem, depth + 1))
+        if isinstance(v, DictV):
+            items = tuple((k, walk(item, depth + 1)) for k, item in v.items) if v.items is not None else None
+            return DictV(walk(v.elem, depth + 1), items)
+        if objects and isinstance(v, ObjectV) and v.attrs:
+            return replace(v, attrs=tuple((k, walk(item, depth + 1)) for k, item in v.attrs))
+        return leaf(v)
+    return walk(value, depth)
