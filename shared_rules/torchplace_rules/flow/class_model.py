@@ -236,37 +236,62 @@ def _scan_record(stmt: ast.ClassDef, info: ClassInfo, bases: list) -> None:
 
 
 def _init_helpers(init, info: ClassInfo) -> list:
-    """The nodes of `__init__` and of the methods it calls as `self.name(...)` (transitively):
-    where `__init__` really sets the module up.  One walk of each method."""
-    nodes, done, todo = [], [], [init]
+    """The `_method_nodes` of `__init__` and of the methods it calls as `self.name(...)`
+    (transitively): where `__init__` really sets the module up."""
+    parts, done, todo = [], [], [init]
     while todo and len(done) < 12:
         method = todo.pop(0)
         if method in done:
             continue
         done.append(method)
+        part = _method_nodes(method)
+        parts.append(part)
+        for name in part.self_calls:
+            found = info.find_method(name)
+            if found is not None and method_kind(found[0]) == "method":
+                todo.append(found[0])
+    return parts
+
+
+class _MethodNodes:
+    """What `_scan_init` needs of one method, in `ast.walk` order: the calls of a method
+    (`x.f(...)`) and the assignments (all that can register anything), the names it calls on
+    `self`, and its `self.X = []`.  Memoised on the method node (a helper such as
+    `post_init` of a base class is shared by every subclass); the nodes are kept, so an
+    edit that re-parses the method makes a new node and a new entry."""
+
+    __slots__ = ("relevant", "self_calls", "empty_lists")
+
+    def __init__(self, method) -> None:
+        self.relevant, self.self_calls, self.empty_lists = [], [], []
         for node in ast.walk(method):
-            nodes.append(node)
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "self":
-                found = info.find_method(node.func.attr)
-                if found is not None and method_kind(found[0]) == "method":
-                    todo.append(found[0])
-    return nodes
+            if isinstance(node, ast.Call):
+                func = node.func
+                if isinstance(func, ast.Attribute):
+                    self.relevant.append(node)
+                    if isinstance(func.value, ast.Name) and func.value.id == "self":
+                        self.self_calls.append(func.attr)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                self.relevant.append(node)
+                if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.List) \
+                        and not node.value.elts and isinstance(node.targets[0], ast.Attribute) \
+                        and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id == "self":
+                    self.empty_lists.append((node.targets[0].attr, node))
+
+
+def _method_nodes(method) -> _MethodNodes:
+    known = method.__dict__.get("_tp_init_nodes")
+    if known is None:
+        known = method._tp_init_nodes = _MethodNodes(method)
+    return known
 
 
 def _scan_init(init, info: ClassInfo, analyzer) -> None:
     empty_lists = {}  # self.X = [] (filled with .append later)
     relevant = []  # method calls and assignments: all that registers anything
-    for node in _init_helpers(init, info):
-        if isinstance(node, ast.Call):
-            if isinstance(node.func, ast.Attribute):
-                relevant.append(node)
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-            relevant.append(node)
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.List) \
-                    and not node.value.elts and isinstance(node.targets[0], ast.Attribute) \
-                    and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id == "self":
-                empty_lists[node.targets[0].attr] = node
+    for part in _init_helpers(init, info):
+        relevant.extend(part.relevant)
+        empty_lists.update(part.empty_lists)
     relevant.sort(key=lambda n: (n.lineno, n.col_offset))  # stable: ties keep the walk's order
     guards, unguarded = _none_guarded(init), set()
     for node in relevant:
@@ -327,7 +352,14 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
 
 def _none_guarded(init) -> dict:
     """id(node) -> the `__init__` parameter (default None) of each `if param is not None:` block
-    its nodes are in."""
+    its nodes are in.  Memoised on the `__init__` node (read, never changed, by the caller)."""
+    known = init.__dict__.get("_tp_none_guarded")
+    if known is None:
+        known = init._tp_none_guarded = _find_none_guards(init)
+    return known
+
+
+def _find_none_guards(init) -> dict:
     a = init.args
     positional = a.posonlyargs + a.args
     defaults = dict(zip([p.arg for p in positional[len(positional) - len(a.defaults):]], a.defaults))
