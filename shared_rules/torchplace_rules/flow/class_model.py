@@ -366,6 +366,8 @@ def _find_none_guards(init) -> dict:
     defaults.update((p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)
     optional = {n for n, d in defaults.items() if isinstance(d, ast.Constant) and d.value is None}
     guards = {}
+    if not optional:
+        return guards  # no parameter defaults to None: nothing to guard, no walk
     for node in ast.walk(init):
         test = node.test if isinstance(node, ast.If) else None
         if isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id in optional \
