@@ -167,6 +167,15 @@ def _local(part: CellPart, span: Span) -> Span:
     return Span(start, span.start_col, end, end_col)
 
 
+def gap_before(now: float, last: float, answered: Optional[float]) -> float:
+    """The gap before a change at `now`, as the burst rule reads it: the time since the change before
+    it (at `last`), unless a check that started at or after `last` has already finished (`answered`
+    is its start): then that change was answered, no backlog is building up, and however soon this
+    one follows (a fast typist, a fast check) it is no burst — 1 s stands for "a pause"."""
+    if answered is not None and answered >= last:
+        return 1.0
+    return now - last
+
 class AnalysisService:
     """Owns the worker threads and the per-unit result cache."""
 
@@ -179,6 +188,7 @@ class AnalysisService:
         self._reported: set[tuple] = set()
         self._memos: dict[str, AnalysisMemo] = {}  # per unit; only its own (serialised) runs touch it
         self._changes: dict[str, tuple[float, float]] = {}  # unit -> (time of its last change, gap before it)
+        self._answered: dict[str, float] = {}  # unit -> start time of its latest finished analysis
 
     async def current(self, key: str) -> Optional[Analysis]:
         """The analysis of unit `key` exactly as it is now, or None once it is closed."""
@@ -203,9 +213,10 @@ class AnalysisService:
                 await asyncio.wait([running])
                 continue
             memo = self._memo_for(key)
+            started = loop.time()
             future = loop.run_in_executor(self.executor, run_analysis, unit, config, self.server.cross_file.index, memo)
             self._running[key] = future
-            future.add_done_callback(lambda fut, key=key: self._finished(key, fut))
+            future.add_done_callback(lambda fut, key=key, started=started: self._finished(key, fut, started))
             await asyncio.wait([future])
             if future.cancelled() or future.exception() is not None:
                 return None  # only at shutdown, or a server bug (already logged)
@@ -214,11 +225,12 @@ class AnalysisService:
         """A change to unit `key` arrived (a keystroke, or one of a burst)."""
         now = asyncio.get_running_loop().time()
         last, _gap = self._changes.get(key, (now - 1.0, 1.0))
-        self._changes[key] = (now, now - last)
+        self._changes[key] = (now, gap_before(now, last, self._answered.get(key)))
 
     def _settle_s(self, key: str, now: float) -> float:
         """How long to wait before checking `key`: during a burst (changes closer together than
-        BURST_GAP_S) until it has paused for SETTLE_S; never while someone types at human speed."""
+        BURST_GAP_S, each arriving before the one before it was checked) until it has paused for
+        SETTLE_S; never while someone types at human speed."""
         last, gap = self._changes.get(key, (0.0, 1.0))
         if gap >= BURST_GAP_S:
             return 0.0
@@ -241,12 +253,13 @@ class AnalysisService:
         self._latest.pop(key, None)
         self._memos.pop(key, None)
         self._changes.pop(key, None)
+        self._answered.pop(key, None)
 
     def forget_all(self) -> None:
         self._latest.clear()
         self._memos.clear()
 
-    def _finished(self, key: str, future: asyncio.Future) -> None:
+    def _finished(self, key: str, future: asyncio.Future, started: float) -> None:
         if self._running.get(key) is future:
             del self._running[key]
         if future.cancelled():
@@ -255,6 +268,7 @@ class AnalysisService:
         if exc is not None:  # run_analysis never raises; belt and braces
             log.error("analysis of %s failed: %r", key, exc, exc_info=exc)
             return
+        self._answered[key] = max(started, self._answered.get(key, started))
         analysis: Analysis = future.result()
         first = key not in self._latest
         if unit_is_open(self.server.workspace, key):  # not closed meanwhile
