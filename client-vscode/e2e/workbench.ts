@@ -81,9 +81,24 @@ export class Workbench {
         await this.page.keyboard.press('Control+G');
         const input = this.page.locator('.quick-input-widget input');
         await input.waitFor({ state: 'visible' });
-        await input.fill(`:${line}`);
-        await this.page.keyboard.press('Enter');
-        await input.waitFor({ state: 'hidden' });
+        // Enter goes to the input itself (focused first): the probe's webview may take the focus
+        // between typing and Enter, and then the picker stays open. Until it closes, type and accept again.
+        const deadline = Date.now() + 30000;
+        for (;;) {
+            await input.fill(`:${line}`);
+            await input.press('Enter');
+            try {
+                await input.waitFor({ state: 'hidden', timeout: 5000 });
+                return;
+            } catch (error) {
+                if (!(await input.isVisible())) {
+                    return; // closed just after the wait gave up
+                }
+                if (Date.now() > deadline) {
+                    throw error;
+                }
+            }
+        }
     }
 
     /** The active text editor (in a notebook: the focused cell's editor). */
