@@ -8,6 +8,7 @@ that the engine never imports editor or kernel code.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from importlib import metadata
 from typing import Optional, Sequence
@@ -112,7 +113,30 @@ def run_explain(args) -> int:
     return 0
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def exit_now(code: int) -> None:
+    """End the process once its output is out, without tearing the interpreter down: after a
+    cross-file check, freeing the syntax trees and module summaries it holds costs about a
+    second of CPU on a large project (transformers: 1.0-1.1 s of 7-8), for nothing."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more to say
+            pass
+    os._exit(code)
+
+
+def run() -> None:
+    """The `torchplace` program: `check` ends at once (`exit_now`), every other command normally
+    (the language server and the probe have kernels and threads to close)."""
+    args_seen = []
+    code = main(seen=args_seen)
+    if args_seen and getattr(args_seen[0], "func", None) is run_check:
+        exit_now(code)
+    sys.exit(code)
+
+
+def main(argv: Optional[Sequence[str]] = None, seen: Optional[list] = None) -> int:
+    """`seen`: receives the parsed arguments (for `run`)."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -121,6 +145,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    if seen is not None:
+        seen.append(args)
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
@@ -136,4 +162,4 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -24,13 +24,17 @@ MAX_FILES = 2000  # a bigger folder is read only this far
 MAX_FILE_BYTES = 400_000
 RESCAN_SECONDS = 5.0
 
-_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([^\n#)]*)|import[ \t]+([^\n#]+))", re.M)
+_IMPORT = re.compile(r"[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([^\n#)]*)|import[ \t]+([^\n#]+))")
 
 
 def imports_in(text: str) -> list[tuple[int, str, tuple]]:
-    """(level, module, imported names) of each import line of `text`."""
+    """(level, module, imported names) of each import line of `text` (the pattern is tried only
+    on the lines that say `import`)."""
     out = []
-    for m in _IMPORT.finditer(text):
+    for line in text.split("\n"):
+        m = _IMPORT.match(line) if "import" in line else None
+        if m is None:
+            continue
         if m.group(4) is not None:
             for part in m.group(4).split(","):
                 name = part.split(" as ")[0].strip()

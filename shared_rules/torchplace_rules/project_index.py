@@ -56,6 +56,8 @@ class ProjectIndex:
         self.dependencies: dict[Path, dict] = {}  # checked file -> {project file it read: fingerprint}, transitively
         self._roots: dict[Path, tuple[Path, ...]] = {}
         self._resolved: dict[tuple, Optional[Path]] = {}  # static runs: (folder, module, level) -> file
+        self._real_paths: dict[str, Path] = {}  # static runs: importer -> its real path
+        self._files: dict[Path, bool] = {}  # static runs: candidate module file -> is it a file
 
     # -- texts -------------------------------------------------------------------
     def set_overlay(self, path: os.PathLike | str, text: str) -> None:
@@ -133,9 +135,10 @@ class ProjectIndex:
 
     def _resolve(self, importer, module: Optional[str], level: int) -> Optional[Path]:
         try:
-            importer_path = Path(importer).resolve() if importer else None
+            importer_path = self._real_path(importer) if importer else None
         except (OSError, ValueError):
             return None
+        is_file = self._is_file if self.static else Path.is_file
         parts = module.split(".") if module else []
         if level:
             if importer_path is None:
@@ -143,14 +146,32 @@ class ProjectIndex:
             base = importer_path.parent
             for _ in range(level - 1):
                 base = base.parent
-            return _module_file(base, parts) if parts else _package_file(base)
+            return _module_file(base, parts, is_file) if parts else _package_file(base, is_file)
         if not parts or not all(p.isidentifier() for p in parts):
             return None
         for root in self.search_roots(importer_path):
-            found = _module_file(root, parts)
+            found = _module_file(root, parts, is_file)
             if found is not None:
                 return found
         return None
+
+    def _real_path(self, importer) -> Path:
+        """`Path(importer).resolve()`; kept in a static run (a file imports many modules)."""
+        if not self.static:
+            return Path(importer).resolve()
+        key = os.fspath(importer)
+        found = self._real_paths.get(key)
+        if found is None:
+            found = self._real_paths[key] = Path(importer).resolve()
+        return found
+
+    def _is_file(self, path: Path) -> bool:
+        """`path.is_file()`, kept in a static run: every file of a package asks for the same
+        candidates (`from ...modeling_utils import X` in each model's folder)."""
+        found = self._files.get(path)
+        if found is None:
+            found = self._files[path] = path.is_file()
+        return found
 
     def record_dependencies(self, path: Optional[str], deps: dict) -> None:
         if path:
@@ -176,15 +197,15 @@ def _is_within(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
 
 
-def _module_file(base: Path, parts: list[str]) -> Optional[Path]:
+def _module_file(base: Path, parts: list[str], is_file=Path.is_file) -> Optional[Path]:
     folder = base.joinpath(*parts[:-1]) if len(parts) > 1 else base
     last = parts[-1]
     candidate = folder / f"{last}.py"
-    if candidate.is_file():
+    if is_file(candidate):
         return candidate
-    return _package_file(folder / last)
+    return _package_file(folder / last, is_file)
 
 
-def _package_file(folder: Path) -> Optional[Path]:
+def _package_file(folder: Path, is_file=Path.is_file) -> Optional[Path]:
     init = folder / "__init__.py"
-    return init if init.is_file() else None
+    return init if is_file(init) else None

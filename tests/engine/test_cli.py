@@ -179,3 +179,30 @@ def test_a_crashing_rule_is_isolated(monkeypatch):
     assert [f.code for f in findings] == ["TP201"]  # the other rules still report
     assert len(errors) == 1 and errors[0].rule == "TP101 mixed-devices"
     assert "ZeroDivisionError: rule bug" in errors[0].describe()
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_report_is_whole_when_check_exits_at_once(tmp_path, jobs):
+    """`torchplace check` ends with os._exit once its report is out (no interpreter teardown): a
+    report far larger than a pipe's buffer still arrives whole, with the exit code."""
+    for i in range(60):
+        (tmp_path / f"train_{i}.py").write_text(BUGGY)
+    code, out, err = run("check", "--format", "json", "--jobs", jobs, str(tmp_path))
+    assert code == 1, err
+    assert len(out) > 65536
+    findings = json.loads(out)
+    assert len(findings) == 120 and {f["code"] for f in findings} == {"TP101", "TP201"}
+
+
+def test_exit_now_is_only_for_check(tmp_path):
+    """Other commands end normally (the server and the probe have threads and kernels to close)."""
+    code, out, _ = run("rules")
+    assert code == 0 and "TP101" in out
+    script = ("import sys, atexit; from torchplace_rules import cli; atexit.register(lambda: print('teardown ran'));"
+              "sys.argv = ['torchplace', 'explain', 'TP101']; cli.run()")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "teardown ran" in proc.stdout
+    script = script.replace("'explain', 'TP101'", f"'check', {str(tmp_path)!r}")
+    (tmp_path / "ok.py").write_text("import torch\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "All checks passed!" in proc.stdout and "teardown ran" not in proc.stdout

@@ -13,6 +13,7 @@ from .torch_api import CONTAINERS, MODULE_BASES, PARAMETER_CLASSES, TORCH_FACTOR
 from .devices import CPU, SELF_DEV
 from .torch_placement import container_elements
 from .values import NONE, UNKNOWN, ClassV, DeviceV, ModuleV, QualV, TensorV, Value
+from ..syntax_nodes import calls_and_assignments
 
 MOVE_METHODS = {"to", "cuda", "cpu", "type_as", "type"}
 _HOST_USES = {"cpu", "tolist", "item", "numpy", "to", "cuda"}  # what forward may do with a CPU input itself
@@ -73,7 +74,7 @@ class ClassInfo:
         if known is None:
             params = [a.arg for a in forward.args.posonlyargs + forward.args.args][1:] + [a.arg for a in forward.args.kwonlyargs]
             used = set()
-            for node in ast.walk(forward):
+            for node in calls_and_assignments(forward):
                 if isinstance(node, ast.Call):
                     func = node.func
                     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
@@ -264,7 +265,7 @@ class _MethodNodes:
 
     def __init__(self, method) -> None:
         self.relevant, self.self_calls, self.empty_lists = [], [], []
-        for node in ast.walk(method):
+        for node in calls_and_assignments(method):
             if isinstance(node, ast.Call):
                 func = node.func
                 if isinstance(func, ast.Attribute):
@@ -460,13 +461,14 @@ def device_parameter(info: ClassInfo, analyzer) -> Optional[str]:
 def _device_parameter(init: ast.FunctionDef, analyzer) -> Optional[str]:
     params = {a.arg for a in init.args.args[1:] + init.args.kwonlyargs}
     aliases = {}
-    for node in ast.walk(init):
+    nodes = calls_and_assignments(init)
+    for node in nodes:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Name) \
                 and node.value.id in params and isinstance(node.targets[0], ast.Attribute) \
                 and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id == "self":
             aliases[node.targets[0].attr] = node.value.id
     used = set()
-    for node in ast.walk(init):
+    for node in nodes:
         if not isinstance(node, ast.Call):
             continue
         qual = _qual(node.func, analyzer)

@@ -23,7 +23,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Optional
 
-from .cross_file import foreign_result, qualified_name, record_outgoing
+from ..syntax_nodes import lines_mention
+from .cross_file import foreign_home, foreign_result, qualified_name, record_outgoing
 from .devices import ACCEL_KIND, CPU, SELF_DEV, SELF_KIND, Dev, parse_device_string
 from .state import Frame
 from .values import (
@@ -334,7 +335,8 @@ def _run_body(ev, func, cls, bound: dict, node: ast.Call, self_dev: Optional[Dev
         if home is not None:
             ev.module_env, ev.src, ev.home = saved_module, saved_src, saved_home
             ev.foreign_depth -= 1
-    if is_generator(fnode):
+    own_home = foreign_home(fnode)  # (the text of the file the node is in)
+    if is_generator(fnode, own_home.src if own_home is not None else ev.file_src):
         returns = SeqV(None, frame.yields if frame.yields is not None else UNKNOWN)
     else:
         returns = frame.returns
@@ -408,11 +410,13 @@ def argument_paths(ev, fnode, arg_nodes: list, keywords: list, first_path: Optio
     return paths
 
 
-def is_generator(fnode) -> bool:
-    """Memoised on the node: functions are called many times."""
+def is_generator(fnode, src) -> bool:
+    """Memoised on the node: functions are called many times.  `src`: the text of its file; a
+    function whose lines never say `yield` is none (no walk)."""
     known = getattr(fnode, "_tp_is_generator", None)
     if known is None:
-        known = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in _own_walk(fnode))
+        known = lines_mention(src, fnode, "yield") and any(
+            isinstance(n, (ast.Yield, ast.YieldFrom)) for n in _own_walk(fnode))
         fnode._tp_is_generator = known
     return known
 

@@ -67,6 +67,7 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.foreign_depth = 0  # > 0 while inlining another file's function: it reports nothing
         self.home = None  # the summary of the other file whose code runs now (None: this file's)
         self.src = src  # a GuardedSource when `project` is given (see `check_source`)
+        self.file_src = src  # the checked file's text, also while another file's code runs
         self.config = config
         self.device_names = set(config.device_names)
         self.handlers: dict[str, list] = {e: [getattr(r, "on_" + e) for r in rules if hasattr(r, "on_" + e)] for e in EVENTS}
