@@ -87,6 +87,15 @@ class ClassInfo:
         return known
 
     def mro(self) -> list:
+        """This class, then its project bases, in order (kept: bases are set once, by the scan)."""
+        known = self.__dict__.get("_mro")
+        if known is not None and known[0] == len(self.bases):
+            return known[1]
+        out = self._linearize()
+        self.__dict__["_mro"] = (len(self.bases), out)
+        return out
+
+    def _linearize(self) -> list:
         out, stack = [], [self]
         while stack and len(out) < 32:
             cls = stack.pop(0)

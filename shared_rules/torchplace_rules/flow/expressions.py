@@ -89,8 +89,8 @@ class ExpressionEvaluator:
             if path not in env and path not in self.frame.before:
                 self.frame.before[path] = self.eval(target)  # what a path not taken still sees
             self.frame.assigned[path] = self.current_stmt
-        prefix_dot, prefix_sub = path + ".", path + "["
-        stale = [k for k in env if k.startswith(prefix_dot) or k.startswith(prefix_sub)] if len(env) < 400 or "." in path else ()
+        prefixes = (path + ".", path + "[")
+        stale = [k for k in env if k.startswith(prefixes)] if len(env) < 400 or "." in path else ()
         for key in stale:
             del env[key]
         env[path] = value

@@ -19,6 +19,9 @@ from .torch_api import TRAINING_STEP_METHODS
 from .values import NUMBER, UNKNOWN, ClassV, DeviceV, FuncV, QualV, TensorV, Value, iteration_element
 
 
+_HANDLERS: dict = {}  # (runner class, statement type) -> its stmt_* method (None: nothing to do)
+
+
 class StatementRunner:
     """Mixed into `Analyzer`."""
 
@@ -32,11 +35,15 @@ class StatementRunner:
         return True
 
     def exec_stmt(self, stmt) -> None:
-        method = getattr(self, "stmt_" + type(stmt).__name__, None)
+        kind = type(stmt)
+        try:
+            method = _HANDLERS[type(self), kind]
+        except KeyError:
+            method = _HANDLERS[type(self), kind] = getattr(type(self), "stmt_" + kind.__name__, None)
         if method is not None:
             saved, self.current_stmt = self.current_stmt, stmt
             try:
-                method(stmt)
+                method(self, stmt)
             finally:
                 self.current_stmt = saved
 
