@@ -87,13 +87,12 @@ class ClassInfo:
         return known
 
     def mro(self) -> list:
-        """This class, then its project bases, in order (kept: bases are set once, by the scan)."""
-        known = self.__dict__.get("_mro")
-        if known is not None and known[0] == len(self.bases):
-            return known[1]
-        out = self._linearize()
-        self.__dict__["_mro"] = (len(self.bases), out)
-        return out
+        """This class, then its project bases, in order.  The bases' part is kept once the scan
+        has set them (without this class in it: no reference cycle keeps a tree alive)."""
+        known = self.__dict__.get("_bases_mro")
+        if known is None or known[0] != len(self.bases):
+            known = self.__dict__["_bases_mro"] = (len(self.bases), tuple(self._linearize()[1:]))
+        return [self, *known[1]]
 
     def _linearize(self) -> list:
         out, stack = [], [self]
