@@ -10,11 +10,14 @@ import ast
 from dataclasses import dataclass, field
 from typing import Optional
 
+from .frozen import fast_init
+
 CPU_KIND, ACCEL_KIND, SELF_KIND = "cpu", "accel", "self"
 # Device types PyTorch runs on besides the CPU (the part before `:` in "cuda:0").
 ACCEL_TYPES = ("cuda", "mps", "xpu", "xla", "hpu", "npu", "mtia", "privateuseone", )
 
 
+@fast_init
 @dataclass(frozen=True)
 class Dev:
     """Where a value lives.  `kind` is cpu, accel, or self (the enclosing

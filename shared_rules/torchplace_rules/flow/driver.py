@@ -93,15 +93,19 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
 
     # -- reporting -------------------------------------------------------
     def emit(self, event: str, *args) -> None:
-        for handler in self.handlers[event]:
-            rule = handler.__self__
-            if rule.code in self.crashed:
+        handlers = self.handlers[event]
+        if not handlers:
+            return
+        crashed, guarded = self.crashed, self.project is not None
+        for handler in handlers:
+            if crashed and handler.__self__.code in crashed:
                 continue
             try:
-                if self.project is not None:
+                if guarded:
                     self.src.touched_foreign = False
                 handler(self, *args)
             except Exception as exc:  # a rule's bug must not silence the others
+                rule = handler.__self__
                 self.crashed.add(rule.code)
                 self.errors.append(EngineError(f"{rule.code} {rule.name}", self.path, f"{type(exc).__name__}: {exc}",
                                                "".join(traceback.format_exception(exc))))

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from .devices import CPU, Dev, join_dev
+from .frozen import fast_init
 
 class Value:
     __slots__ = ()
@@ -78,6 +79,7 @@ class BatchInfo:
     pin_memory: bool = False
 
 
+@fast_init
 @dataclass(frozen=True, eq=True)
 class DeviceV(Value):
     dev: Dev
@@ -91,6 +93,7 @@ class DeviceV(Value):
         return UNKNOWN
 
 
+@fast_init
 @dataclass(frozen=True)
 class TensorV(Value):
     dev: Optional[Dev]
@@ -136,6 +139,7 @@ class TensorV(Value):
         return TensorV(dev=dev, origin=at, rank=self.rank, dtype=self.dtype, grad=self.grad, min_rank=self.min_rank)
 
 
+@fast_init
 @dataclass(frozen=True)
 class BatchV(Value):
     """A loader batch whose structure (tensor, tuple, dict) is not known."""
@@ -146,6 +150,7 @@ class BatchV(Value):
         return TensorV(CPU, origin=at, batch=self.info)
 
 
+@fast_init
 @dataclass(frozen=True)
 class ModuleV(Value):
     dev: Optional[Dev]
@@ -187,6 +192,7 @@ class ModuleV(Value):
         return ModuleV(self.dev, True, self.placed_at, None, known_class=False)
 
 
+@fast_init
 @dataclass(frozen=True)
 class PlacedV(Value):
     """An object of unknown kind that `.to(dev)` returned: a module when called,
@@ -241,6 +247,7 @@ class NumpyV(Value):
     rank: Optional[int] = None
 
 
+@fast_init
 @dataclass(frozen=True)
 class SeqV(Value):
     """A tuple/list, or an iterable yielding `elem` (items when known)."""
@@ -270,6 +277,7 @@ class SeqV(Value):
         return UNKNOWN
 
 
+@fast_init
 @dataclass(frozen=True)
 class DictV(Value):
     """A dict: `elem` joins its values; `items` are (key, value) pairs when every key is a known string."""
@@ -300,6 +308,7 @@ class DictV(Value):
         return UNKNOWN
 
 
+@fast_init
 @dataclass(frozen=True)
 class QualV(Value):
     """An imported module or object, by qualified name (`torch.nn.Linear`)."""
@@ -307,6 +316,7 @@ class QualV(Value):
     name: str
 
 
+@fast_init
 @dataclass(frozen=True)
 class FuncV(Value):
     """A function or method of the project (`owner`: the ClassInfo of a method)."""
@@ -319,12 +329,14 @@ class FuncV(Value):
     scope: Optional[ast.AST] = field(default=None, compare=False, hash=False)  # the function it is nested in
 
 
+@fast_init
 @dataclass(frozen=True)
 class ClassV(Value):
     info: object = field(compare=False, hash=False)
     key: int = 0
 
 
+@fast_init
 @dataclass(frozen=True)
 class SelfV(Value):
     """`self` inside a method of a project class.  `attrs`: what the call's receiver is
@@ -335,6 +347,7 @@ class SelfV(Value):
     attrs: Optional[tuple] = None
 
 
+@fast_init
 @dataclass(frozen=True)
 class ObjectV(Value):
     """An instance of a project class that is not an nn.Module (a predictor, a
@@ -353,6 +366,7 @@ class ObjectV(Value):
         return UNKNOWN
 
 
+@fast_init
 @dataclass(frozen=True)
 class BoundMethodV(Value):
     """`obj.method` not yet called (`fn = self.step`; `partial(self.step, ...)`)."""
