@@ -24,6 +24,7 @@ LAYERS = (
     "state",          # frames, loops, joins of environments
     "values",         # abstract values
     "devices",        # devices
+    "frozen",         # a faster constructor for the frozen dataclasses of values and devices
 )
 
 from .driver import Analyzer, analyze  # noqa: E402
