@@ -152,3 +152,29 @@ def test_an_unbound_method_called_with_none_for_self_that_calls_super_is_analyse
     assert [f.code for f in findings if f.span.start_line == 12] == ["TP104"]
     # ... and the rest of the file is still checked
     assert [f.code for f in findings if f.span.start_line == 13] == ["TP101"]
+
+
+def test_an_import_inside_another_files_function_resolves_from_that_files_folder(tmp_path):
+    """`from .devices import pick` inside a helper of pkg/utils is pkg/utils/devices.py, whichever
+    folder the checked file that calls the helper is in."""
+    project = _project(tmp_path, {})
+    (project / "pkg" / "utils").mkdir(parents=True)
+    (project / "app").mkdir()
+    for init in ("pkg/__init__.py", "pkg/utils/__init__.py"):
+        (project / init).write_text("")
+    (project / "pkg/utils/devices.py").write_text("import torch\n\ndef pick():\n    return torch.device('cuda')\n")
+    (project / "pkg/utils/helpers.py").write_text(textwrap.dedent("""\
+        def to_accelerator(x):
+            from .devices import pick
+            return x.to(pick())
+    """))
+    (project / "app/train.py").write_text(textwrap.dedent("""\
+        import torch
+        from pkg.utils.helpers import to_accelerator
+
+        def step():
+            y = to_accelerator(torch.zeros(3))
+            return y + torch.ones(3)
+    """))
+    found = [(line, code) for line, code, _ in _findings(project, "app/train.py")]
+    assert (6, "TP101") in found

@@ -92,10 +92,16 @@ def import_depth(ev) -> int:
     return min(getattr(ev, "summary_depth", 0) + 1, MAX_DEPTH)
 
 
+def importing_file(ev):
+    """The file whose code is running: an import inside another file's function (run for a call
+    from the checked file) is resolved from that file's folder, not the checked file's."""
+    return ev.home.path if ev.home is not None else ev.path
+
+
 def import_module(ev, module: str, asname: Optional[str]) -> Optional[Value]:
     """`import a.b` binds `a`; `import a.b as c` binds `a.b`."""
     bound = module if asname else module.split(".")[0]
-    path = ev.project.resolve(ev.path, bound, 0)
+    path = ev.project.resolve(importing_file(ev), bound, 0)
     if path is None:
         return None
     return ProjectModuleV(bound, path, import_depth(ev))
@@ -103,7 +109,7 @@ def import_module(ev, module: str, asname: Optional[str]) -> Optional[Value]:
 
 def import_from(ev, module: Optional[str], level: int, name: str, fallback: Value = UNKNOWN) -> Optional[Value]:
     """What `from module import name` binds: a lazy project import, or None when it is not one."""
-    path = ev.project.resolve(ev.path, module, level)
+    path = ev.project.resolve(importing_file(ev), module, level)
     if path is None:
         return None
     return LazyImportV(path, module, name, import_depth(ev), fallback)
