@@ -147,10 +147,18 @@ def _is_static(node) -> bool:
 
 
 def _annotated_tensor(annotation) -> bool:
+    """`x: Tensor`, `x: Optional[torch.Tensor]` (not `list[Tensor]`).  Kept on the annotation node
+    (a method is entered once per context)."""
     if annotation is None:
         return False
-    text = ast.unparse(annotation) if not isinstance(annotation, ast.Name) else annotation.id
-    return "Tensor" in text and "[" not in text.replace("Optional[", "").replace("]", "", 1)
+    if isinstance(annotation, ast.Name):
+        return "Tensor" in annotation.id
+    known = annotation.__dict__.get("_tp_tensor_annotation")
+    if known is None:
+        text = ast.unparse(annotation)
+        known = annotation._tp_tensor_annotation = \
+            "Tensor" in text and "[" not in text.replace("Optional[", "").replace("]", "", 1)
+    return known
 
 
 # -- call contexts -------------------------------------------------------------------
@@ -262,7 +270,8 @@ def call_in_context(ev, func, cls, bound: dict, node: ast.Call, self_dev: Option
         result, record = cache[key]
         ev.replay_context(record)
         return result
-    result, record = ev.run_context(lambda: _run_body(ev, func, cls, bound, node, self_dev, depth))
+    result, record = ev.run_context(lambda: _run_body(ev, func, cls, bound, node, self_dev, depth),
+                                    shared=cache is not ev.contexts)
     if key is not None:
         cache[key] = (result, record)
     return result

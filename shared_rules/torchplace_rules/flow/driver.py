@@ -230,11 +230,13 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
             record.cls.init_values = dict(record.init_values)
 
     # -- call contexts: kept for the whole run, their reads and findings go to every group using them --
-    def run_context(self, analyse):
+    def run_context(self, analyse, shared: bool = False):
         """Run `analyse()` (a body for a call context) recording what it reads and reports;
-        (its result, the record)."""
+        (its result, the record).  The reads are not recorded where nothing will ask for them:
+        without a memo (a one-off check), for a record kept by this analysis alone (not
+        `shared` with other files' analyses)."""
         parent = self.recorder
-        child = Recorder(scan=False)
+        child = Recorder(scan=False) if self.memo is not None or shared else None
         saved_flag, self.targets_accelerator = self.targets_accelerator, False
         n_errors, n_deferred = len(self.errors), len(self.deferred)
         cross_before = dict(self.__dict__.get("cross_deps", {}))
@@ -246,8 +248,8 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
             sets_flag = self.targets_accelerator
             self.targets_accelerator = saved_flag or sets_flag
         cross = {k: v for k, v in self.__dict__.get("cross_deps", {}).items() if cross_before.get(k) != v}
-        record = ContextRecord(child.reads, child.reported, sets_flag, self.deferred[n_deferred:], cross,
-                               child.uncacheable or len(self.errors) != n_errors)
+        record = ContextRecord(child.reads if child else {}, child.reported if child else [], sets_flag,
+                               self.deferred[n_deferred:], cross, bool(child and child.uncacheable) or len(self.errors) != n_errors)
         self._merge_context(record)
         return result, record
 

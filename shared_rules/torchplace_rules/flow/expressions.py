@@ -33,15 +33,17 @@ class ExpressionEvaluator:
 
     # -- paths and names -----------------------------------------------------
     def path_of(self, node) -> Optional[str]:
+        """The access path `node` names (`x`, `self.encoder.weight`, `batch["x"]`), None for other
+        expressions.  It depends on the node alone: kept on it after the first time."""
         if isinstance(node, ast.Name):
             return node.id
-        if isinstance(node, ast.Attribute):
-            base = self.path_of(node.value)
-            return f"{base}.{node.attr}" if base else None
-        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
-            base = self.path_of(node.value)
-            return f"{base}[{node.slice.value!r}]" if base else None
-        return None
+        try:
+            return node._tp_path
+        except AttributeError:
+            path = _access_path(node)
+            if isinstance(node, ast.AST):
+                node._tp_path = path
+            return path
 
     def qualname(self, node) -> Optional[str]:
         value = self.eval(node)
@@ -467,6 +469,18 @@ class ExpressionEvaluator:
             else:
                 kwargs[k.arg if k.arg is not None else f"**{len(kwargs)}"] = value
         return args, kwargs
+
+
+def _access_path(node) -> Optional[str]:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _access_path(node.value)
+        return f"{base}.{node.attr}" if base else None
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        base = _access_path(node.value)
+        return f"{base}[{node.slice.value!r}]" if base else None
+    return None
 
 
 def _reads_tensor_device(node) -> bool:
