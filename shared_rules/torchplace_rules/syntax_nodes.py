@@ -12,16 +12,35 @@ def own_nodes(tree: ast.AST) -> list[ast.AST]:
     """Every node of `tree`, except the singletons all trees share."""
     out = []
     stack = [tree]
+    pop, push = stack.pop, stack.append
+    child_fields = _CHILD_FIELDS
     while stack:
-        node = stack.pop()
+        node = pop()
         out.append(node)
-        for name in node._fields:
+        fields = child_fields.get(node.__class__)
+        for name in fields if fields is not None else _child_fields(node.__class__):
             value = getattr(node, name, None)
-            if isinstance(value, list):
+            if value.__class__ is list:
                 stack.extend(v for v in value if isinstance(v, ast.AST) and not isinstance(v, _SHARED))
             elif isinstance(value, ast.AST) and not isinstance(value, _SHARED):
-                stack.append(value)
+                push(value)
     return out
+
+
+# Fields that never hold a node, or hold only the shared singletons: leaves (names, constants)
+# are visited without looking at their fields.
+_LEAF_FIELDS = frozenset({"id", "ctx", "kind", "attr", "arg", "module", "level", "op", "ops", "is_async",
+                          "type_comment", "conversion", "name", "tag"})
+_CHILD_FIELDS: dict = {}
+
+
+def _child_fields(cls) -> tuple:
+    """The fields of a node class that may hold other nodes (`Constant.value` never does)."""
+    known = _CHILD_FIELDS.get(cls)
+    if known is None:
+        known = _CHILD_FIELDS[cls] = tuple(
+            f for f in cls._fields if f not in _LEAF_FIELDS and not (cls is ast.Constant and f == "value"))
+    return known
 
 
 def calls_and_assignments(func: ast.AST) -> list[ast.AST]:
@@ -33,10 +52,12 @@ def calls_and_assignments(func: ast.AST) -> list[ast.AST]:
         known = []
         todo = [func]
         push = todo.append
+        child_fields = _CHILD_FIELDS
         for node in todo:  # breadth first, as ast.walk (the list grows while it is read)
             if isinstance(node, _CALL_OR_ASSIGN):
                 known.append(node)
-            for name in node._fields:
+            fields = child_fields.get(node.__class__)
+            for name in fields if fields is not None else _child_fields(node.__class__):
                 value = getattr(node, name, None)
                 if value.__class__ is list:
                     for item in value:
