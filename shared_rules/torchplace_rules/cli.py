@@ -39,7 +39,12 @@ def _size(text: str) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
+BUILT_IN_COMMANDS = ("check", "rules", "explain")
+
+
+def build_parser(plugins: bool = True) -> argparse.ArgumentParser:
+    """The command line; `plugins`: also the commands other packages add (`serve`): finding them
+    reads the metadata of every installed distribution, which a built-in command does not need."""
     parser = argparse.ArgumentParser(prog="torchplace", description="Find and fix PyTorch device-placement bugs.")
     parser.add_argument("--version", action="version", version=f"torchplace {VERSION}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -71,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("rule", metavar="CODE", help="a code (TP101) or name (mixed-devices)")
     exp.set_defaults(func=run_explain)
 
-    for entry in metadata.entry_points(group="torchplace.commands"):
+    for entry in metadata.entry_points(group="torchplace.commands") if plugins else ():
         try:
             entry.load()(sub)
         except Exception as exc:  # a broken plug-in must not break `check`
@@ -137,9 +142,10 @@ def run() -> None:
 
 def main(argv: Optional[Sequence[str]] = None, seen: Optional[list] = None) -> int:
     """`seen`: receives the parsed arguments (for `run`)."""
-    parser = build_parser()
+    args_given = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(plugins=not args_given or args_given[0] not in BUILT_IN_COMMANDS)
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(args_given)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
     if not getattr(args, "func", None):

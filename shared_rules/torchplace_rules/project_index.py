@@ -57,6 +57,7 @@ class ProjectIndex:
         self._roots: dict[Path, tuple[Path, ...]] = {}
         self._resolved: dict[tuple, Optional[Path]] = {}  # static runs: (folder, module, level) -> file
         self._real_paths: dict[str, Path] = {}  # static runs: importer -> its real path
+        self._real_dirs: dict[str, Path] = {}  # static runs: folder -> its real path
         self._files: dict[Path, bool] = {}  # static runs: candidate module file -> is it a file
 
     # -- texts -------------------------------------------------------------------
@@ -162,7 +163,7 @@ class ProjectIndex:
         key = os.fspath(importer)
         found = self._real_paths.get(key)
         if found is None:
-            found = self._real_paths[key] = Path(importer).resolve()
+            found = self._real_paths[key] = self.real_file(importer)
         return found
 
     def _is_file(self, path: Path) -> bool:
@@ -173,10 +174,23 @@ class ProjectIndex:
             found = self._files[path] = path.is_file()
         return found
 
+    def real_file(self, path) -> Path:
+        """`Path(path).resolve()`.  In a static run a file that is no symbolic link is its folder's
+        real path (kept per folder) and its name: one `lstat` instead of one per path component."""
+        if not self.static:
+            return Path(path).resolve()
+        folder, name = os.path.split(os.path.abspath(os.fspath(path)))
+        if not name or os.path.islink(os.path.join(folder, name)):
+            return Path(path).resolve()
+        real = self._real_dirs.get(folder)
+        if real is None:
+            real = self._real_dirs[folder] = Path(folder).resolve()
+        return real / name
+
     def record_dependencies(self, path: Optional[str], deps: dict) -> None:
         if path:
             try:
-                self.dependencies[Path(path).resolve()] = dict(deps)
+                self.dependencies[self.real_file(path)] = dict(deps)
             except (OSError, ValueError):
                 pass
 

@@ -209,7 +209,7 @@ def incoming_calls(ev) -> dict:
     """{"Class.method" / "function": [IncomingCall]} of the checked file, from the files that import it,
     with the checked file's own classes in the values (not those of its summary)."""
     try:
-        own = Path(ev.path).resolve()
+        own = ev.project.real_file(ev.path)
     except (OSError, ValueError, TypeError):
         return {}
     importers = ev.project.importers.importers_of(own)[:MAX_IMPORTERS]

@@ -70,7 +70,7 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.file_src = src  # the checked file's text, also while another file's code runs
         self.config = config
         self.device_names = set(config.device_names)
-        self.handlers: dict[str, list] = {e: [getattr(r, "on_" + e) for r in rules if hasattr(r, "on_" + e)] for e in EVENTS}
+        self.handlers: dict[str, list] = _handlers(rules)  # event -> the rules' methods for it
         self.findings: dict[tuple, Finding] = {}
         self.pending: list[tuple] = []  # (FuncV, enclosing env, ClassInfo|None)
         self.module_env: dict = {}
@@ -415,6 +415,23 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         if root in self.frame.env or self.module_value(root) is not None:
             return expr
         return None
+
+
+_HANDLED_EVENTS: dict = {}  # rule class -> the events it has a handler for
+
+
+def _handlers(rules: list) -> dict:
+    """Event -> the handlers of `rules` for it.  Which events a rule class handles is found once
+    (an Analyzer is made for every checked file and every summarised module); the methods are
+    looked up each time."""
+    table: dict[str, list] = {e: [] for e in EVENTS}
+    for rule in rules:
+        events = _HANDLED_EVENTS.get(type(rule))
+        if events is None:
+            events = _HANDLED_EVENTS[type(rule)] = tuple(e for e in EVENTS if hasattr(rule, "on_" + e))
+        for event in events:
+            table[event].append(getattr(rule, "on_" + event))
+    return table
 
 
 def analyze(tree: ast.Module, src: SourceText, rules: list[Rule], config: Config,
