@@ -23,6 +23,7 @@ from .source_files import SourceFile, UnreadableFile, read_bytes, read_source
 NOTEBOOK_SIZE_FACTOR = 20  # a notebook's JSON may be this many times max-file-size (outputs, images)
 
 TASKS_PER_WORKER = 2000  # files a worker checks before it is replaced
+BATCH_FILES = 200  # files of one folder a worker checks in one go (fewer when there are few files)
 SUMMARIES_PER_WORKER = 300
 
 _index = None  # the worker's ProjectIndex (None: cross-file resolution is off)
@@ -138,6 +139,28 @@ def check_files(items: Iterable[tuple[str, Config]], jobs: Optional[int], cross_
     import multiprocessing
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    chunk = max(1, min(16, len(items) // (jobs * 8) or 1))
-    with context.Pool(jobs, initializer=_init_worker, initargs=(cross_file,), maxtasksperchild=max(1, TASKS_PER_WORKER // chunk)) as pool:
-        yield from pool.imap(check_one, items, chunksize=chunk)
+    size = max(1, min(BATCH_FILES, -(-len(items) // (jobs * 4))))
+    batches = folder_batches(items, size)
+    with context.Pool(jobs, initializer=_init_worker, initargs=(cross_file,),
+                      maxtasksperchild=max(1, TASKS_PER_WORKER // size)) as pool:
+        for results in pool.imap(check_batch, batches):
+            yield from results
+
+
+def folder_batches(items: list, size: int) -> list[list]:
+    """`items` in order, cut into runs of at most `size` files of one folder: a worker checks a
+    folder's files together, so what it derives from the folder (the summaries of its modules,
+    who imports whom) is derived once, not once per worker."""
+    batches: list[list] = []
+    folder = None
+    for item in items:
+        here = os.path.dirname(item[0])
+        if not batches or here != folder or len(batches[-1]) >= size:
+            batches.append([])
+            folder = here
+        batches[-1].append(item)
+    return batches
+
+
+def check_batch(items: list) -> list[CheckedFile]:
+    return [check_one(item) for item in items]

@@ -224,3 +224,16 @@ def test_cli_jobs_and_no_cross_file(tmp_path):
     single_found = {(Path(d["path"]).as_posix(), d["line"], d["code"]) for d in json.loads(single.stdout)}
     assert not any((f"projects/{n}/{f}", l, c) in single_found for n, (f, l, c) in BUGS.items())
     assert os.path.isdir(tmp_path / "projects")
+
+
+def test_workers_get_a_folders_files_together():
+    """`check --jobs N` hands a worker runs of one folder's files (what it derives from the folder
+    is derived once), in the listed order, never more than the batch size."""
+    from torchplace_rules.parallel_check import folder_batches
+
+    items = [(f"a/{i}.py", None) for i in range(5)] + [("b/x.py", None), ("a/late.py", None)]
+    batches = folder_batches(items, 2)
+    assert [[p for p, _ in b] for b in batches] == [
+        ["a/0.py", "a/1.py"], ["a/2.py", "a/3.py"], ["a/4.py"], ["b/x.py"], ["a/late.py"]]
+    assert [item for b in folder_batches(items, 200) for item in b] == items
+    assert len(folder_batches(items, 200)) == 3
