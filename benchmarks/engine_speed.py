@@ -155,6 +155,16 @@ def run_tool(python: Path, tool: str, files: list[Path], repeat: int = 0) -> dic
     return result
 
 
+def compile_torchplace() -> None:
+    """Byte-compile the engine first, as installing a wheel does: the TorchFix and Fixit venvs were
+    installed by pip, which compiles their modules; the editable torchplace would otherwise be
+    compiled again in every subprocess where PYTHONDONTWRITEBYTECODE is set (~0.1 CPU s)."""
+    import compileall
+    import torchplace_rules
+
+    compileall.compile_dir(str(Path(torchplace_rules.__file__).parent), quiet=1)
+
+
 def corpus_files(all_files: bool, limit: int | None) -> list[Path]:
     files = wheel_sources.python_files("transformers")
     if not all_files:
@@ -175,6 +185,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     pythons = interpreters()
+    compile_torchplace()
     files = corpus_files(args.all, args.limit)
     label = wheel_sources.wheel_label("transformers")
     print(f"engine commit {engine_commit()}; corpus: {label}, {len(files)} files"

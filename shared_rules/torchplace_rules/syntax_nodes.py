@@ -27,6 +27,26 @@ def own_nodes(tree: ast.AST) -> list[ast.AST]:
     return out
 
 
+def tag_nodes(tree: ast.AST, name: str, value) -> None:
+    """Set attribute `name` to `value` on every node of `tree` but the shared singletons (the
+    walk of `own_nodes`, without making the list)."""
+    stack = [tree]
+    pop, push = stack.pop, stack.append
+    child_fields = _CHILD_FIELDS
+    while stack:
+        node = pop()
+        setattr(node, name, value)
+        fields = child_fields.get(node.__class__)
+        for field in fields if fields is not None else _child_fields(node.__class__):
+            child = getattr(node, field, None)
+            if child.__class__ is list:
+                for item in child:
+                    if isinstance(item, ast.AST) and not isinstance(item, _SHARED):
+                        push(item)
+            elif isinstance(child, ast.AST) and not isinstance(child, _SHARED):
+                push(child)
+
+
 # Fields that never hold a node, or hold only the shared singletons: leaves (names, constants)
 # are visited without looking at their fields.
 _LEAF_FIELDS = frozenset({"id", "ctx", "kind", "attr", "arg", "module", "level", "op", "ops", "is_async",
