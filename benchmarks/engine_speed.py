@@ -6,7 +6,8 @@
     python benchmarks/engine_speed.py --all --limit 0   # every transformers .py file
 
 Prints, for torchplace and TorchFix over the same transformers files: files,
-lines, CPU seconds, lines per CPU second and findings; then the CPU time of one
+lines, CPU seconds, lines per CPU second and findings (each torchplace row the
+median of --runs runs: on a shared machine one run can be 25 % off); then the CPU time of one
 whole-file check of the modeling file closest to 1,500 lines for torchplace,
 TorchFix and Fixit 2 (first, cold, check and the median of warm repeats).
 "torchplace" resolves the project's own imports (cross-file, the CLI default, one
@@ -182,6 +183,8 @@ def main(argv=None) -> int:
     parser.add_argument("--limit", type=int, default=120,
                         help="only the first N files, sorted by path (0: no limit; default 120)")
     parser.add_argument("--repeat", type=int, default=5, help="warm repeats for the one-file figure")
+    parser.add_argument("--runs", type=int, default=3,
+                        help="runs of each torchplace row over the corpus, the median reported (TorchFix: one run, ~90 s)")
     args = parser.parse_args(argv)
 
     pythons = interpreters()
@@ -191,11 +194,16 @@ def main(argv=None) -> int:
     print(f"engine commit {engine_commit()}; corpus: {label}, {len(files)} files"
           f" ({'all .py files' if args.all else 'models/*/modeling_*.py'}, sorted, limit {args.limit or 'none'})")
     print(f"{'tool':<21}{'files':>7}{'lines':>10}{'CPU s':>9}{'lines/CPU s':>13}{'findings':>10}")
-    rates = {}
+    rates, spreads = {}, []
     for tool in ("torchplace", "torchplace +teardown", "torchplace -1", "TorchFix"):
-        r = run_tool(pythons[tool], tool, files)
+        runs = [run_tool(pythons[tool], tool, files) for _ in range(args.runs if tool != "TorchFix" else 1)]
+        r = sorted(runs, key=lambda x: x["cpu_s"])[len(runs) // 2]  # the median run
         rates[tool] = r["lines"] / r["cpu_s"]
         print(f"{tool:<21}{len(files):>7}{r['lines']:>10}{r['cpu_s']:>9.2f}{rates[tool]:>13,.0f}{r['findings']:>10}")
+        if len(runs) > 1:
+            spreads.append(f"{tool} " + " / ".join(f"{x['cpu_s']:.2f}" for x in runs))
+    if spreads:
+        print(f"(torchplace rows: the median of {args.runs} runs, CPU s of each: " + "; ".join(spreads) + ")")
 
     one = file_near(1500, wheel_sources.python_files("transformers"))
     n_lines = one.read_text(encoding="utf-8").count("\n")
