@@ -67,6 +67,15 @@ def test_no_findings_on_correct_code(case):
     assert unlisted == [], "\n".join(f"{r.file}:{r.line} {r.code} {r.message}" for r in unlisted)
 
 
+@pytest.mark.parametrize("case", NEGATIVES, ids=_ids(NEGATIVES))
+def test_no_errors_or_warnings_on_correct_code_checked_file_by_file(case):
+    """Each file checked alone (an editor opening it): the other files are read only through the
+    imports, so what is known of them comes from summaries, not from their own checks."""
+    result = corpus_scoring.score(case, corpus_scoring.run_engine(case, alone=True))
+    loud = [r for r in result.unknown_false_positives if r.severity <= 2]
+    assert loud == [], "\n".join(f"{r.file}:{r.line} {r.code} {r.message}" for r in loud)
+
+
 @pytest.mark.parametrize("case", CASES, ids=_ids(CASES))
 def test_no_unlisted_errors_or_warnings(case):
     result = corpus_scoring.score(case, corpus_scoring.run_engine(case))

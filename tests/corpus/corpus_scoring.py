@@ -110,9 +110,11 @@ def load_cases(root: Path = CASES_DIR) -> list[Case]:
     return [load_case(d) for d in sorted(root.iterdir()) if (d / "case.toml").is_file()]
 
 
-def run_engine(case: Case, cross_file: bool = True) -> list[Reported]:
+def run_engine(case: Case, cross_file: bool = True, alone: bool = False) -> list[Reported]:
     """Check every file of the case with default settings; hints are left out.
-    With `cross_file`, imports between the case's files are resolved (project root = the case folder)."""
+    With `cross_file`, imports between the case's files are resolved (project root = the case folder).
+    `alone`: each file with an index of its own, as an editor checks the one file it opens (nothing
+    the other files' checks summarised is there)."""
     from torchplace_rules import Config, Severity, check_path
     from torchplace_rules.project_index import ProjectIndex
 
@@ -121,6 +123,8 @@ def run_engine(case: Case, cross_file: bool = True) -> list[Reported]:
     out = []
     for path in case.python_files():
         rel = path.relative_to(case.path).as_posix()
+        if cross_file and alone:
+            project = ProjectIndex(case.path)
         for f in check_path(path, config, project=project):
             if f.severity == Severity.HINT:
                 continue

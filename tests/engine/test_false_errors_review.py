@@ -459,3 +459,34 @@ REPORTED = {
 def test_review_construct_is_quiet_and_its_twin_reported(name):
     source, expected = REPORTED[name] if name in REPORTED else (QUIET[name], set())
     assert loud(source, "test_snippet.py" if "def test_" in source else "snippet.py") == expected
+
+
+# -- `.to(name)` where the name comes from a module the analysis did not read -----------------------
+
+UNREAD_DEVICE = """\
+import torch
+from torch import nn
+from constants import DEVICE
+
+model = nn.Linear(2, 2){move}
+x = torch.zeros(2, device="cuda")
+out = model(x)
+y = torch.ones(2){move_y}
+z = y + x
+"""
+
+
+def test_to_a_name_from_an_unread_module_moves_to_an_unknown_device():
+    """`from constants import DEVICE` (a project module outside the checked file, or read only as far
+    as summaries go): DEVICE may well be "cuda", so `.to(DEVICE)` is no proof that the module or the
+    tensor stayed on the CPU (corpus: sa_convlstm_valid_next_iter_moved/trainer.py checked alone)."""
+    assert loud(UNREAD_DEVICE.format(move=".to(DEVICE)", move_y=".to(DEVICE)")) == set()
+
+
+def test_without_the_move_the_mismatches_are_still_reported():
+    assert loud(UNREAD_DEVICE.format(move="", move_y="")) >= {(7, "TP102"), (9, "TP101")}
+
+
+def test_a_torch_dtype_name_is_not_a_move():
+    code = UNREAD_DEVICE.replace("from constants import DEVICE", "from torch import float16 as DEVICE")
+    assert (7, "TP102") in loud(code.format(move=".to(DEVICE)", move_y=""))

@@ -53,7 +53,8 @@ def _to_target(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> tuple
             dtype = api.TORCH_DTYPES[arg_node.attr]
         elif value is NUMBER and target is None and isinstance(arg_node, ast.Constant):
             target = DeviceV(Dev(ACCEL_KIND, f"cuda:{arg_node.value}", f'"cuda:{arg_node.value}"', node))  # x.to(0)
-        elif (value is UNKNOWN or value is NUMBER) and target is None and not _looks_like_dtype(arg_node):
+        elif (value is UNKNOWN or value is NUMBER or _opaque_name(value)) and target is None \
+                and not _looks_like_dtype(arg_node):
             target = UNKNOWN
     if target is None:
         return False, None, dtype
@@ -62,6 +63,13 @@ def _to_target(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> tuple
     if isinstance(target, TensorV):
         return True, target.dev, dtype or target.dtype
     return True, None, dtype
+
+
+def _opaque_name(value: Value) -> bool:
+    """A name imported from a module the analysis did not read (`from constants import DEVICE`,
+    a project module outside the checked file): it may well be a device.  Names of torch and NumPy
+    are known (dtypes, memory formats), and are not."""
+    return isinstance(value, QualV) and not value.name.startswith(("torch.", "numpy.", "np."))
 
 
 def _looks_like_dtype(node: ast.AST) -> bool:
