@@ -93,8 +93,6 @@ CONFIG = Config()
 def count(path, text):  # single-file: imports of the project's own modules left unresolved
     return len(check_source(text, path, CONFIG))
 ''',
-    # the same run ending with the interpreter's teardown, as a program that does not skip it
-    "torchplace +teardown": None,
     "TorchFix": r'''
 from torchfix.torchfix import TorchChecker, DISABLED_BY_DEFAULT
 def count(path, text):
@@ -112,6 +110,8 @@ def count(path, text):
     return sum(1 for r in results if r.violation is not None)
 ''',
 }
+# the same run ending with the interpreter's teardown, as a program that does not skip it
+DRIVERS["torchplace +teardown"] = DRIVERS["torchplace"] + "END = lambda: None\n"
 
 
 def ensure_venv(path: Path, installs: list[list[str]]) -> Path:
@@ -144,8 +144,7 @@ def run_tool(python: Path, tool: str, files: list[Path], repeat: int = 0) -> dic
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
         json.dump({"files": [str(f) for f in files], "repeat": repeat, "root": root}, fh)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    driver = DRIVERS[tool] if DRIVERS[tool] is not None else DRIVERS["torchplace"] + "END = lambda: None\n"
-    proc = subprocess.run([str(python), "-c", PRELUDE + driver + RUNNER, fh.name],
+    proc = subprocess.run([str(python), "-c", PRELUDE + DRIVERS[tool] + RUNNER, fh.name],
                           capture_output=True, text=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     Path(fh.name).unlink()

@@ -133,15 +133,13 @@ def exit_now(code: int) -> None:
 def run() -> None:
     """The `torchplace` program: `check` ends at once (`exit_now`), every other command normally
     (the language server and the probe have kernels and threads to close)."""
-    args_seen = []
-    code = main(seen=args_seen)
-    if args_seen and getattr(args_seen[0], "func", None) is run_check:
+    code = main()
+    if sys.argv[1:2] == ["check"]:
         exit_now(code)
     sys.exit(code)
 
 
-def main(argv: Optional[Sequence[str]] = None, seen: Optional[list] = None) -> int:
-    """`seen`: receives the parsed arguments (for `run`)."""
+def main(argv: Optional[Sequence[str]] = None) -> int:
     args_given = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(plugins=not args_given or args_given[0] not in BUILT_IN_COMMANDS)
     try:
@@ -151,8 +149,6 @@ def main(argv: Optional[Sequence[str]] = None, seen: Optional[list] = None) -> i
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    if seen is not None:
-        seen.append(args)
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

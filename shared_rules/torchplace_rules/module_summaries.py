@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from .config import Config
-from .flow.cross_file import HOME_ATTR, MAX_DEPTH, import_depth, is_foreign
+from .flow.cross_file import MAX_DEPTH, import_depth, is_foreign
 from .flow.driver import Analyzer
 from .flow.values import ClassV, FuncV
 from .source_text import SourceText
-from .syntax_nodes import tag_nodes
+from .syntax_nodes import own_nodes
 
 if TYPE_CHECKING:
     from .project_index import ProjectIndex
@@ -41,7 +41,8 @@ class ModuleSummary:
 
 def _mark(tree: ast.AST, summary: ModuleSummary) -> None:
     """Tag every node of another file's tree with its home."""
-    tag_nodes(tree, HOME_ATTR, summary)
+    for node in own_nodes(tree):
+        node._tp_home = summary
 
 
 class _FileCache:

@@ -56,7 +56,6 @@ class ProjectIndex:
         self.dependencies: dict[Path, dict] = {}  # checked file -> {project file it read: fingerprint}, transitively
         self._roots: dict[Path, tuple[Path, ...]] = {}
         self._resolved: dict[tuple, Optional[Path]] = {}  # static runs: (folder, module, level) -> file
-        self._real_paths: dict[str, Path] = {}  # static runs: importer -> its real path
         self._real_dirs: dict[str, Path] = {}  # static runs: folder -> its real path
         self._files: dict[Path, bool] = {}  # static runs: candidate module file -> is it a file
 
@@ -136,7 +135,7 @@ class ProjectIndex:
 
     def _resolve(self, importer, module: Optional[str], level: int) -> Optional[Path]:
         try:
-            importer_path = self._real_path(importer) if importer else None
+            importer_path = self.real_file(importer) if importer else None
         except (OSError, ValueError):
             return None
         is_file = self._is_file if self.static else Path.is_file
@@ -155,16 +154,6 @@ class ProjectIndex:
             if found is not None:
                 return found
         return None
-
-    def _real_path(self, importer) -> Path:
-        """`Path(importer).resolve()`; kept in a static run (a file imports many modules)."""
-        if not self.static:
-            return Path(importer).resolve()
-        key = os.fspath(importer)
-        found = self._real_paths.get(key)
-        if found is None:
-            found = self._real_paths[key] = self.real_file(importer)
-        return found
 
     def _is_file(self, path: Path) -> bool:
         """`path.is_file()`, kept in a static run: every file of a package asks for the same

@@ -476,6 +476,23 @@ z = y + x
 """
 
 
+def test_to_takes_a_device_a_dtype_or_a_tensor_first_and_no_torch_or_numpy_name_is_a_device():
+    # The model behind `_opaque_name`: aten::to's first argument after self is a Device, a
+    # ScalarType or a Tensor (the keyword-only overload aside), and no module-level name of torch
+    # or NumPy is a torch.device, so such a name given to `.to()` is a dtype (or an error).
+    import numpy
+
+    firsts = set()
+    for schema in torch._C._jit_get_schemas_for_operator("aten::to"):
+        positional = [a for a in schema.arguments[1:] if not a.kwarg_only]
+        if positional:
+            firsts.add(positional[0].name)
+    assert firsts == {"device", "dtype", "other", "non_blocking"}  # (`x.to(True)`: prim_other's flag)
+    for module in (torch, numpy):
+        assert not [n for n in dir(module) if isinstance(getattr(module, n, None), torch.device)]
+    assert torch.zeros(2).to(torch.float16).device.type == "cpu"
+
+
 def test_to_a_name_from_an_unread_module_moves_to_an_unknown_device():
     """`from constants import DEVICE` (a project module outside the checked file, or read only as far
     as summaries go): DEVICE may well be "cuda", so `.to(DEVICE)` is no proof that the module or the

@@ -11,22 +11,20 @@ import os
 from typing import Iterator, Optional
 
 from ..flow.devices import ACCEL_TYPES
+from ..syntax_nodes import node_fields
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers")
 
 
 def parent_map(tree: ast.AST) -> dict[int, ast.AST]:
-    """id(child) -> parent, for every node of `tree` (breadth first, as `ast.walk`; the fields
-    of a node class that hold only names and numbers are never looked at)."""
+    """id(child) -> parent, for every node of `tree` (breadth first, as `ast.walk` with
+    `ast.iter_child_nodes`; fields that hold only names and numbers are never looked at)."""
     parents: dict[int, ast.AST] = {}
     todo = [tree]
     push = todo.append
     for parent in todo:
-        fields = _NODE_FIELDS.get(parent.__class__)
-        if fields is None:
-            fields = _NODE_FIELDS[parent.__class__] = tuple(f for f in parent._fields if f not in _SCALAR_FIELDS)
-        for name in fields:
+        for name in node_fields(parent.__class__):
             value = getattr(parent, name, None)
             if value.__class__ is list:
                 for child in value:
@@ -37,12 +35,6 @@ def parent_map(tree: ast.AST) -> dict[int, ast.AST]:
                 parents[id(value)] = parent
                 push(value)
     return parents
-
-
-# Fields that hold strings, numbers or flags, never a node (`Constant.value` is never a node either).
-_SCALAR_FIELDS = frozenset({"id", "kind", "attr", "arg", "module", "level", "is_async", "type_comment",
-                            "conversion", "name", "tag", "n", "s"})
-_NODE_FIELDS: dict = {ast.Constant: ()}
 
 
 def ancestors(parents: dict[int, ast.AST], node: ast.AST) -> Iterator[ast.AST]:

@@ -51,23 +51,7 @@ class ClassInfo:
 
     def find_method(self, name: str, after: Optional["ClassInfo"] = None):
         """(method node, the class defining it) through the bases in order; `after`: start
-        looking after that class (`super()`).  None when no project class defines it.  Kept per
-        (name, after) once the scan has set the bases (methods are set before them)."""
-        found = self.__dict__.get("_found")
-        if found is None or found[0] != len(self.bases):
-            found = self.__dict__["_found"] = (len(self.bases), {})
-        key = (name, id(after) if after is not None else None)
-        try:
-            method, owner = found[1][key]
-        except KeyError:
-            result = self._find_method(name, after)
-            # (this class itself is kept as None: no reference cycle keeps it and its tree alive)
-            method, owner = found[1][key] = (None, None) if result is None else (result[0], None if result[1] is self else result[1])
-        if method is None:
-            return None
-        return method, owner if owner is not None else self
-
-    def _find_method(self, name: str, after: Optional["ClassInfo"]):
+        looking after that class (`super()`).  None when no project class defines it."""
         seen = False if after is not None else True
         for cls in self.mro():
             if not seen:
