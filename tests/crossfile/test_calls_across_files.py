@@ -93,6 +93,26 @@ def test_an_object_of_another_file_returns_what_its_method_makes(tmp_path):
     assert _findings(project, "predictor.py") == []
 
 
+def test_every_object_made_with_the_same_arguments_holds_what_init_stored(tmp_path):
+    # A call context's result is kept for the next identical call (here another file's __init__,
+    # kept with that file's summary): the second object used to come out empty, as did any object
+    # made after another checked file had made one, so its __call__ returned nothing known.
+    use = """\
+        import torch
+        from predictor import FeatureExtractor
+
+        def features(model, images):
+            first = FeatureExtractor(model)
+            second = FeatureExtractor(model)
+            return second(images).numpy()
+    """
+    project = _project(tmp_path, {"predictor.py": PREDICTOR, "use.py": use, "visualize.py": VISUALIZE})
+    index = ProjectIndex(project)
+    for name, expected in [("use.py", [(7, "TP104")]), ("visualize.py", [(7, "TP104")])]:
+        found = [(f.span.start_line + 1, f.code) for f in check_path(project / name, Config(), project=index)]
+        assert found == expected, name
+
+
 def test_a_nested_function_made_by_another_files_code_runs_with_that_files_globals_and_text(tmp_path):
     # (PyG examples/llm: `make_pcst_filter(...)` of backend_utils returns a nested function that
     # rag_loader's `query` calls later; it ran with rag_loader's globals and text, and its `q.device`,

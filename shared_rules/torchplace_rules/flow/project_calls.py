@@ -281,9 +281,10 @@ def _run_init(ev, node: ast.Call, cls: ClassV, args: list, kwargs: dict) -> tupl
         forget_moved_arguments(ev, node)
         return ()
     self_name = next(iter(bound))
-    changes = result.effects.pop(self_name, ())
-    if result.effects:
-        apply_effects(ev, result.effects, argument_paths(ev, method, list(node.args), node.keywords, None, True))
+    others = {name: changes for name, changes in result.effects.items() if name != self_name}
+    changes = result.effects.get(self_name, ())  # (the result is kept for the next such call: never changed)
+    if others:
+        apply_effects(ev, others, argument_paths(ev, method, list(node.args), node.keywords, None, True))
     return tuple(sorted((suffix[1:], value) for suffix, value in changes
                         if suffix.startswith(".") and "." not in suffix[1:] and "[" not in suffix[1:]))
 
