@@ -113,6 +113,36 @@ def test_every_object_made_with_the_same_arguments_holds_what_init_stored(tmp_pa
         assert found == expected, name
 
 
+def test_the_callers_own_nodes_are_read_from_the_callers_text_while_another_files_code_runs(tmp_path):
+    # (nanofold: structure.py hands `torch.eye(3)` to frame.py's `compose`, which mixes it with a CUDA
+    # tensor.  The finding lands in frame.py and is dropped, but computing its message and fix read
+    # the caller's factory from frame.py's text: IndexError, and TP101 crashed for the whole file.)
+    frame = """\
+        import torch
+
+        def compose(a, b):
+            return a @ b
+    """
+    padding = "\n".join(f"CONST_{i} = {i}" for i in range(20))
+    structure = f"""\
+import torch
+from frame import compose
+{padding}
+
+def run(update):
+    update = update.to("cuda")
+    eye = torch.eye(3)
+    bad = torch.ones(3, device="cuda") + torch.zeros(3)
+    return compose(eye, update)
+"""
+    project = _project(tmp_path, {"frame.py": frame, "structure.py": structure})
+    errors: list = []
+    found = check_source(structure, str(project / "structure.py"), Config(), errors=errors,
+                         project=ProjectIndex(project))
+    assert errors == []
+    assert [(f.span.start_line + 1, f.code) for f in found] == [(27, "TP101")]  # the error in the checked file still reported
+
+
 def test_a_nested_function_made_by_another_files_code_runs_with_that_files_globals_and_text(tmp_path):
     # (PyG examples/llm: `make_pcst_filter(...)` of backend_utils returns a nested function that
     # rag_loader's `query` calls later; it ran with rag_loader's globals and text, and its `q.device`,

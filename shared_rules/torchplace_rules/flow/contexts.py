@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Optional
 
 from ..syntax_nodes import lines_mention
-from .cross_file import foreign_home, foreign_result, qualified_name, record_outgoing
+from .cross_file import foreign_home, foreign_result, foreign_text, qualified_name, record_outgoing
 from .devices import ACCEL_KIND, CPU, SELF_DEV, SELF_KIND, Dev, parse_device_string
 from .state import Frame
 from .values import (
@@ -330,7 +330,7 @@ def _run_body(ev, func, cls, bound: dict, node: ast.Call, self_dev: Optional[Dev
                   inline_depth=depth, call_site=node, self_dev=self_dev)
     saved_frame, saved_module, saved_src, saved_home = ev.frame, ev.module_env, ev.src, ev.home
     if home is not None:  # another file's code runs with that file's globals and text, and reports nothing
-        ev.module_env, ev.src, ev.home = home.env, home.src, home
+        ev.module_env, ev.src, ev.home = home.env, foreign_text(ev, home), home
         ev.foreign_depth += 1
     ev.active_calls.add(id(fnode))
     ev.call_sites.append(node)

@@ -150,6 +150,43 @@ class GuardedSource(SourceText):
         return super().segment(node)
 
 
+class ForeignText(SourceText):
+    """Another file's text while its code runs for the analysed file.  Nodes of the analysed file
+    reach that code too (what a call passed: `torch.eye(3)` made by the caller), so a node's
+    position and text are read from the file the node belongs to."""
+
+    touched_foreign = False
+
+    def __init__(self, home_src: SourceText, caller_src: SourceText) -> None:
+        self.text, self.lines, self._ascii = home_src.text, home_src.lines, home_src._ascii
+        self.caller_src = caller_src
+
+    def text_of(self, node) -> SourceText:
+        home = getattr(node, HOME_ATTR, None)
+        return home.src if home is not None else self.caller_src
+
+    def span(self, node):
+        return self.text_of(node).span(node)
+
+    def start(self, node):
+        return self.text_of(node).start(node)
+
+    def end(self, node):
+        return self.text_of(node).end(node)
+
+    def segment(self, node):
+        return self.text_of(node).segment(node)
+
+
+def foreign_text(ev, home) -> ForeignText:
+    """The text `ev` reads while `home`'s code runs (one per home and analysis)."""
+    texts = ev.__dict__.setdefault("foreign_texts", {})
+    text = texts.get(id(home))
+    if text is None:
+        text = texts[id(home)] = ForeignText(home.src, ev.file_src)
+    return text
+
+
 def is_foreign(node) -> bool:
     return getattr(node, HOME_ATTR, None) is not None
 
