@@ -1,0 +1,4 @@
+import torch
+
+fp32 = torch.float32
+bf16 = torch.bfloat16

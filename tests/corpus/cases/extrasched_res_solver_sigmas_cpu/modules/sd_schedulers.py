@@ -1,0 +1,6 @@
+from collections import namedtuple
+
+Scheduler = namedtuple("Scheduler", ["name", "label", "function"])
+
+schedulers = []
+schedulers_map = {}

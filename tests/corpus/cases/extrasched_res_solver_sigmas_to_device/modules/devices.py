@@ -1,0 +1,4 @@
+import torch
+
+cpu = torch.device("cpu")
+device = torch.device("cuda") if torch.cuda.is_available() else cpu

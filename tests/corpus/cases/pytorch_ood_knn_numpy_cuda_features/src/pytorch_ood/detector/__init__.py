@@ -1,0 +1,1 @@
+from .knn import KNN

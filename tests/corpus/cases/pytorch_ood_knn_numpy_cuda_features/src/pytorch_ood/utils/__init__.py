@@ -1,0 +1,1 @@
+from .utils import TensorBuffer, extract_features, is_known
