@@ -100,3 +100,13 @@ def from_method_argument(c, func, in_call: bool = False) -> bool:
     if in_call and origin is not None:
         return False
     return isinstance(c.other_node, ast.Name) and c.other_node.id in params
+
+
+def already_reported(ev, matches) -> bool:
+    """Has a finding `matches(finding)` been reported in this file?  A rule that stays quiet because
+    of what another group reported first makes the running group's record depend on that group:
+    it is not kept for reuse (incremental analysis must equal a fresh one)."""
+    reported = any(matches(f) for f in ev.findings.values())
+    if reported and ev.recorder is not None:
+        ev.recorder.uncacheable = True
+    return reported

@@ -174,3 +174,29 @@ def test_the_dqn_edit_sequence_that_replayed_a_stale_tp202():
     rebinds `x`, which `forward` reads) gave a TP202 incrementally and none fresh."""
     path = REPO / "tests" / "corpus" / "cases" / "deeprl_chinese_dqn_agent_q_moved_state_cpu" / "dqn.py"
     _replay_edits(path, 27, seed=67)
+
+
+def test_a_group_kept_quiet_by_another_groups_finding_is_not_reused():
+    # TP101 reports a CPU tensor once, at its first use that raises: the entry analysis of
+    # `accumulate_counts` stayed quiet because the `__main__` block's call had reported it first.
+    # Its kept record then lacked the finding; once the edit made the call run inside a class body
+    # (which reports nothing), the replayed group lost it.  (Found by the edit replay above.)
+    before = (
+        "import torch\n\n\n"
+        "def accumulate_counts(n_bins: int) -> torch.Tensor:\n"
+        "    idx = torch.tensor([0, 1])\n"
+        "    b = torch.zeros(n_bins).cuda()\n"
+        "    c = torch.tensor([1., 2.])\n"
+        "    b.index_put_((idx,), c, accumulate=True)\n"
+        "    return b\n"
+        "class Extra:\n"
+        "    x = 1\n\n\n"
+        "if __name__ == \"__main__\":\n"
+        "    print(accumulate_counts(5))\n"
+    )
+    after = before.replace("if __name__ == \"__main__\":\n", "")
+    memo = AnalysisMemo()
+    check_source(before, "acc.py", memo=memo)
+    fresh = check_source(after, "acc.py")
+    assert [(f.code, f.span.start_line + 1) for f in fresh] == [("TP301", 6), ("TP101", 8)]
+    assert check_source(after, "acc.py", memo=memo) == fresh

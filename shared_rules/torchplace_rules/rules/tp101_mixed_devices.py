@@ -5,7 +5,7 @@ from ..edits import insert_keyword, make_fix, method_suffix
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
 from ..rule_support import (
-    accepts_device, code_text, dev_text, fix_device_expr, made_in_module_method, origin_related, placed_device,
+    accepts_device, already_reported, code_text, dev_text, fix_device_expr, made_in_module_method, origin_related, placed_device,
 )
 
 
@@ -18,8 +18,8 @@ def _cause_reported(ev, code: str, c) -> bool:
     if origin is None or origin is c.cpu_node or not hasattr(origin, "lineno"):
         return False
     span = ev.src.span(origin)
-    return any(f.code == code and any(r.span == span and r.message == "created on the CPU here" for r in f.related)
-               for f in ev.findings.values())
+    return already_reported(ev, lambda f: f.code == code and any(
+        r.span == span and r.message == "created on the CPU here" for r in f.related))
 
 
 class MixedDevices(Rule):

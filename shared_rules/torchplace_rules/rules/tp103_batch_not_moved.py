@@ -5,7 +5,7 @@ from ..context.host_uses import argument_meets_weights
 from ..edits import insert_line_before, make_fix
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
-from ..rule_support import code_text, dev_text, fix_device_expr, placed_device
+from ..rule_support import already_reported, code_text, dev_text, fix_device_expr, placed_device
 
 
 class BatchNotMoved(Rule):
@@ -158,7 +158,7 @@ class BatchNotMoved(Rule):
 
 
 def _reported_for_loop(ev, code: str, target_span) -> bool:
-    return any(f.code == code and f.related and f.related[0].span == target_span for f in ev.findings.values())
+    return already_reported(ev, lambda f: f.code == code and f.related and f.related[0].span == target_span)
 
 
 def _single_batch_transfer(loop, name: str, expr: str) -> str:
