@@ -98,6 +98,31 @@ CASES = {
         out = predict(torch.ones(1, 3))
         arr = out.numpy()
         """, {(8, "TP104")}),
+    # indices on the module's device into a CPU tensor raise where the module is on the GPU only
+    "index-on-the-modules-device-into-a-cpu-tensor": ("""\
+        class Sampler(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(3, 3)
+            def forward(self, x):
+                table = x.detach().cpu()
+                idx = self.proj(x).argmax(dim=1)
+                return table[idx]
+        m = Sampler().to("cuda")
+        y = m(torch.ones(2, 3, device="cuda"))
+        """, {(8, "TP101")}),
+    "index-on-the-modules-device-module-on-cpu": ("""\
+        class Sampler(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(3, 3)
+            def forward(self, x):
+                table = x.detach().cpu()
+                idx = self.proj(x).argmax(dim=1)
+                return table[idx]
+        m = Sampler()
+        y = m(torch.ones(2, 3))
+        """, set()),
     "method-returns-small-result-object": ("""\
         @dataclass
         class Output:

@@ -39,6 +39,12 @@ CASES = [
     ("paramless-module-any-device", "act = nn.ReLU().to(device)\ny = act(torch.ones(3))\n", False, None),
     ("tensor-to-discarded", "x = torch.ones(3)\nx.to(device)\ny = x + torch.ones(3, device=device)\n", True, "TP201"),
     ("tensor-to-assigned", "x = torch.ones(3)\nx = x.to(device)\ny = x + torch.ones(3, device=device)\n", False, None),
+    # TensorIterator exempts 0-dim CPU tensors only: a 0-dim CUDA tensor meets a CPU one and raises,
+    # and a 0-dim CUDA tensor combined with a 0-dim CPU one is on the GPU
+    ("zero-dim-cuda-times-cpu-raises", "s = torch.ones((), device=device)\ny = torch.ones(3) * s\n", True, "TP101"),
+    ("zero-dim-cuda-times-cuda", "s = torch.ones((), device=device)\ny = torch.ones(3, device=device) * s\n", False, None),
+    ("zero-dim-cuda-plus-zero-dim-cpu-is-on-cuda",
+     "a = torch.ones((), device=device) + torch.ones(())\ny = torch.ones(3) * a\n", True, "TP101"),
     ("index-select-cpu-index-raises", "x = torch.ones(4, device=device)\ny = x.index_select(0, torch.arange(2))\n", True, "TP101"),
     # issue 11: the engine follows the table generated from torch
     ("normal-follows-std", "s = torch.ones(3, device=device)\ny = torch.normal(0., s) + s\n", False, None),

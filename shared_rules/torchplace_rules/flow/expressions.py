@@ -234,7 +234,8 @@ class ExpressionEvaluator:
                 index = _as_tensor(index, node.slice)
             # CPU indices may index an accelerator tensor; the reverse raises.
             if isinstance(index, TensorV) and base.dev is not None and index.dev is not None \
-                    and base.dev.is_cpu and index.dev.kind == ACCEL_KIND and base.rank != 0:
+                    and base.dev.is_cpu and index.dev.kind in (ACCEL_KIND, "self") and base.rank != 0:
+                # (indices on the module's device: the rule reports it where that device is an accelerator)
                 self.emit("conflict", Conflict(node, "index", base, node.value, index, node.slice, index.dev))
             rank, least = subscript_rank(base, node.slice, index)
             return TensorV(base.dev, origin=node, rank=rank, batch=base.batch, grad=base.grad, module_output=base.module_output,
@@ -406,6 +407,9 @@ class ExpressionEvaluator:
                 break
         else:
             devs = {v.dev for v, _ in tensors if v.rank != 0}
+            if not devs:  # all 0-dim: a CPU scalar meets a tensor of any device, the result is on that one
+                devs = {v.dev for v, _ in tensors}
+                devs = {d for d in devs if d is not None and not d.is_cpu} or devs
             if len(devs) == 1 and len(tensors) == sum(1 for v, _ in operands if v is not NUMBER):  # numbers stay put
                 result_dev = devs.pop()
         batch = next((v.batch for v, _ in tensors if v.batch is not None), None)
@@ -430,7 +434,9 @@ class ExpressionEvaluator:
         cpu = other = None
         for value, vnode in operands:
             value = _as_tensor(value, vnode) if isinstance(value, (PlacedV, BatchV)) else value
-            if not isinstance(value, TensorV) or value.dev is None or value.rank == 0:
+            # only a CPU 0-dim tensor is let through (TensorIterator exempts CPU scalars): a 0-dim
+            # accelerator tensor still meets a CPU tensor that is not 0-dim
+            if not isinstance(value, TensorV) or value.dev is None or (value.rank == 0 and value.dev.is_cpu):
                 continue
             if value.dev.is_cpu:
                 cpu = cpu or (value, vnode)

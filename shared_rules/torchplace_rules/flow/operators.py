@@ -108,10 +108,10 @@ def check(ev, node: ast.AST, operands: list[Operand]) -> bool:
     for op in operands:  # an argument PyTorch wants on the CPU (pack_padded_sequence lengths)
         value = op.value
         if op.param.role == "c" and isinstance(value, TensorV) and value.dev is not None \
-                and value.dev.kind == ACCEL_KIND:
+                and value.dev.kind in (ACCEL_KIND, "self"):  # (the module's device: resolved by the rule)
             plain = replace(value, batch=None)
             ev.emit("conflict", Conflict(node, "needs_cpu", plain, op.node, plain, op.node, value.dev))
-            raises = True
+            raises = raises or value.dev.kind == ACCEL_KIND
     return raises
 
 
