@@ -15,6 +15,17 @@ from .snippets import assert_findings
 H = "import torch\nimport torch.nn as nn\nimport functools\nfrom dataclasses import dataclass\n"
 OFFSET = H.count("\n")
 
+SAMPLER = """\
+        class Sampler(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(3, 3)
+            def forward(self, x):
+                table = x.detach().cpu()
+                idx = self.proj(x).argmax(dim=1)
+                return table[idx]
+"""
+
 CASES = {
     # -- values that cross a call ------------------------------------------------------------
     "helper-called-with-cuda-builds-cpu": ("""\
@@ -99,27 +110,11 @@ CASES = {
         arr = out.numpy()
         """, {(8, "TP104")}),
     # indices on the module's device into a CPU tensor raise where the module is on the GPU only
-    "index-on-the-modules-device-into-a-cpu-tensor": ("""\
-        class Sampler(nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.proj = nn.Linear(3, 3)
-            def forward(self, x):
-                table = x.detach().cpu()
-                idx = self.proj(x).argmax(dim=1)
-                return table[idx]
+    "index-on-the-modules-device-into-a-cpu-tensor": (SAMPLER + """\
         m = Sampler().to("cuda")
         y = m(torch.ones(2, 3, device="cuda"))
         """, {(8, "TP101")}),
-    "index-on-the-modules-device-module-on-cpu": ("""\
-        class Sampler(nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.proj = nn.Linear(3, 3)
-            def forward(self, x):
-                table = x.detach().cpu()
-                idx = self.proj(x).argmax(dim=1)
-                return table[idx]
+    "index-on-the-modules-device-module-on-cpu": (SAMPLER + """\
         m = Sampler()
         y = m(torch.ones(2, 3))
         """, set()),
