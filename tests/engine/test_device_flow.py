@@ -46,6 +46,21 @@ CASES = {
     "unknown-stays-unknown": ("x = load_tensor()\ny = x + torch.ones(2, device='cuda')\nz = model(x)\n", set()),
     "walrus": ("if (x := torch.ones(2).cuda()) is not None:\n    y = x + torch.ones(2)\n", {(4, "TP301"), (5, "TP101")}),
     "data-parallel-accepts-cpu": ("m = nn.DataParallel(nn.Linear(2, 2).cuda())\ny = m(torch.ones(1, 2))\n", set()),
+    # a lazily filled global singleton: the path that skips the `if` still sees what the module holds
+    "global-singleton-filled-lazily": ("_M = None\ndef get_model():\n    global _M\n    if _M is None:\n"
+                                       "        _M = nn.Linear(2, 2).to('cuda')\n    return _M\n"
+                                       "y = get_model()(torch.ones(1, 2))\n", {(10, "TP102")}),
+    # a CPU tensor that is not 0-dim decides where the result is, whatever the unknown operand
+    # (a CUDA one would make the op raise: there would be no result)
+    "cpu-tensor-with-unknown-operand-stays-on-cpu": ("w = torch.ones(3) * load_scale()\ny = w + torch.ones(3, device='cuda')\n",
+                                                     {(5, "TP101")}),
+    "unknown-with-zero-dim-cpu-stays-unknown": ("w = torch.tensor(2.0) * load_scale()\ny = w + torch.ones(3, device='cuda')\n",
+                                                set()),
+    # an op of the table on an unknown value still gives a tensor; clamp keeps its input's rank,
+    # tile pads its sizes like repeat (so neither result may be a 0-dim CPU scalar)
+    "clamp-keeps-rank": ("b = torch.clamp(torch.ones(4) - 1, 0, 1)\ny = b + torch.ones(4, device='cuda')\n", {(5, "TP101")}),
+    "tile-keeps-device-and-rank": ("p = torch.zeros(1, 1, 3).tile(2, 1, 1)\ny = torch.cat([p, torch.ones(2, 1, 3, device='cuda')])\n",
+                                   {(5, "TP101")}),
 }
 
 

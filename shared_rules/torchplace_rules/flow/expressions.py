@@ -11,7 +11,7 @@ from . import torch_api as api
 from .calls import dispatch_call
 from .contexts import default_value
 from .project_calls import find_method, property_value, self_attribute
-from .ranks import broadcast_rank, subscript_rank
+from .ranks import broadcast_rank, floor, subscript_rank
 from .torch_methods import setitem_conflicts
 from .torch_placement import unplace_parameter_owners
 from .devices import ACCEL_KIND, SELF_DEV, Dev, devices_conflict, parse_device_string, runtime_device
@@ -411,6 +411,11 @@ class ExpressionEvaluator:
                 devs = {v.dev for v, _ in tensors}
                 devs = {d for d in devs if d is not None and not d.is_cpu} or devs
             if len(devs) == 1 and len(tensors) == sum(1 for v, _ in operands if v is not NUMBER):  # numbers stay put
+                result_dev = devs.pop()
+            elif len(devs) == 1 and None not in devs and next(iter(devs)).is_cpu \
+                    and any(v.dev is not None and v.dev.is_cpu and floor(v) > 0 for v, _ in tensors):
+                # a CPU tensor that is not 0-dim decides: an unknown operand is a number, a CPU tensor (the
+                # result is on the CPU) or an accelerator tensor (the op raises: there is no result)
                 result_dev = devs.pop()
         batch = next((v.batch for v, _ in tensors if v.batch is not None), None)
         grad = any(v.grad for v, _ in tensors)

@@ -126,7 +126,8 @@ def tensor_result(ev, node: ast.AST, overload: semantics.Overload, operands: lis
         return UNKNOWN
     sources = [_as_tensor(v, n) for v, n in follows_device(overload, operands)]
     if not sources or any(s is None for s in sources):
-        return UNKNOWN
+        # `torch.sigmoid(<unknown>)` is still a tensor (of an unknown device), not anything at all
+        return TensorV(None, origin=node) if overload.returns == "T" else UNKNOWN
     return TensorV(common_device(sources), origin=node, batch=next((s.batch for s in sources if s.batch is not None), None),
                    grad=any(s.grad for s in sources), module_output=any(s.module_output for s in sources))
 

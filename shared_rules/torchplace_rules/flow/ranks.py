@@ -42,11 +42,11 @@ def method_rank(name: str, recv: TensorV, node: ast.Call, args: list) -> tuple[O
         return recv.rank, recv.min_rank
     if name == "unsqueeze":
         return (recv.rank + 1 if recv.rank is not None else None), floor(recv) + 1
-    if name in SIZED or name == "repeat":
+    if name in SIZED or name in ("repeat", "tile"):  # tile pads its sizes like repeat
         count = _size_count(node, args)
         if count is None:
             return None, 0
-        if name == "repeat":  # repeat(*sizes) adds leading dimensions when it has more sizes than dims
+        if name in ("repeat", "tile"):  # more sizes than dims add leading dimensions
             return (max(count, recv.rank) if recv.rank is not None else None), max(count, floor(recv))
         return count, count
     if name == "flatten":

@@ -323,8 +323,16 @@ class StatementRunner:
     def stmt_Global(self, stmt) -> None:
         for name in stmt.names:
             self.frame.env.pop(name, None)
+            # a path that does not bind the global still sees the module's binding (a lazily filled
+            # singleton: `if _M is None: _M = load()`, then `return _M`)
+            if self.frame.kind != "module" and name not in self.frame.before:
+                value = self.module_value(name)
+                if value is not None:
+                    self.frame.before[name] = value
 
-    stmt_Nonlocal = stmt_Global
+    def stmt_Nonlocal(self, stmt) -> None:
+        for name in stmt.names:
+            self.frame.env.pop(name, None)
 
 
 def _has_training_step(body) -> bool:

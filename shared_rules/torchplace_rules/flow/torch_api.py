@@ -20,7 +20,7 @@ RANDOM_FACTORIES = {"rand", "randn", "randint", "randperm", "normal", "rand_like
 # come from the table.
 PRESERVING_METHODS = {
     "view", "view_as", "reshape", "reshape_as", "expand_as", "permute", "transpose", "t", "T", "squeeze", "unsqueeze",
-    "flatten", "unflatten", "expand", "repeat", "repeat_interleave", "contiguous", "clone", "detach",
+    "flatten", "unflatten", "expand", "repeat", "tile", "repeat_interleave", "contiguous", "clone", "detach",
     "abs", "exp", "log", "log1p", "sqrt", "rsqrt", "sigmoid", "tanh", "relu", "softmax", "log_softmax",
     "neg", "sign", "floor", "ceil", "round", "clamp_min", "clamp_max", "float", "double", "half",
     "bfloat16", "long", "int", "short", "bool", "byte", "char", "narrow", "select",

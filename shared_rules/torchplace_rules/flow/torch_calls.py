@@ -16,7 +16,7 @@ from typing import Optional
 from . import operators
 from . import torch_api as api
 from .devices import ACCEL_KIND, CPU, Dev, parse_device_string
-from .ranks import factory_rank
+from .ranks import SAME_RANK, factory_rank
 from .state import forget_moved_arguments
 from .values import NONE, NUMBER, UNKNOWN, BatchV, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, PlacedV, SeqV, TensorV, Value, map_leaves
 
@@ -137,7 +137,12 @@ def operator_call(ev, node: ast.Call, name: str, callable_, args: list, kwargs: 
     if result in ("factory", "like", "data"):
         return factory(ev, node, name, args, kwargs, overload, operands)
     if result == "inputs":
-        return operators.tensor_result(ev, node, overload, operands)
+        out = operators.tensor_result(ev, node, overload, operands)
+        if isinstance(out, TensorV) and out.rank is None and name in SAME_RANK:  # torch.clamp(x, 0, 1) keeps x's rank
+            sources = [op.value for op in operands if op.param.name in overload.follows and isinstance(op.value, TensorV)]
+            if len(sources) == 1:
+                out = replace(out, rank=sources[0].rank, min_rank=sources[0].min_rank)
+        return out
     if operators.check(ev, node, operands):
         return UNKNOWN
     if result == "cpu":
