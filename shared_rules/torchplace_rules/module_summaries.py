@@ -196,23 +196,26 @@ class CallerSummary:
 
 
 class CallerCache(_FileCache):
-    """Caller summaries, by (importer, imported file): the importer's module body and the functions
+    """Caller summaries, by (importer, imported file, hop): the importer's module body and the functions
     and classes that use a name it imports from that file are analysed once (no rules), recording
-    the contexts of their calls into other project files."""
+    the contexts of their calls into other project files.  Hop 1 (an importer of the checked file)
+    also runs its functions for what *its* importers pass them (hop 2), so a value a script makes
+    reaches the checked file through one module in between (script -> util -> checked file)."""
 
-    def get(self, path: Path, target: Path, ev=None) -> Optional[CallerSummary]:
+    def get(self, path: Path, target: Path, ev=None, hop: int = 1) -> Optional[CallerSummary]:
         with self.index.lock:
-            key = (path, target)
+            key = (path, target, hop)
             entry = self.entries.get(key)
             if entry is not None and self.valid(entry):
                 self.entries.move_to_end(key)
             else:
-                entry = self.build(key, path, lambda text, fp: summarise_callers(self.index, path, text, fp, target))
+                entry = self.build(key, path, lambda text, fp: summarise_callers(self.index, path, text, fp, target, hop))
             self.note_dependencies(ev, entry)
             return entry
 
 
-def summarise_callers(index: "ProjectIndex", path: Path, text: str, fingerprint: tuple, target: Path) -> CallerSummary:
+def summarise_callers(index: "ProjectIndex", path: Path, text: str, fingerprint: tuple, target: Path,
+                      hop: int = 1) -> CallerSummary:
     """Run the parts of `path` that can call into `target` (no rules) and keep the contexts of
     their calls into other project files."""
     entry = CallerSummary(path, fingerprint, {}, {})
@@ -225,6 +228,7 @@ def summarise_callers(index: "ProjectIndex", path: Path, text: str, fingerprint:
         return entry
     analyzer = Analyzer(tree, home.src, [], Config(), str(path), project=index)
     analyzer.summary_depth = 1  # its own imports are summarised without theirs: the cost stays bounded
+    analyzer.caller_hop = hop
     analyzer.outgoing = entry.outgoing
     analyzer.group_filter = lambda owner: _calls_into(owner, names)
     try:

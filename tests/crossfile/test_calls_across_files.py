@@ -113,6 +113,40 @@ def test_every_object_made_with_the_same_arguments_holds_what_init_stored(tmp_pa
         assert found == expected, name
 
 
+def test_a_value_reaches_the_checked_file_through_a_module_in_between(tmp_path):
+    # (pytorch-yolo-v3: video_demo.py moves the detections to the GPU and hands them to util.py's
+    # write_results, which calls bbox.py's bbox_iou; the CPU zeros there meet them.)
+    files = {
+        "bbox.py": """\
+            import torch
+
+            def bbox_iou(box1, box2):
+                inter = torch.max(box1 - box2, torch.zeros(box1.shape))
+                return inter
+        """,
+        "util.py": """\
+            from bbox import bbox_iou
+
+            def write_results(prediction):
+                return bbox_iou(prediction[0], prediction[1:])
+        """,
+        "demo.py": """\
+            import torch
+            from util import write_results
+
+            CUDA = torch.cuda.is_available()
+            detections = torch.rand(5, 4)
+            if CUDA:
+                detections = detections.cuda()
+            write_results(detections)
+        """,
+    }
+    project = _project(tmp_path, files)
+    assert [(line, code) for line, code, _ in _findings(project, "bbox.py")] == [(4, "TP101")]
+    fixed = dict(files, **{"bbox.py": files["bbox.py"].replace("torch.zeros(box1.shape)", "torch.zeros(box1.shape, device=box1.device)")})
+    assert _findings(_project(tmp_path, fixed), "bbox.py") == []
+
+
 def test_the_callers_own_nodes_are_read_from_the_callers_text_while_another_files_code_runs(tmp_path):
     # (nanofold: structure.py hands `torch.eye(3)` to frame.py's `compose`, which mixes it with a CUDA
     # tensor.  The finding lands in frame.py and is dropped, but computing its message and fix read

@@ -46,6 +46,11 @@ CASES = {
     "unknown-stays-unknown": ("x = load_tensor()\ny = x + torch.ones(2, device='cuda')\nz = model(x)\n", set()),
     "walrus": ("if (x := torch.ones(2).cuda()) is not None:\n    y = x + torch.ones(2)\n", {(4, "TP301"), (5, "TP101")}),
     "data-parallel-accepts-cpu": ("m = nn.DataParallel(nn.Linear(2, 2).cuda())\ny = m(torch.ones(1, 2))\n", set()),
+    # `CUDA = torch.cuda.is_available()` ... `if CUDA:` is the test of the call itself (taken as true)
+    "cuda-available-kept-in-a-name": ("CUDA = torch.cuda.is_available()\nx = torch.ones(3)\nif CUDA:\n    x = x.cuda()\n"
+                                      "y = x + torch.zeros(3)\n", {(8, "TP101")}),
+    "cuda-available-negated-in-a-name": ("CUDA = torch.cuda.is_available()\nx = torch.ones(3)\nif not CUDA:\n    x = x.cuda()\n"
+                                         "y = x + torch.zeros(3)\n", set()),
     # a lazily filled global singleton: the path that skips the `if` still sees what the module holds
     "global-singleton-filled-lazily": ("_M = None\ndef get_model():\n    global _M\n    if _M is None:\n"
                                        "        _M = nn.Linear(2, 2).to('cuda')\n    return _M\n"

@@ -201,6 +201,7 @@ def foreign_home(node) -> Optional[object]:
 # -- contexts from callers in other files ------------------------------------------------
 MAX_CONTEXTS_PER_CALLEE = 4
 MAX_IMPORTERS = 4  # the nearest importers of a file are analysed for what they pass it
+MAX_CALLER_HOPS = 2  # ... and an importer's functions for what its own importers pass them
 MIN_IMPORTER_LINES = 1500  # the importers analysed for one checked file, in lines (nearest first), at least
 
 
@@ -259,7 +260,7 @@ def incoming_calls(ev) -> dict:
         if lines > budget:
             continue
         budget -= lines
-        summary = ev.project.callers.get(importer, own, ev)
+        summary = ev.project.callers.get(importer, own, ev, ev.caller_hop + 1 if ev.outgoing is not None else 1)
         if summary is None:
             continue
         for (path, name), calls in summary.outgoing.items():

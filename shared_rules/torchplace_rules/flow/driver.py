@@ -39,7 +39,7 @@ from ..model import EngineError, Finding, Related
 from ..rule_base import Rule
 from ..source_text import SourceText
 from .class_model import ClassInfo, scan_class
-from .cross_file import IncomingCall, LazyImportV, incoming_calls, is_foreign
+from .cross_file import MAX_CALLER_HOPS, IncomingCall, LazyImportV, incoming_calls, is_foreign
 from .devices import Dev
 from .events import EVENTS
 from .expressions import ExpressionEvaluator
@@ -80,6 +80,7 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.call_sites: list = []  # the calls whose contexts are being analysed, outermost first
         self.outgoing: Optional[dict] = None  # set while summarising an importer: its calls into other files
         self.incoming: dict = {}  # "Class.method" -> IncomingCall: what other files pass this file's functions
+        self.caller_hop = MAX_CALLER_HOPS  # summarising an importer: how far it is from the checked file
         self.group_filter = None  # summarising an importer: only the groups that can call into the file asked about
         self.frame = Frame("module", {})
         self.path = path
@@ -148,7 +149,8 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.exec_body(self.tree.body)
         self.module_env = self.own_env = self.frame.env
         self.contexts = {}  # made while module names were still being bound: not for the groups
-        if self.project is not None and self.outgoing is None and self.pending and getattr(self, "summary_depth", 0) == 0:
+        if self.project is not None and self.pending and (
+                self.outgoing is None and getattr(self, "summary_depth", 0) == 0 or self.caller_hop < MAX_CALLER_HOPS):
             self.incoming = incoming_calls(self)
         groups: list[tuple] = []  # (owner node, ClassInfo | None, pending items): one per top-level function/class
         for item in self.pending:
@@ -216,7 +218,7 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
             analyze_function(self, func.node, enclosing, cls)
         if self.incoming:
             for func, enclosing, cls in items:
-                if enclosing is None:
+                if enclosing is None and (self.group_filter is None or self.group_filter(func.node)):
                     run_incoming(self, func, cls)
 
     def replay(self, record: GroupRecord) -> None:

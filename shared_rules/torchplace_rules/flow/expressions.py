@@ -17,6 +17,7 @@ from .torch_placement import unplace_parameter_owners
 from .devices import ACCEL_KIND, SELF_DEV, Dev, devices_conflict, parse_device_string, runtime_device
 from .events import Conflict
 from .values import (
+    ACCELERATOR_AVAILABLE,
     NONE, NUMBER, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
     SelfV, SeqV, TensorV, Value, attrs_get, iteration_element,
 )
@@ -135,6 +136,9 @@ class ExpressionEvaluator:
         if isinstance(test, ast.Call) and not test.args:
             if self.qualname(test.func) in api.CUDA_AVAILABILITY:
                 return True
+        if (isinstance(test, ast.Name) or isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name)) \
+                and self.eval(test) is ACCELERATOR_AVAILABLE:
+            return True  # `CUDA = torch.cuda.is_available()` ... `if CUDA:`
         return None
 
     # -- expressions ---------------------------------------------------------

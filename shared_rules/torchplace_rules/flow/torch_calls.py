@@ -18,7 +18,7 @@ from . import torch_api as api
 from .devices import ACCEL_KIND, CPU, Dev, parse_device_string
 from .ranks import SAME_RANK, factory_rank
 from .state import forget_moved_arguments
-from .values import NONE, NUMBER, UNKNOWN, BatchV, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, PlacedV, SeqV, TensorV, Value, map_leaves
+from .values import ACCELERATOR_AVAILABLE, NONE, NUMBER, UNKNOWN, BatchV, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, PlacedV, SeqV, TensorV, Value, map_leaves
 
 def kw_device(ev, node: ast.Call, kwargs: dict) -> tuple[bool, Optional[Dev]]:
     """(has a device= keyword, its device when known)."""
@@ -60,6 +60,8 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
     ev.emit("call", node, qual, None, None, args, kwargs)
     if qual == "torch.device":
         return torch_device(node, args)
+    if qual in api.CUDA_AVAILABILITY:
+        return ACCELERATOR_AVAILABLE
     if head in ("torch", "torch.cuda") and last in LEGACY_TENSOR_TYPES:
         return legacy_tensor(ev, node, head, last, args)
     if qual in ("torch.autograd.Variable", "torch.autograd.variable.Variable"):

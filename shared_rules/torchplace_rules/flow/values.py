@@ -70,6 +70,19 @@ class _Number(Value):
 NUMBER = _Number()
 
 
+class _AcceleratorAvailable(Value):
+    """What `torch.cuda.is_available()` (and friends) returned, kept in a name (`CUDA =
+    torch.cuda.is_available()`): a test of it is taken as true, as a test of the call is."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "ACCELERATOR_AVAILABLE"
+
+
+ACCELERATOR_AVAILABLE = _AcceleratorAvailable()
+
+
 @dataclass(frozen=True)
 class BatchInfo:
     """Where a batch came from: the loop over a loader and its target names."""
