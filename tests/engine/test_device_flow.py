@@ -11,6 +11,9 @@ from torchplace_rules import Severity, check_source
 
 H = "import torch\nimport torch.nn as nn\nfrom torch.utils.data import DataLoader\n"
 
+TOKENIZER = ("from transformers import AutoModel, AutoTokenizer\nmodel = AutoModel.from_pretrained('m').to('cuda')\n"
+             "tok = AutoTokenizer.from_pretrained('m')\n")
+
 CASES = {
     "tuple-unpacking": ("device = torch.device('cuda')\na, b = torch.ones(2, device=device), torch.ones(2)\nc = a + b\n", {(6, "TP101")}),
     "attribute-paths": ("class Box: pass\nbox = Box()\nbox.t = torch.ones(2).cuda()\nu = box.t * torch.ones(2)\n", {(6, "TP301"), (7, "TP101")}),
@@ -51,6 +54,19 @@ CASES = {
                                       "y = x + torch.zeros(3)\n", {(8, "TP101")}),
     "cuda-available-negated-in-a-name": ("CUDA = torch.cuda.is_available()\nx = torch.ones(3)\nif not CUDA:\n    x = x.cuda()\n"
                                          "y = x + torch.zeros(3)\n", set()),
+    # Hugging Face tokenizers with return_tensors="pt" give CPU tensors; BatchEncoding.to() and
+    # BatchFeature.to() move them in place and return the same object (transformers 5.23:
+    # tokenization_utils_base.py BatchEncoding.to, feature_extraction_utils.py BatchFeature.to:
+    # `self.data = {...}; return self`), unlike Tensor.to()
+    "tokenizer-output-not-moved": (TOKENIZER + "inputs = tok('hi', return_tensors='pt')\nout = model(**inputs)\n"
+                                   "out = model(input_ids=inputs['input_ids'])\nids = tok.encode('hi', return_tensors='pt')\n"
+                                   "out = model(ids)\n", {(8, "TP102"), (9, "TP102"), (11, "TP102")}),
+    "tokenizer-output-moved-in-place": (TOKENIZER + "inputs = tok('hi', return_tensors='pt')\ninputs.to('cuda')\n"
+                                        "out = model(**inputs)\nbatch = tok(['a'], padding=True, return_tensors='pt').to('cuda')\n"
+                                        "out = model(**batch)\n", set()),
+    "tokenizer-output-without-tensors": (TOKENIZER + "inputs = tok('hi')\nout = model(**inputs)\n", set()),
+    "mapping-with-to-is-unknown-after": ("batch = {'x': torch.ones(2)}\nbatch.to('cuda')\n"
+                                         "y = nn.Linear(2, 2).cuda()(batch['x'])\n", set()),
     # a lazily filled global singleton: the path that skips the `if` still sees what the module holds
     "global-singleton-filled-lazily": ("_M = None\ndef get_model():\n    global _M\n    if _M is None:\n"
                                        "        _M = nn.Linear(2, 2).to('cuda')\n    return _M\n"

@@ -24,9 +24,9 @@ from .project_calls import (
 from .project_calls import call_method as project_method
 from .state import forget_moved_arguments
 from .torch_calls import call_qualified
-from .torch_methods import module_input_conflicts, module_method, numpy_method, stateless_module_output, tensor_method
+from .torch_methods import module_input_conflicts, module_method, numpy_method, stateless_module_output, tensor_method, to_target
 from .values import (
-    NONE, UNKNOWN, BatchV, BoundMethodV, ClassV, DeviceV, DictV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ObjectV,
+    NONE, UNKNOWN, BatchV, BoundMethodV, ClassV, DeviceV, DictV, EncodingV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ObjectV,
     ParamsV, PartialV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, ZipV, attrs_get, iteration_element,
 )
 
@@ -140,6 +140,8 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         return DeviceV(dev) if dev is not None else UNKNOWN
     if isinstance(recv, SeqV) and name in ("append", "extend", "insert"):
         return _grow_list(ev, node, recv, name)
+    if isinstance(recv, DictV) and name in ("to", "cuda", "cpu"):
+        return _move_mapping(ev, node, recv, name)
     if isinstance(recv, DictV) and name == "items":
         ev.eval_args(node)
         return ItemsV(recv.elem)
@@ -157,6 +159,20 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
     if not isinstance(recv, SelfV):
         forget_moved_arguments(ev, node)
     return UNKNOWN
+
+
+def _move_mapping(ev, node: ast.Call, recv: DictV, name: str) -> Value:
+    """`inputs.to(device)` on a mapping: a tokenizer's BatchEncoding moves its tensors in place and
+    returns itself; any other mapping with a `.to` (a TensorDict returns a new one) is unknown after."""
+    args, kwargs = ev.eval_args(node)
+    moves, dev, _ = to_target(ev, node, name, args, kwargs)
+    if not moves:
+        return recv
+    moved = EncodingV(TensorV(dev, origin=node, min_rank=1)) if isinstance(recv, EncodingV) and dev is not None else UNKNOWN
+    path = ev.path_of(node.func.value)
+    if path is not None:
+        ev.frame.env[path] = moved
+    return moved
 
 
 def _grow_list(ev, node: ast.Call, lst: SeqV, name: str) -> Value:

@@ -18,7 +18,7 @@ from . import torch_api as api
 from .devices import ACCEL_KIND, CPU, Dev, parse_device_string
 from .ranks import SAME_RANK, factory_rank
 from .state import forget_moved_arguments
-from .values import ACCELERATOR_AVAILABLE, NONE, NUMBER, UNKNOWN, BatchV, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, PlacedV, SeqV, TensorV, Value, map_leaves
+from .values import ACCELERATOR_AVAILABLE, NONE, NUMBER, EncodingV, QualV, UNKNOWN, BatchV, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, PlacedV, SeqV, TensorV, Value, map_leaves
 
 def kw_device(ev, node: ast.Call, kwargs: dict) -> tuple[bool, Optional[Dev]]:
     """(has a device= keyword, its device when known)."""
@@ -91,6 +91,10 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
         return numpy_call(ev, node, qual, args, kwargs)
     if last == "from_pretrained" and ("Model" in head.rpartition(".")[2] or "For" in head.rpartition(".")[2]):
         return ModuleV(None if "device_map" in kwargs else CPU, True, None, None, known_class=False)
+    if last == "from_pretrained" and head.rpartition(".")[2].endswith(_ENCODER_CLASSES):
+        return QualV(TOKENIZER)  # AutoTokenizer / BertTokenizerFast / AutoProcessor ... .from_pretrained(...)
+    if qual == TOKENIZER or head == TOKENIZER:
+        return tokenizer_call(node, "__call__" if qual == TOKENIZER else last)
     if head.startswith("torchvision.datasets") and last[:1].isupper():
         return DatasetV(CPU)
     if head.startswith("torchvision.models") and last[:1].islower():
@@ -102,6 +106,29 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
         return _first_tensor_device(node, args)
     if not qual.startswith("torch.") and not qual.startswith("numpy."):
         forget_moved_arguments(ev, node)
+    return UNKNOWN
+
+
+# A Hugging Face tokenizer, processor or feature extractor (made by `X.from_pretrained`): called, or
+# its encoding methods, with `return_tensors="pt"` it gives CPU tensors.
+TOKENIZER = "transformers.PreTrainedTokenizerBase"
+_ENCODER_CLASSES = ("Tokenizer", "TokenizerFast", "Processor", "FeatureExtractor", "ImageProcessor")
+_ENCODING_METHODS = {"__call__", "encode_plus", "batch_encode_plus", "pad"}
+
+
+def tokenizer_call(node: ast.Call, method: str) -> Value:
+    """`tokenizer(text, return_tensors="pt")` is a BatchEncoding of CPU tensors (`.to()` moves it in
+    place); `tokenizer.encode(text, return_tensors="pt")` a CPU tensor of token ids."""
+    returns = next((k.value for k in node.keywords if k.arg == "return_tensors"), None)
+    if not (isinstance(returns, ast.Constant) and returns.value == "pt"):
+        return UNKNOWN  # lists, NumPy arrays, or a choice made at run time
+    ids = TensorV(CPU, origin=node, min_rank=1)
+    as_dict = any(k.arg == "return_dict" and isinstance(k.value, ast.Constant) and k.value.value is True
+                  for k in node.keywords)
+    if method in _ENCODING_METHODS or method == "apply_chat_template" and as_dict:
+        return EncodingV(ids)
+    if method in ("encode", "apply_chat_template"):
+        return ids
     return UNKNOWN
 
 

@@ -321,6 +321,18 @@ class DictV(Value):
         return UNKNOWN
 
 
+@dataclass(frozen=True)
+class EncodingV(DictV):
+    """What a Hugging Face tokenizer or processor returns with `return_tensors="pt"` (a BatchEncoding,
+    a BatchFeature): a mapping of CPU tensors whose `.to(device)` moves them in place and returns
+    the same object (so `inputs.to(device)` alone is correct, unlike `tensor.to(device)`)."""
+
+    def join(self, other):
+        if isinstance(other, EncodingV):
+            return EncodingV(self.elem.join(other.elem))
+        return DictV.join(self, other)
+
+
 @fast_init
 @dataclass(frozen=True)
 class QualV(Value):
