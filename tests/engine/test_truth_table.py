@@ -45,6 +45,11 @@ CASES = [
     ("zero-dim-cuda-times-cuda", "s = torch.ones((), device=device)\ny = torch.ones(3, device=device) * s\n", False, None),
     ("zero-dim-cuda-plus-zero-dim-cpu-is-on-cuda",
      "a = torch.ones((), device=device) + torch.ones(())\ny = torch.ones(3) * a\n", True, "TP101"),
+    # iterating a tensor gives its rows on its device (x.unbind(0)); the counter of enumerate is an int
+    ("iterating-a-cuda-tensor-gives-cuda-rows",
+     "x = torch.ones(4, 5, device=device)\nfor i, row in enumerate(x):\n    y = row * i + torch.ones(5)\n", True, "TP101"),
+    ("iterating-a-cpu-vector-gives-cpu-scalars",
+     "x = torch.ones(4)\nfor v in x:\n    y = torch.ones(3, device=device) * v\n", False, None),
     ("index-select-cpu-index-raises", "x = torch.ones(4, device=device)\ny = x.index_select(0, torch.arange(2))\n", True, "TP101"),
     # issue 11: the engine follows the table generated from torch
     ("normal-follows-std", "s = torch.ones(3, device=device)\ny = torch.normal(0., s) + s\n", False, None),

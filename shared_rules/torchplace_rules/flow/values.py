@@ -472,9 +472,9 @@ def iteration_element(iterable: Value, loop) -> tuple[Value, Optional[LoaderV]]:
         parts = [iteration_element(v, loop) for v in iterable.inner]
         loader = next((l for _, l in parts if l is not None), None)
         return SeqV(tuple(v for v, _ in parts)), loader
-    if isinstance(iterable, EnumerateV):
+    if isinstance(iterable, EnumerateV):  # (the counter is an int)
         inner, loader = iteration_element(iterable.inner, loop)
-        return SeqV((UNKNOWN, inner)), loader
+        return SeqV((NUMBER, inner)), loader
     if isinstance(iterable, ItemsV):
         return SeqV((UNKNOWN, iterable.inner)), None
     if isinstance(iterable, SeqV):
@@ -483,6 +483,10 @@ def iteration_element(iterable: Value, loop) -> tuple[Value, Optional[LoaderV]]:
         return iterable.member(), None
     if isinstance(iterable, DatasetV) and iterable.dev is not None:
         return SeqV(None, TensorV(iterable.dev, origin=loop.iter)), None
+    if isinstance(iterable, TensorV) and iterable.rank != 0:  # `for row in x`: x[0], x[1], ... on x's device
+        rank = iterable.rank - 1 if iterable.rank is not None else None
+        return TensorV(iterable.dev, origin=loop.iter, rank=rank, min_rank=max(iterable.min_rank - 1, 0),
+                       grad=iterable.grad, module_output=iterable.module_output), None
     return UNKNOWN, None
 
 
