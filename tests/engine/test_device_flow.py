@@ -67,6 +67,10 @@ CASES = {
     "tokenizer-output-without-tensors": (TOKENIZER + "inputs = tok('hi')\nout = model(**inputs)\n", set()),
     "mapping-with-to-is-unknown-after": ("batch = {'x': torch.ones(2)}\nbatch.to('cuda')\n"
                                          "y = nn.Linear(2, 2).cuda()(batch['x'])\n", set()),
+    # what a model returns may be a tuple or a ModelOutput: its items are not rows, and their attributes
+    # are not tensors (MONAI's MetaTensor rows have `.pending_operations`, a list; review 2026-11-27)
+    "rows-of-a-model-output-are-unknown": ("m = nn.Linear(2, 2).cuda()\nout = m(torch.ones(3, 2, device='cuda'))\n"
+                                           "for item in out:\n    ops = item.pending_operations.numpy()\n", set()),
     # a lazily filled global singleton: the path that skips the `if` still sees what the module holds
     "global-singleton-filled-lazily": ("_M = None\ndef get_model():\n    global _M\n    if _M is None:\n"
                                        "        _M = nn.Linear(2, 2).to('cuda')\n    return _M\n"

@@ -483,10 +483,12 @@ def iteration_element(iterable: Value, loop) -> tuple[Value, Optional[LoaderV]]:
         return iterable.member(), None
     if isinstance(iterable, DatasetV) and iterable.dev is not None:
         return SeqV(None, TensorV(iterable.dev, origin=loop.iter)), None
-    if isinstance(iterable, TensorV) and iterable.rank != 0:  # `for row in x`: x[0], x[1], ... on x's device
+    if isinstance(iterable, TensorV) and iterable.rank != 0 and not iterable.module_output:
+        # `for row in x`: x[0], x[1], ... on x's device (what a model returns may be a tuple or a
+        # ModelOutput, whose items are not rows)
         rank = iterable.rank - 1 if iterable.rank is not None else None
         return TensorV(iterable.dev, origin=loop.iter, rank=rank, min_rank=max(iterable.min_rank - 1, 0),
-                       grad=iterable.grad, module_output=iterable.module_output), None
+                       grad=iterable.grad), None
     return UNKNOWN, None
 
 
