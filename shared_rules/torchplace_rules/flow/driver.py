@@ -149,9 +149,9 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.exec_body(self.tree.body)
         self.module_env = self.own_env = self.frame.env
         self.contexts = {}  # made while module names were still being bound: not for the groups
-        if self.project is not None and self.pending and (
-                self.outgoing is None and getattr(self, "summary_depth", 0) == 0 or self.caller_hop < MAX_CALLER_HOPS):
-            self.incoming = incoming_calls(self)
+        checked_file = self.outgoing is None and getattr(self, "summary_depth", 0) == 0
+        if self.project is not None and self.pending and (checked_file or self.caller_hop < MAX_CALLER_HOPS):
+            self.incoming = incoming_calls(self)  # (an importer summarised at hop 1 gets its own importers')
         groups: list[tuple] = []  # (owner node, ClassInfo | None, pending items): one per top-level function/class
         for item in self.pending:
             func, _enclosing, cls = item
