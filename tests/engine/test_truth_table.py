@@ -30,6 +30,13 @@ CASES = [
     ("plain-attr-does-not-move",
      "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.s = torch.ones(3)\n"
      "    def forward(self, x):\n        return x * self.s\nm = M().to(device)\ny = m(torch.ones(3, device=device))\n", True, "TP203"),
+    # a plain dict (or list, tuple) of tensors is never registered: Module.to() leaves them where they are,
+    # even when the same tensors were registered as buffers (pytorch/pytorch#43815, #29807)
+    ("plain-dict-of-tensors-does-not-move",
+     "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.d = {'s': torch.ones(3)}\n"
+     "        self.register_buffer('s', self.d['s'])\n"
+     "    def forward(self, x):\n        return x * self.d['s']\nm = M().to(device)\ny = m(torch.ones(3, device=device))\n",
+     True, "TP203"),
     ("cpu-plus-cuda-raises", "a = torch.ones(3, device=device)\nb = torch.ones(3)\nc = a + b\n", True, "TP101"),
     ("cat-mixed-raises", "a = torch.ones(3, device=device)\nc = torch.cat([a, torch.ones(3)])\n", True, "TP101"),
     ("matmul-mixed-raises", "a = torch.ones(3, 3, device=device)\nc = torch.matmul(a, torch.ones(3, 3))\n", True, "TP101"),

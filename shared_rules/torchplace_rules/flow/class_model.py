@@ -4,7 +4,7 @@ the helper methods `__init__` calls) registers."""
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from . import operators
@@ -12,7 +12,7 @@ from .ranks import factory_rank
 from .torch_api import CONTAINERS, MODULE_BASES, PARAMETER_CLASSES, TORCH_FACTORIES, is_torch_layer, layer_has_params
 from .devices import CPU, SELF_DEV
 from .torch_placement import container_elements
-from .values import NONE, UNKNOWN, ClassV, DeviceV, ModuleV, QualV, TensorV, Value
+from .values import NONE, UNKNOWN, ClassV, DeviceV, DictV, ModuleV, QualV, SeqV, TensorV, Value, map_leaves
 from ..syntax_nodes import calls_and_assignments
 
 MOVE_METHODS = {"to", "cuda", "cpu", "type_as", "type"}
@@ -48,6 +48,7 @@ class ClassInfo:
     class_values: dict = field(default_factory=dict)  # name -> value node of class-level assignments
     home: Optional[object] = None  # the ModuleSummary of the file defining it (None: the checked file)
     plain_values: dict = field(default_factory=dict)  # name -> assignment: CPU tensors __init__ keeps unregistered
+    plain_containers: set = field(default_factory=set)  # those of plain_values that are lists/tuples/dicts of tensors
 
     def find_method(self, name: str, after: Optional["ClassInfo"] = None):
         """(method node, the class defining it) through the bases in order; `after`: start
@@ -147,6 +148,13 @@ class ClassInfo:
                 return ModuleV(SELF_DEV, value.has_params, None, value.cls)
             if isinstance(value, TensorV):
                 return TensorV(None, origin=at)
+            if not self.overrides_apply and plain_tensor_container(value):
+                # A plain list/tuple/dict is never registered: `.to()` leaves the tensors in it where they
+                # were (a buffer registered from it is a new tensor after the move; a Parameter keeps its
+                # identity and moves, so containers of parameters stay unknown).  Its CPU tensors are the
+                # attribute's (TP203 reports them where they meet the module's tensors).
+                return map_leaves(value, lambda v: replace(v, factory=None, plain_attr=name)
+                                  if isinstance(v, TensorV) and v.dev.is_cpu else v)
             if name in self.plain_module_lists or not isinstance(value, (DeviceV,)):
                 return UNKNOWN  # plain containers are TP203's business, reported at their cause
         return value
@@ -492,3 +500,14 @@ def _device_parameter(init: ast.FunctionDef, analyzer) -> Optional[str]:
         else:
             return None  # a layer or tensor built elsewhere: the instance is not in one place
     return used.pop() if len(used) == 1 else None
+
+
+def plain_tensor_container(value: Value) -> bool:
+    """A list, tuple or dict whose items are all tensors of a known device, none a parameter."""
+    if isinstance(value, SeqV):
+        items = value.items
+    elif isinstance(value, DictV):
+        items = tuple(v for _, v in value.items) if value.items is not None else None
+    else:
+        return False
+    return bool(items) and all(isinstance(v, TensorV) and v.dev is not None and not v.grad for v in items)

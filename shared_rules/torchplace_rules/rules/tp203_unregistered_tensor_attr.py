@@ -71,8 +71,39 @@ class UnregisteredTensorAttr(Rule):
                         x = block(x)
                     return x * self.weights * self.cache.to(x.device)
         """),
+        valid("""
+            import torch
+            import torch.nn as nn
+
+            class Mix(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.w = nn.Parameter(torch.ones(3))
+                    self.params = [self.w]                          # a Parameter moves with .to()
+                    self.table = {"a": torch.ones(3)}
+
+                def forward(self, x):
+                    return x * self.params[0] + self.table["a"].to(x.device)
+        """),
     ]
     INVALID = [
+        Invalid(  # pytorch/pytorch#43815: a dict of tensors, also registered as buffers, is not moved
+            """
+            import torch
+            import torch.nn as nn
+
+            class Foo(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.data = {"a": torch.ones(1), "b": torch.ones(3)}
+                    for name in self.data:
+                        self.register_buffer("data_" + name, self.data[name])
+
+                def forward(self, x):
+                    return x * self.data["b"]
+            """,
+            line=12,
+        ),
         Invalid(
             """
             import torch
@@ -188,7 +219,9 @@ class UnregisteredTensorAttr(Rule):
         for info, attrs in judged:
             found = []
             for name, assign in attrs.items():
-                use = uses.get((id(info.node), name)) or _use_in_forward(info, name, assign)
+                use = uses.get((id(info.node), name))
+                if use is None and name not in info.plain_containers:  # (a container: where the flow saw it)
+                    use = _use_in_forward(info, name, assign)
                 if use is not None:
                     found.append((name, assign, use))
             if not found:
@@ -200,6 +233,13 @@ class UnregisteredTensorAttr(Rule):
                 self.report_attribute(ev, info, name, assign, use)
 
     def report_attribute(self, ev, info, name, assign, use) -> None:
+        if name in info.plain_containers:  # reported where it fails: a list can't be one buffer
+            message = (f"`self.{name}` keeps CPU tensors in a plain {_container_kind(assign.value)}: `model.to(device)` "
+                       f"does not move them, so `{info.name}` fails here on a GPU; register each as a buffer "
+                       "(and read it from there) or move them where they are used")
+            related = [(assign.targets[0], "set here")] if foreign_home(assign) is None else []
+            ev.report(self, use, message, related)
+            return
         message = (f"`self.{name}` is a plain tensor attribute: `model.to(device)` will not move it, "
                    f"so `{info.name}` fails on a GPU; register it as a buffer")
         home = foreign_home(assign)
@@ -215,6 +255,10 @@ class UnregisteredTensorAttr(Rule):
             fix = make_fix(f"Register `{name}` as a non-persistent buffer", True,
                            replace_node(ev.src, assign, f'self.register_buffer("{name}", {value}, persistent=False)'))
         ev.report(self, assign.targets[0], message, [(use, "used here")], fix)
+
+
+def _container_kind(value: ast.AST) -> str:
+    return {ast.List: "list", ast.Tuple: "tuple", ast.Dict: "dict"}.get(type(value), "container")
 
 
 def _nn_name(ev) -> str | None:
