@@ -19,11 +19,14 @@ class UnregisteredTensorAttr(Rule):
     what_it_does = """
         In `nn.Module` subclasses, finds `self.t = torch.tensor(...)`-style plain
         tensor attributes created on the CPU in `__init__` and used in another
-        method, and plain Python lists of submodules.
+        method, plain lists, tuples and dicts of CPU tensors (reported where they
+        meet the module's tensors), and plain Python lists of submodules.
     """
     why_bad = """
         `model.to(device)` moves parameters, buffers and registered submodules -
-        not plain tensor attributes.  After the move, `self.t` is still on the CPU
+        not plain tensor attributes, nor the tensors in a plain list or dict (even
+        when the same tensors were also registered as buffers: the buffer is a new
+        tensor after the move).  After the move, `self.t` is still on the CPU
         and `forward` fails on a GPU.  Modules in a plain list are invisible to
         `.to()`, `.parameters()` (so the optimizer never trains them) and
         `state_dict()`.
