@@ -148,7 +148,7 @@ class ClassInfo:
                 return ModuleV(SELF_DEV, value.has_params, None, value.cls)
             if isinstance(value, TensorV):
                 return TensorV(None, origin=at)
-            if not self.overrides_apply and plain_tensor_container(value):
+            if not self.overrides_apply and tensor_container_items(value):
                 # A plain list/tuple/dict is never registered: `.to()` leaves the tensors in it where they
                 # were (a buffer registered from it is a new tensor after the move; a Parameter keeps its
                 # identity and moves, so containers of parameters stay unknown).  Its CPU tensors are the
@@ -502,12 +502,13 @@ def _device_parameter(init: ast.FunctionDef, analyzer) -> Optional[str]:
     return used.pop() if len(used) == 1 else None
 
 
-def plain_tensor_container(value: Value) -> bool:
-    """A list, tuple or dict whose items are all tensors of a known device, none a parameter."""
+def tensor_container_items(value: Value) -> tuple:
+    """The items of a list, tuple or dict whose items are all tensors of a known device, none a
+    parameter (empty for anything else)."""
     if isinstance(value, SeqV):
         items = value.items
     elif isinstance(value, DictV):
         items = tuple(v for _, v in value.items) if value.items is not None else None
     else:
-        return False
-    return bool(items) and all(isinstance(v, TensorV) and v.dev is not None and not v.grad for v in items)
+        return ()
+    return items if items and all(isinstance(v, TensorV) and v.dev is not None and not v.grad for v in items) else ()

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Optional
 
 from ..syntax_nodes import lines_mention
-from .class_model import plain_tensor_container
+from .class_model import tensor_container_items
 from .cross_file import foreign_home, foreign_result, foreign_text, qualified_name, record_outgoing
 from .devices import ACCEL_KIND, CPU, SELF_DEV, SELF_KIND, Dev, parse_device_string
 from .state import Frame
@@ -81,9 +81,10 @@ def _plain_tensor_attributes(cls, frame) -> dict:
                 # lists modules registered as attributes: `.to()` and `state_dict()` see them there)
                 cls.plain_module_lists[name] = stmt  # modules in a plain list, however it was built
             continue
-        if key.startswith("self.") and plain_tensor_container(value) and "." not in name and "[" not in name:
+        items = tensor_container_items(value) if key.startswith("self.") and "." not in name and "[" not in name else ()
+        if items:
             stmt = frame.assigned.get(key)
-            if any(v.dev.is_cpu for v in (value.items if isinstance(value, SeqV) else (v for _, v in value.items))) \
+            if any(v.dev.is_cpu for v in items) \
                     and isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute):
                 out[name] = stmt
                 cls.plain_containers.add(name)

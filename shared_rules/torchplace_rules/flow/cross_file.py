@@ -144,10 +144,13 @@ class GuardedSource(SourceText):
         return super().end(node)
 
     def segment(self, node):
-        home = getattr(node, HOME_ATTR, None)
-        if home is not None:
-            return home.src.segment(node)
-        return super().segment(node)
+        return SourceText.segment(text_of(node, self), node)
+
+
+def text_of(node, default: SourceText) -> SourceText:
+    """The text of the file `node` belongs to (`default`: the text of the file being analysed)."""
+    home = getattr(node, HOME_ATTR, None)
+    return home.src if home is not None else default
 
 
 class ForeignText(SourceText):
@@ -161,29 +164,24 @@ class ForeignText(SourceText):
         self.text, self.lines, self._ascii = home_src.text, home_src.lines, home_src._ascii
         self.caller_src = caller_src
 
-    def text_of(self, node) -> SourceText:
-        home = getattr(node, HOME_ATTR, None)
-        return home.src if home is not None else self.caller_src
-
     def span(self, node):
-        return self.text_of(node).span(node)
+        return text_of(node, self.caller_src).span(node)
 
     def start(self, node):
-        return self.text_of(node).start(node)
+        return text_of(node, self.caller_src).start(node)
 
     def end(self, node):
-        return self.text_of(node).end(node)
+        return text_of(node, self.caller_src).end(node)
 
     def segment(self, node):
-        return self.text_of(node).segment(node)
+        return text_of(node, self.caller_src).segment(node)
 
 
 def foreign_text(ev, home) -> ForeignText:
     """The text `ev` reads while `home`'s code runs (one per home and analysis)."""
-    texts = ev.__dict__.setdefault("foreign_texts", {})
-    text = texts.get(id(home))
+    text = ev.foreign_texts.get(id(home))
     if text is None:
-        text = texts[id(home)] = ForeignText(home.src, ev.file_src)
+        text = ev.foreign_texts[id(home)] = ForeignText(home.src, ev.file_src)
     return text
 
 

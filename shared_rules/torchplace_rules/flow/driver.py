@@ -68,6 +68,7 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.home = None  # the summary of the other file whose code runs now (None: this file's)
         self.src = src  # a GuardedSource when `project` is given (see `check_source`)
         self.file_src = src  # the checked file's text, also while another file's code runs
+        self.foreign_texts: dict = {}  # id(summary) -> its ForeignText (cross_file.foreign_text)
         self.config = config
         self.device_names = set(config.device_names)
         self.handlers: dict[str, list] = _handlers(rules)  # event -> the rules' methods for it

@@ -129,17 +129,14 @@ class ExpressionEvaluator:
 
     # -- truth of conditions -------------------------------------------------
     def assumed_truth(self, test) -> Optional[bool]:
-        """`torch.cuda.is_available()` (and friends) are assumed true."""
+        """The test of an `if`, evaluated once: True where it is taken as true — `torch.cuda.is_available()`
+        (and friends), or a name holding what it returned (`CUDA = torch.cuda.is_available()` ... `if CUDA:`)."""
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             inner = self.assumed_truth(test.operand)
             return None if inner is None else not inner
-        if isinstance(test, ast.Call) and not test.args:
-            if self.qualname(test.func) in api.CUDA_AVAILABILITY:
-                return True
-        if (isinstance(test, ast.Name) or isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name)) \
-                and self.eval(test) is ACCELERATOR_AVAILABLE:
-            return True  # `CUDA = torch.cuda.is_available()` ... `if CUDA:`
-        return None
+        if isinstance(test, ast.Call) and not test.args and self.qualname(test.func) in api.CUDA_AVAILABILITY:
+            return True
+        return True if self.eval(test) is ACCELERATOR_AVAILABLE else None
 
     # -- expressions ---------------------------------------------------------
     def eval(self, node) -> Value:
@@ -296,7 +293,6 @@ class ExpressionEvaluator:
             return self.eval(node.body)
         if assumed is False:
             return self.eval(node.orelse)
-        self.eval(node.test)
         body, orelse = self.eval(node.body), self.eval(node.orelse)
         if isinstance(body, DeviceV) and isinstance(orelse, DeviceV):
             accel = [v.dev for v in (body, orelse) if v.dev.kind == ACCEL_KIND]
@@ -416,8 +412,7 @@ class ExpressionEvaluator:
                 devs = {d for d in devs if d is not None and not d.is_cpu} or devs
             if len(devs) == 1 and len(tensors) == sum(1 for v, _ in operands if v is not NUMBER):  # numbers stay put
                 result_dev = devs.pop()
-            elif len(devs) == 1 and None not in devs and next(iter(devs)).is_cpu \
-                    and any(v.dev is not None and v.dev.is_cpu and floor(v) > 0 for v, _ in tensors):
+            elif len(devs) == 1 and None not in devs and next(iter(devs)).is_cpu and any(floor(v) > 0 for v, _ in tensors):
                 # a CPU tensor that is not 0-dim decides: an unknown operand is a number, a CPU tensor (the
                 # result is on the CPU) or an accelerator tensor (the op raises: there is no result)
                 result_dev = devs.pop()

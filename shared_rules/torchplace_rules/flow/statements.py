@@ -171,8 +171,6 @@ class StatementRunner:
 
     def stmt_If(self, stmt: ast.If) -> None:
         assumed = self.assumed_truth(stmt.test)
-        if assumed is None:
-            self.eval(stmt.test)
         entry = self.frame.env
         branches = []
         if assumed is not False:
@@ -320,19 +318,20 @@ class StatementRunner:
     def stmt_Assert(self, stmt: ast.Assert) -> None:
         self.eval(stmt.test)
 
-    def stmt_Global(self, stmt) -> None:
-        for name in stmt.names:
-            self.frame.env.pop(name, None)
-            # a path that does not bind the global still sees the module's binding (a lazily filled
-            # singleton: `if _M is None: _M = load()`, then `return _M`)
-            if self.frame.kind != "module" and name not in self.frame.before:
-                value = self.module_value(name)
-                if value is not None:
-                    self.frame.before[name] = value
-
     def stmt_Nonlocal(self, stmt) -> None:
         for name in stmt.names:
             self.frame.env.pop(name, None)
+
+    def stmt_Global(self, stmt) -> None:
+        self.stmt_Nonlocal(stmt)
+        if self.frame.kind == "module":
+            return
+        for name in stmt.names:
+            # a path that does not bind the global still sees the module's binding (a lazily filled
+            # singleton: `if _M is None: _M = load()`, then `return _M`)
+            value = self.module_value(name) if name not in self.frame.before else None
+            if value is not None:
+                self.frame.before[name] = value
 
 
 def _has_training_step(body) -> bool:

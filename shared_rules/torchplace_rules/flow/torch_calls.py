@@ -111,7 +111,7 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
 
 # A Hugging Face tokenizer, processor or feature extractor (made by `X.from_pretrained`): called, or
 # its encoding methods, with `return_tensors="pt"` it gives CPU tensors.
-TOKENIZER = "transformers.PreTrainedTokenizerBase"
+TOKENIZER = "transformers.<tokenizer>"  # (not a name one can import: only `from_pretrained` makes it)
 _ENCODER_CLASSES = ("Tokenizer", "TokenizerFast", "Processor", "FeatureExtractor", "ImageProcessor")
 _ENCODING_METHODS = {"__call__", "encode_plus", "batch_encode_plus", "pad"}
 
