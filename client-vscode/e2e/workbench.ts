@@ -214,16 +214,22 @@ export class Workbench {
     async problemRows(filter = ''): Promise<string[]> {
         // The palette may run the row it had selected before its filter applied (a busy machine, or
         // focus in the probe's webview): ask again until the panel is really there.
+        // Other views with a filter (Output, Debug Console) keep theirs in the page while hidden, and
+        // the probe's view shares the panel: take the filter box on screen, with the Problems list.
         const panel = this.page.locator('.markers-panel');
+        const box = this.page.locator('.viewpane-filter input:visible, .viewpane-filter textarea:visible').first();
+        const shown = async (timeout: number) =>
+            panel.waitFor({ timeout }).then(() => box.waitFor({ timeout }).then(() => true), () => false).catch(() => false);
         await this.waitUntil(async () => {
-            if (await panel.isVisible()) {
+            if (await shown(500)) {
                 return true;
             }
             await this.page.keyboard.press('Escape');
             await this.runCommand('View: Focus Problems');
-            return panel.waitFor({ timeout: 5000 }).then(() => true, () => false);
-        }, 'the Problems panel', 60000);
-        const box = this.page.locator('.viewpane-filter input, .viewpane-filter textarea').first();
+            return shown(5000);
+        }, 'the Problems panel and its filter box', 60000).catch(async (error: Error) => {
+            throw new Error(`${error.message}; on screen: ${await this.filterBoxesOnScreen()}`);
+        });
         if ((await box.inputValue().catch(() => filter)) !== filter) {
             await box.fill(filter);
         }
@@ -239,6 +245,17 @@ export class Workbench {
             await this.waitUntil(applied, `the Problems filter "${filter}" applied`);
         }
         return rows.allInnerTexts();
+    }
+
+    /** Where the page's filter boxes are and which panel view is active, for a failure message. */
+    private async filterBoxesOnScreen(): Promise<string> {
+        const boxes = await this.page.locator('.viewpane-filter').evaluateAll((els) => els.map((el) => {
+            const r = (el as unknown as { getBoundingClientRect(): { x: number; y: number; width: number; height: number } }).getBoundingClientRect();
+            return `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}x${Math.round(r.height)}`;
+        }));
+        const panel = await this.page.locator('.panel .composite-bar .action-item.checked').allInnerTexts().catch(() => []);
+        const markers = await this.page.locator('.markers-panel').isVisible().catch(() => false);
+        return `filter boxes [${boxes.join('; ')}], panel view ${JSON.stringify(panel)}, Problems list visible: ${markers}`;
     }
 
     async waitForProblemRows(check: (rows: string[]) => boolean, what: string, timeoutMs = 30000, filter = ''): Promise<string[]> {
