@@ -75,23 +75,27 @@ DRIVERS = {
 from torchplace_rules import Config, check_source
 from torchplace_rules.cli import exit_now
 END = lambda: exit_now(0)  # as `torchplace check` ends: no interpreter teardown
-from torchplace_rules.parallel_check import tune_gc
+from torchplace_rules.parallel_check import collect_when_grown, tune_gc
 from torchplace_rules.project_index import ProjectIndex
 tune_gc()
 CONFIG = Config()
 INDEX = ProjectIndex(job["root"], static=True)  # cross-file on, set up as `torchplace check` does
-def count(path, text):
-    return len(check_source(text, path, CONFIG, project=INDEX))
+def count(path, text):  # one file, then the collector's turn, as `torchplace check` does
+    found = len(check_source(text, path, CONFIG, project=INDEX))
+    collect_when_grown()
+    return found
 ''',
     "torchplace -1": r'''
 from torchplace_rules import Config, check_source
 from torchplace_rules.cli import exit_now
 END = lambda: exit_now(0)
-from torchplace_rules.parallel_check import tune_gc
+from torchplace_rules.parallel_check import collect_when_grown, tune_gc
 tune_gc()  # as `torchplace check` does
 CONFIG = Config()
 def count(path, text):  # single-file: imports of the project's own modules left unresolved
-    return len(check_source(text, path, CONFIG))
+    found = len(check_source(text, path, CONFIG))
+    collect_when_grown()
+    return found
 ''',
     "TorchFix": r'''
 from torchfix.torchfix import TorchChecker, DISABLED_BY_DEFAULT

@@ -52,7 +52,13 @@ def start_worker(encoding: str, niceness: int = 10) -> None:
 
 def check_files(items: list[tuple[str, Config]]) -> list[tuple[str, Optional[list[Compact]]]]:
     """(path, diagnostics) per file; None when the file cannot be read (gone, not a regular file, too big)."""
-    return [(path, _check(path, config)) for path, config in items]
+    from torchplace_rules.parallel_check import collect_when_grown
+
+    checked = []
+    for path, config in items:
+        checked.append((path, _check(path, config)))
+        collect_when_grown()
+    return checked
 
 
 def _check(path: str, config: Config) -> Optional[list[Compact]]:

@@ -39,14 +39,35 @@ def new_index(cross_file: bool, static: bool = True):
 
 
 def tune_gc() -> None:
-    """Collect cyclic garbage less often.  A checking process holds large long-lived trees (the
-    module summaries) and allocates a great many short-lived values; with CPython's default
-    thresholds it re-scans those trees in a full collection every few files, which cost about
-    20% of a cross-file run over the transformers package.  Values are freed by reference
-    counting either way; only cycles wait longer."""
+    """A checking process does without automatic cyclic collection.  It holds large long-lived
+    trees (the module summaries: 300,000 objects after 20 transformers files) and allocates a
+    great many short-lived values that reference counting frees; a collection re-scans the
+    long-lived trees (0.35 s for 500,000 objects) and finds almost nothing (1,405 objects in
+    cycles after 120 transformers files): automatic collections cost 7-10 % of a cross-file run.
+    `collect_when_grown`, called between files, bounds what cycles could hold."""
     import gc
 
-    gc.set_threshold(50_000, 20, 20)
+    global _gc_limit
+    gc.disable()
+    _gc_limit = GC_FIRST_LIMIT
+
+
+GC_FIRST_LIMIT = 1_000_000  # tracked objects allocated (net) since the last collection
+_gc_limit = GC_FIRST_LIMIT
+
+
+def collect_when_grown() -> None:
+    """Between two files of a process set up by `tune_gc`: collect once the objects allocated since
+    the last collection pass the limit; when that frees little (the growth was live data, such as
+    summaries), the limit doubles, so collections stay rare while garbage in cycles stays within
+    the live data's size.  Nothing to do where collection is automatic."""
+    import gc
+
+    global _gc_limit
+    if gc.isenabled() or gc.get_count()[0] < _gc_limit:
+        return
+    if gc.collect() < _gc_limit // 10:
+        _gc_limit *= 2
 
 
 def _init_worker(cross_file: bool) -> None:
@@ -135,6 +156,7 @@ def check_files(items: Iterable[tuple[str, Config]], jobs: Optional[int], cross_
         index = new_index(cross_file)
         for item in items:
             yield check_one(item, index)
+            collect_when_grown()
         return
     import multiprocessing
 
@@ -163,4 +185,8 @@ def folder_batches(items: list, size: int) -> list[list]:
 
 
 def check_batch(items: list) -> list[CheckedFile]:
-    return [check_one(item) for item in items]
+    checked = []
+    for item in items:
+        checked.append(check_one(item))
+        collect_when_grown()
+    return checked

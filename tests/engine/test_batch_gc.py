@@ -1,0 +1,59 @@
+"""The batch checker's collector policy (`parallel_check.tune_gc` / `collect_when_grown`): no
+automatic collection, garbage in cycles still freed between files once enough was allocated.
+Run in a fresh interpreter: the policy is process-wide."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SCRIPT = r'''
+import gc, json, weakref
+from torchplace_rules import parallel_check as pc
+
+class Node:
+    pass
+
+def cycles(n):
+    """n pairs of objects that refer to each other, unreachable; a weak reference to the last."""
+    for _ in range(n):
+        a, b = Node(), Node()
+        a.other, b.other = b, a
+    return weakref.ref(a)
+
+out = {}
+pc.tune_gc()
+out["automatic_after_tune"] = gc.isenabled()
+pc._gc_limit = 5_000
+
+small = cycles(10)
+pc.collect_when_grown()
+out["kept_under_limit"] = small() is not None
+
+big = cycles(5_000)
+pc.collect_when_grown()
+out["freed_over_limit"] = small() is None and big() is None
+out["limit_after_garbage"] = pc._gc_limit
+
+live = [[] for _ in range(20_000)]  # growth that is live data, not garbage
+pc.collect_when_grown()
+out["limit_after_live_growth"] = pc._gc_limit
+print(json.dumps(out))
+'''
+
+
+def test_batch_process_collects_cycles_between_files_and_backs_off_on_live_growth():
+    path = os.pathsep.join(p for p in (str(ROOT / "shared_rules"), os.environ.get("PYTHONPATH")) if p)
+    done = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": path})
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["automatic_after_tune"] is False
+    assert out["kept_under_limit"] is True  # under the limit nothing is scanned
+    assert out["freed_over_limit"] is True  # past it, the cycles are gone
+    assert out["limit_after_garbage"] == 5_000  # a collection that freed much keeps the limit
+    assert out["limit_after_live_growth"] == 10_000  # one that freed little doubles it
