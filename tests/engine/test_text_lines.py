@@ -13,6 +13,7 @@ ODD_SEPARATORS = ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2
 def test_odd_separators_do_not_end_lines(sep):
     text = f"a = 1 # {sep} comment\nb = 2\n"
     assert split_lines(text) == [f"a = 1 # {sep} comment", "b = 2"]
+    assert split_lines(text, keepends=True) == [f"a = 1 # {sep} comment\n", "b = 2\n"]
     # the tokenizer agrees: `b` is on line 2
     tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
     assert next(t for t in tokens if t.string == "b").start[0] == 2
