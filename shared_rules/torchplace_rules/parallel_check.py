@@ -9,6 +9,7 @@ results come back in the order the files were listed.
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, Optional
 
@@ -54,6 +55,21 @@ def tune_gc() -> None:
 
 GC_FIRST_LIMIT = 1_000_000  # tracked objects allocated (net) since the last collection
 _gc_limit = GC_FIRST_LIMIT
+
+
+@contextmanager
+def batch_gc():
+    """`tune_gc` for one run in a process that is not the checker's alone (`check --jobs 1` called
+    from a program or a test): automatic collection is back as it was when the run ends."""
+    import gc
+
+    was = gc.isenabled()
+    tune_gc()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def collect_when_grown() -> None:
@@ -152,11 +168,11 @@ def check_files(items: Iterable[tuple[str, Config]], jobs: Optional[int], cross_
     jobs = jobs or os.cpu_count() or 1
     jobs = max(1, min(jobs, len(items)))
     if jobs == 1:
-        tune_gc()
-        index = new_index(cross_file)
-        for item in items:
-            yield check_one(item, index)
-            collect_when_grown()
+        with batch_gc():
+            index = new_index(cross_file)
+            for item in items:
+                yield check_one(item, index)
+                collect_when_grown()
         return
     import multiprocessing
 

@@ -57,3 +57,16 @@ def test_batch_process_collects_cycles_between_files_and_backs_off_on_live_growt
     assert out["freed_over_limit"] is True  # past it, the cycles are gone
     assert out["limit_after_garbage"] == 5_000  # a collection that freed much keeps the limit
     assert out["limit_after_live_growth"] == 10_000  # one that freed little doubles it
+
+
+def test_a_run_in_a_program_leaves_its_collector_as_it_was(tmp_path):
+    import gc
+
+    from torchplace_rules import Config
+    from torchplace_rules.parallel_check import check_files
+
+    (tmp_path / "m.py").write_text("import torch\nx = torch.zeros(2)\nx.to('cuda')\n")
+    assert gc.isenabled()
+    checked = list(check_files([(str(tmp_path / "m.py"), Config())], jobs=1, cross_file=True))
+    assert [f.code for f in checked[0].findings] == ["TP201"]
+    assert gc.isenabled()  # the caller's automatic collection is back
