@@ -14,6 +14,10 @@ H = "import torch\nimport torch.nn as nn\nfrom torch.utils.data import DataLoade
 TOKENIZER = ("from transformers import AutoModel, AutoTokenizer\nmodel = AutoModel.from_pretrained('m').to('cuda')\n"
              "tok = AutoTokenizer.from_pretrained('m')\n")
 
+TRANSFORMS = ("import torchvision.transforms as T\nimport torchvision.transforms.functional as TF\n"
+              "preprocess = T.Compose([T.Resize(224), T.ToTensor(), T.Normalize([0.5] * 3, [0.5] * 3)])\n"
+              "net = nn.Conv2d(3, 8, 3).cuda()\npic = load_image()\n")
+
 CASES = {
     "tuple-unpacking": ("device = torch.device('cuda')\na, b = torch.ones(2, device=device), torch.ones(2)\nc = a + b\n", {(6, "TP101")}),
     "attribute-paths": ("class Box: pass\nbox = Box()\nbox.t = torch.ones(2).cuda()\nu = box.t * torch.ones(2)\n", {(6, "TP301"), (7, "TP101")}),
@@ -86,6 +90,21 @@ CASES = {
     "clamp-keeps-rank": ("b = torch.clamp(torch.ones(4) - 1, 0, 1)\ny = b + torch.ones(4, device='cuda')\n", {(5, "TP101")}),
     "tile-keeps-device-and-rank": ("p = torch.zeros(1, 1, 3).tile(2, 1, 1)\ny = torch.cat([p, torch.ones(2, 1, 3, device='cuda')])\n",
                                    {(5, "TP101")}),
+    # torchvision (v1): ToTensor / PILToTensor / to_tensor / pil_to_tensor make a CPU tensor from a PIL image
+    # or an array (a tensor input raises TypeError); Normalize, Resize, crops and flips keep the input's
+    # device, so Compose([... ToTensor(), Normalize(...)]) gives a CPU tensor; a Lambda after it could
+    # put it anywhere (torchvision 0.28 on torch 2.13)
+    "transforms-output-is-on-the-cpu": (TRANSFORMS + "img = preprocess(pic).unsqueeze(0)\nimg.to('cuda')\nout = net(img)\n"
+                                        "x = TF.to_tensor(pic)\nout = net(x[None])\n"
+                                        "y = net(T.PILToTensor()(pic).float()[None])\n",
+                                        {(10, "TP201"), (11, "TP102"), (13, "TP102"), (14, "TP102")}),
+    "transforms-output-moved": (TRANSFORMS + "img = preprocess(pic).unsqueeze(0).to('cuda')\nout = net(img)\n", set()),
+    "transforms-kept-in-an-attribute": (TRANSFORMS + "class Infer:\n    def __init__(self):\n"
+                                        "        self.tf = T.Compose([T.ToTensor(), T.Normalize((0.5,), (0.5,))])\n"
+                                        "    def run(self, pic):\n        return net(self.tf(pic)[None])\n", {(13, "TP102")}),
+    "transforms-with-a-lambda-after-to-tensor-are-unknown": (
+        TRANSFORMS + "tf = T.Compose([T.ToTensor(), T.Lambda(lambda t: t.cuda())])\nout = net(tf(pic)[None])\n"
+        "tf2 = T.Compose([T.ToTensor(), my_step])\nout = net(tf2(pic)[None])\n", set()),
 }
 
 

@@ -297,3 +297,23 @@ def test_fake_tensor_is_more_lenient_than_cuda_kernels_in_these_cases():
                            "y = F.conv2d(torch.ones(1, 2, 4, 4, device=device), torch.ones(2, 2, 3, 3))\n") is None
     assert _roles(_overload("torch.addcmul", ["tensor", "tensor0", "tensor0"]))["tensor1"] == "s1"
     assert _roles(_overload("torch.nn.functional.conv2d", ["tensor", "tensor"]))["weight"] == "s"
+
+
+def test_torchvision_to_tensor_is_on_the_cpu_and_tensor_transforms_keep_the_device():
+    """What `flow/torchvision_transforms.py` encodes (skipped where torchvision is not installed;
+    run on torchvision 0.28 with torch 2.13 when the model was written)."""
+    tv = pytest.importorskip("torchvision")
+    import numpy as np
+    from torchvision import transforms as T
+    from torchvision.transforms import functional as TF
+
+    pic = np.zeros((8, 6, 3), dtype=np.uint8)
+    made = T.Compose([T.ToTensor(), T.Normalize([0.5] * 3, [0.5] * 3)])(pic)
+    assert (made.device.type, made.dim()) == ("cpu", 3)
+    assert TF.to_tensor(pic).device.type == "cpu" and T.ToTensor()(np.zeros((4, 5), np.float32)).dim() == 3
+    with pytest.raises(TypeError, match="pic should be"):
+        T.ToTensor()(torch.ones(3, 4, 4, device="meta"))
+    x = torch.ones(3, 4, 4, device="meta")
+    for step in (T.Resize(2), T.CenterCrop(2), T.RandomHorizontalFlip(1.0), T.ConvertImageDtype(torch.float16)):
+        assert step(x).device.type == "meta", step
+    assert tv.__version__

@@ -15,6 +15,7 @@ LAYERS = (
     "class_model",    # what a class of the project is and registers
     "torch_methods",  # Tensor.* and nn.Module methods
     "torch_calls",    # torch.*, torch.nn.functional.*, nn layers, DataLoader, NumPy, by qualified name
+    "torchvision_transforms",  # torchvision's transforms: ToTensor makes CPU tensors, tensor transforms keep the device
     "ranks",          # how many dimensions a tensor has (a CPU tensor that cannot be 0-dim)
     "torch_api",      # the tables of PyTorch's API both read
     "operators",      # PyTorch's operators and nn classes from the table generated from torch

@@ -53,6 +53,8 @@ def dispatch_call(ev, node: ast.Call, recv: Optional[Value]) -> Value:
         if isinstance(recv, QualV):
             return _call_library(ev, node, f"{recv.name}.{func.attr}")
         callee = attribute_callee(ev, recv, func)
+        if type(callee) is QualV:  # a library object kept in an attribute (`self.transform = Compose([...])`)
+            return _call_library(ev, node, callee.name)
         if isinstance(callee, (ModuleV, PlacedV)):
             return module_call(ev, node, callee.as_module() if isinstance(callee, PlacedV) else callee)
         if callee is not None:
@@ -109,10 +111,10 @@ def attribute_callee(ev, recv: Value, func: ast.Attribute) -> Optional[Value]:
             return held
     if isinstance(recv, SelfV):
         value = self_attribute(ev, recv, func.attr, func)
-        return value if isinstance(value, CALLABLE_VALUES) else None
+        return value if isinstance(value, CALLABLE_VALUES) or type(value) is QualV else None
     if isinstance(recv, ObjectV):
         value = attrs_get(recv.attrs, func.attr)
-        return value if isinstance(value, CALLABLE_VALUES) else None
+        return value if isinstance(value, CALLABLE_VALUES) or type(value) is QualV else None
     if isinstance(recv, ModuleV) and recv.cls is not None and func.attr in recv.cls.submodules:
         return ModuleV(recv.dev, recv.cls.submodules[func.attr], recv.placed_at)
     return None

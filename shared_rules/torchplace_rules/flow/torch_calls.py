@@ -18,6 +18,7 @@ from . import torch_api as api
 from .devices import ACCEL_KIND, CPU, Dev, parse_device_string
 from .ranks import SAME_RANK, factory_rank
 from .state import forget_moved_arguments
+from .torchvision_transforms import transform_call
 from .values import ACCELERATOR_AVAILABLE, NONE, NUMBER, EncodingV, QualV, UNKNOWN, BatchV, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, PlacedV, SeqV, TensorV, Value, map_leaves
 
 def kw_device(ev, node: ast.Call, kwargs: dict) -> tuple[bool, Optional[Dev]]:
@@ -95,6 +96,10 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
         return QualV(TOKENIZER)  # AutoTokenizer / BertTokenizerFast / AutoProcessor ... .from_pretrained(...)
     if qual == TOKENIZER or head == TOKENIZER:
         return tokenizer_call(node, "__call__" if qual == TOKENIZER else last)
+    if qual.startswith("torchvision."):
+        made = transform_call(node, qual, args)
+        if made is not None:
+            return made
     if head.startswith("torchvision.datasets") and last[:1].isupper():
         return DatasetV(CPU)
     if head.startswith("torchvision.models") and last[:1].islower():

@@ -1,0 +1,77 @@
+"""torchvision's image transforms (`torchvision.transforms`, v1): where their tensors are.
+
+`ToTensor()` / `PILToTensor()` (and `functional.to_tensor` / `pil_to_tensor`) turn a PIL image or
+a NumPy array into a **CPU** tensor of 3 dimensions (C, H, W); given a tensor they raise
+TypeError ("pic should be PIL Image or ndarray").  The tensor transforms (`Normalize`, `Resize`,
+crops, flips, ...) compute with the input's own tensors: the output is where the input is.  So a
+`Compose([...])` whose last `ToTensor`/`PILToTensor` is followed only by such transforms gives a
+CPU tensor whatever it is called with (checked with torchvision 0.28 on torch 2.13).
+
+v2 transforms are left out: `v2.ToImage` keeps a tensor input where it is.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from typing import Optional
+
+from .devices import CPU
+from .values import QualV, SeqV, TensorV, UNKNOWN, Value
+
+_V1 = ("torchvision.transforms.", "torchvision.transforms.transforms.")
+_TO_TENSOR = {"ToTensor", "PILToTensor"}
+_FUNCTIONAL_TO_TENSOR = {"torchvision.transforms.functional.to_tensor": "float32",
+                         "torchvision.transforms.functional.pil_to_tensor": "uint8"}
+# Tensor in, tensor out on the input's device, 3 dimensions kept.
+_DEVICE_KEEPING = {
+    "Normalize", "Resize", "CenterCrop", "RandomCrop", "RandomResizedCrop", "RandomHorizontalFlip",
+    "RandomVerticalFlip", "RandomRotation", "RandomAffine", "ColorJitter", "Grayscale", "RandomGrayscale",
+    "ConvertImageDtype", "RandomErasing", "GaussianBlur", "Pad", "RandomPerspective", "RandomInvert",
+    "RandomPosterize", "RandomSolarize", "RandomAdjustSharpness", "RandomAutocontrast", "RandomEqualize",
+    "ElasticTransform",
+}
+# The instances, as values (names no import can give: only these calls make them).
+TO_CPU_TENSOR = "torchvision.<to-CPU-tensor transform>"
+DEVICE_KEEPING = "torchvision.<device-keeping transform>"
+
+
+def _v1_name(qual: str) -> Optional[str]:
+    for prefix in _V1:
+        if qual.startswith(prefix) and "." not in qual[len(prefix):]:
+            return qual[len(prefix):]
+    return None
+
+
+def transform_call(node: ast.Call, qual: str, args: list) -> Optional[Value]:
+    """The value of a call of a torchvision transform class, function or instance (`qual`);
+    None for anything else."""
+    if qual == TO_CPU_TENSOR:
+        return TensorV(CPU, origin=node, rank=3)
+    if qual == DEVICE_KEEPING:
+        x = args[0] if args else UNKNOWN
+        return replace(x, origin=node, factory=None) if isinstance(x, TensorV) and x.batch is None else UNKNOWN
+    dtype = _FUNCTIONAL_TO_TENSOR.get(qual)
+    if dtype is not None:
+        return TensorV(CPU, origin=node, rank=3, dtype=dtype)
+    name = _v1_name(qual)
+    if name in _TO_TENSOR:
+        return QualV(TO_CPU_TENSOR)
+    if name in _DEVICE_KEEPING:
+        return QualV(DEVICE_KEEPING)
+    if name == "Compose":
+        return _compose(args[0] if args else UNKNOWN)
+    return None
+
+
+def _compose(steps: Value) -> Value:
+    """`Compose(steps)`: a CPU tensor maker when its last ToTensor is followed by tensor transforms
+    only (a `Lambda` or a callable of the project after it could put the tensor anywhere)."""
+    if not isinstance(steps, SeqV) or steps.items is None:
+        return UNKNOWN
+    kinds = [s.name if isinstance(s, QualV) and type(s) is QualV else None for s in steps.items]
+    if TO_CPU_TENSOR not in kinds:
+        return UNKNOWN
+    last = len(kinds) - 1 - kinds[::-1].index(TO_CPU_TENSOR)
+    if all(k == DEVICE_KEEPING for k in kinds[last + 1:]):
+        return QualV(TO_CPU_TENSOR)
+    return UNKNOWN
