@@ -105,6 +105,20 @@ CASES = {
     "transforms-with-a-lambda-after-to-tensor-are-unknown": (
         TRANSFORMS + "tf = T.Compose([T.ToTensor(), T.Lambda(lambda t: t.cuda())])\nout = net(tf(pic)[None])\n"
         "tf2 = T.Compose([T.ToTensor(), my_step])\nout = net(tf2(pic)[None])\n", set()),
+    # a function that moves a module-level module in place (Module.to changes the object; no `global`
+    # needed) leaves other functions unsure where it is at their entry: before or after the move
+    "global-module-moved-by-another-function": ("model = nn.Linear(2, 2)\ndevice = torch.device('cuda')\n"
+                                                "def evaluate():\n    return model(torch.ones(1, 2).to(device))\n"
+                                                "def train():\n    model.to(device)\n    evaluate()\n"
+                                                "    return model(torch.ones(1, 2))\nif __name__ == '__main__':\n    train()\n",
+                                                {(7, "TP301"), (11, "TP102")}),
+    "global-module-moved-at-module-level-is-known": ("model = nn.Linear(2, 2)\nmodel.to('cuda')\n"
+                                                     "def evaluate():\n    return model(torch.ones(1, 2))\n",
+                                                     {(7, "TP102")}),
+    "local-module-of-the-same-name-is-not-the-global": ("model = nn.Linear(2, 2)\n"
+                                                        "def evaluate():\n    return model(torch.ones(1, 2).to('cuda'))\n"
+                                                        "def other():\n    model = nn.Linear(2, 2)\n    model.cuda()\n"
+                                                        "    return model\n", {(6, "TP102"), (6, "TP301")}),
 }
 
 

@@ -44,9 +44,11 @@ from .devices import Dev
 from .events import EVENTS
 from .expressions import ExpressionEvaluator
 from .contexts import analyze_function, run_incoming
-from .state import Frame, device_variable
+from .state import Frame, device_variable, globals_moved_in_functions, unplaced
 from .statements import StatementRunner
-from .values import UNKNOWN, Value
+from .values import UNKNOWN, ModuleV, PlacedV, Value
+
+_PLACEABLE = (ModuleV, PlacedV)  # what a function of the file may move in place (moved_globals)
 
 
 class Analyzer(StatementRunner, ExpressionEvaluator):
@@ -56,6 +58,7 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
     def __init__(self, tree: ast.Module, src: SourceText, rules: list[Rule], config: Config, path: Optional[str] = None,
                  project=None, memo=None) -> None:
         self.tree = tree
+        self.body_env = None  # the module frame's names while the module body runs (run())
         self.memo = memo  # AnalysisMemo: reuse the results of groups an edit did not touch
         self.recorder: Optional[Recorder] = None  # reads of the running group / class scan
         self.owned_classes: set = set()  # classes of the running group (their init_values are its own)
@@ -146,9 +149,15 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
 
     # -- the run ---------------------------------------------------------------
     def run(self) -> list[Finding]:
-        self.module_env = self.frame.env
+        self.module_env = self.body_env = self.frame.env
         self.exec_body(self.tree.body)
         self.module_env = self.own_env = self.frame.env
+        placed = [name for name, value in self.own_env.items() if value.__class__ in _PLACEABLE and value.dev is not None]
+        if placed:  # as a function sees them at its entry
+            moved = self.moved_globals()
+            for name in placed:
+                if name in moved:
+                    self.own_env[name] = unplaced(self.own_env[name])
         self.contexts = {}  # made while module names were still being bound: not for the groups
         checked_file = self.outgoing is None and getattr(self, "summary_depth", 0) == 0
         if self.project is not None and self.pending and (checked_file or self.caller_hop < MAX_CALLER_HOPS):
@@ -384,9 +393,19 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
             value = self.module_env.get(name)
             if value is None:
                 return UNKNOWN
+            if value.__class__ in _PLACEABLE and self.module_env is self.body_env and self.frame.kind != "module" \
+                    and value.dev is not None and name in self.moved_globals():
+                value = unplaced(value)  # a function run from the module body: see run()
         if type(value) is LazyImportV:  # a project import, summarised on first use
             value = value.resolve(self)
         return value
+
+    def moved_globals(self) -> frozenset:
+        """Module-level names some function of this file moves in place (kept per analysis)."""
+        moved = self.__dict__.get("_moved_globals")
+        if moved is None:
+            moved = self._moved_globals = globals_moved_in_functions(self.tree)
+        return moved
 
     def bound_path_value(self, node) -> Optional[Value]:
         """The value bound to `a.b` / `a["k"]` in this scope, if the code assigned one."""

@@ -11,6 +11,7 @@ import ast
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
+from ..syntax_nodes import calls_and_assignments
 from .devices import ACCEL_KIND, Dev
 from .values import UNKNOWN, DeviceV, LoaderV, ModuleV, PlacedV, Value
 
@@ -94,3 +95,70 @@ def forget_moved_arguments(ev, node: ast.Call) -> None:
         elif isinstance(value, PlacedV):
             env[path] = UNKNOWN
 
+
+
+# nn.Module's methods that move its parameters and buffers in place (torch 2.13: Module.to, cuda,
+# cpu, xpu, ipu, mtia all go through `_apply` and return self).
+MODULE_MOVES = frozenset({"to", "cuda", "cpu", "xpu", "ipu", "mtia"})
+
+
+def globals_moved_in_functions(tree: ast.Module) -> frozenset:
+    """Module-level names a function of the file moves in place (`model.to(device)` in `train()`:
+    no `global` statement is needed, `Module.to` changes the object).  Where such a module is at a
+    function's entry is unknown: the function may run before the move or after it."""
+    moved = set()
+    for func in module_functions(tree):
+        local = None
+        for node in calls_and_assignments(func):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MODULE_MOVES):
+                continue
+            root = node.func.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name):
+                if local is None:
+                    local = _local_names(func)
+                if root.id not in local:
+                    moved.add(root.id)
+    return frozenset(moved)
+
+
+def unplaced(value: Value) -> Value:
+    """A module (or placed object) as a function sees it at its entry when some function moves it."""
+    if isinstance(value, PlacedV):
+        return ModuleV(None, True, None, None, known_class=False)
+    if isinstance(value, ModuleV) and value.dev is not None:
+        return replace(value, dev=None, placed_at=None)
+    return value
+
+
+def module_functions(tree: ast.Module) -> list:
+    """The functions and methods defined by the module's own statements (nested ones are part of these)."""
+    out, stack = [], list(tree.body)
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.append(stmt)
+        elif isinstance(stmt, ast.ClassDef):
+            stack.extend(stmt.body)
+        elif isinstance(stmt, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
+            stack.extend(stmt.body)
+            stack.extend(getattr(stmt, "orelse", ()))
+            stack.extend(getattr(stmt, "finalbody", ()))
+            for handler in getattr(stmt, "handlers", ()):
+                stack.extend(handler.body)
+    return out
+
+
+def _local_names(func) -> set:
+    """Names `func` binds itself (parameters, assignments), less those it declares `global`."""
+    args = func.args
+    names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    names.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+    declared = set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.Global):
+            declared.update(node.names)
+    return names - declared
