@@ -1,0 +1,2 @@
+from .attacker import AttackModel
+from .splitnn import SplitNN
