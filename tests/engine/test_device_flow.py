@@ -112,6 +112,14 @@ CASES = {
                                                 "def train():\n    model.to(device)\n    evaluate()\n"
                                                 "    return model(torch.ones(1, 2))\nif __name__ == '__main__':\n    train()\n",
                                                 {(7, "TP301"), (11, "TP102")}),
+    # ... but a call made after the move runs with the moved module (the same object)
+    "function-called-after-a-global-move-sees-it": ("model = nn.Linear(2, 2)\ndevice = torch.device('cuda')\n"
+                                                    "def evaluate():\n    return model(torch.ones(1, 2))\n"
+                                                    "def train():\n    model.to(device)\n    evaluate()\ntrain()\n",
+                                                    {(7, "TP102")}),
+    "function-called-before-a-global-move": ("model = nn.Linear(2, 2)\ndevice = torch.device('cuda')\n"
+                                             "def evaluate():\n    return model(torch.ones(1, 2))\n"
+                                             "def train():\n    evaluate()\n    model.to(device)\ntrain()\n", set()),
     "global-module-moved-at-module-level-is-known": ("model = nn.Linear(2, 2)\nmodel.to('cuda')\n"
                                                      "def evaluate():\n    return model(torch.ones(1, 2))\n",
                                                      {(7, "TP102")}),

@@ -27,7 +27,7 @@ from ..syntax_nodes import lines_mention
 from .class_model import tensor_container_items
 from .cross_file import foreign_home, foreign_result, foreign_text, qualified_name, record_outgoing
 from .devices import ACCEL_KIND, CPU, SELF_DEV, SELF_KIND, Dev, parse_device_string
-from .state import Frame
+from .state import Frame, moved_globals_held
 from .values import (
     NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, LoaderV, ModuleV, ObjectV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, map_leaves,
 )
@@ -274,6 +274,9 @@ def call_in_context(ev, func, cls, bound: dict, node: ast.Call, self_dev: Option
         cache, bound, depth = shared, _generic_bound(bound, cls), GENERIC_DEPTH
     else:
         cache, depth = ev.contexts, ev.frame.inline_depth + 1
+        held = moved_globals_held(ev, fnode)
+        if held:
+            bound = {**held, **bound}  # (a parameter of the same name is the parameter)
     key = context_key(fnode, bound, self_dev)
     if key is not None and key in cache:
         result, record = cache[key]

@@ -117,7 +117,7 @@ def globals_moved_in_functions(tree: ast.Module) -> frozenset:
                 root = root.value
             if isinstance(root, ast.Name):
                 if local is None:
-                    local = _local_names(func)
+                    local = local_names(func)
                 if root.id not in local:
                     moved.add(root.id)
     return frozenset(moved)
@@ -150,8 +150,34 @@ def module_functions(tree: ast.Module) -> list:
     return out
 
 
+def moved_globals_held(ev, fnode) -> dict:
+    """For a call of a function of this file: the modules of `globals_moved_in_functions` as the
+    caller holds them now (`train()` moved `model`, then calls `evaluate()`, which reads `model`).
+    The callee reads the same object: it runs with these values (and is kept per value)."""
+    if ev.module_env is not ev.body_env or getattr(fnode, "_tp_home", None) is not None:
+        return {}
+    moved = ev.moved_globals()
+    if not moved:
+        return {}
+    frame = ev.frame
+    env = frame.env
+    held = {name: env[name] for name in moved if name in env}
+    if held and frame.kind != "module" and frame.func is not None:
+        own = local_names(frame.func)
+        held = {name: value for name, value in held.items() if name not in own}
+    return held
+
+
+def local_names(func) -> set:
+    """Names `func` binds itself (parameters, assignments), less those it declares `global`
+    (kept on the node)."""
+    known = func.__dict__.get("_tp_local_names")
+    if known is None:
+        known = func._tp_local_names = _local_names(func)
+    return known
+
+
 def _local_names(func) -> set:
-    """Names `func` binds itself (parameters, assignments), less those it declares `global`."""
     args = func.args
     names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
     names.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
