@@ -296,3 +296,28 @@ def test_a_fix_adds_device_only_where_the_schema_takes_it():
     fixes = [f.fix.title for f in check_source(H + body, "t.py")]
     assert fixes == ["Move `torch.normal(0., std)` with `.to(\"cuda\")`",
                      "Create `torch.normal(0., 1., (3,))` with `device=\"cuda\"`"]
+
+
+def test_move_call_roots_finds_every_name_the_walk_would():
+    """`move_call_roots` reads the text to skip the walk of `globals_moved_in_functions` in files that
+    move nothing: it must find every root the walk finds (on the corpus and the examples)."""
+    import ast
+    from pathlib import Path
+
+    from torchplace_rules.flow.state import MODULE_MOVES, move_call_roots
+
+    root = Path(__file__).resolve().parents[2]
+    checked = 0
+    for path in sorted((root / "tests" / "corpus" / "cases").rglob("*.py")) + sorted((root / "examples").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        roots = move_call_roots(text)
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MODULE_MOVES:
+                value = node.func.value
+                while isinstance(value, ast.Attribute):
+                    value = value.value
+                if isinstance(value, ast.Name):
+                    assert value.id in roots, f"{path}:{node.lineno}"
+                    checked += 1
+    assert checked > 300
+    assert move_call_roots("x = 1\nreturn model \\\n    .module.to(d)\nself.a\n\ncos.cuda()\n") == {"model", "cos"}

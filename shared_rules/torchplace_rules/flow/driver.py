@@ -44,7 +44,7 @@ from .devices import Dev
 from .events import EVENTS
 from .expressions import ExpressionEvaluator
 from .contexts import analyze_function, run_incoming
-from .state import Frame, device_variable, globals_moved_in_functions, unplaced
+from .state import Frame, device_variable, globals_moved_in_functions, move_call_roots, unplaced
 from .statements import StatementRunner
 from .values import UNKNOWN, ModuleV, PlacedV, Value
 
@@ -152,7 +152,8 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.module_env = self.body_env = self.frame.env
         self.exec_body(self.tree.body)
         self.module_env = self.own_env = self.frame.env
-        placed = [name for name, value in self.own_env.items() if value.__class__ in _PLACEABLE and value.dev is not None]
+        roots = self.move_roots()
+        placed = [name for name in roots if self.own_env.get(name).__class__ in _PLACEABLE and self.own_env[name].dev is not None]
         if placed:  # as a function sees them at its entry
             moved = self.moved_globals()
             for name in placed:
@@ -394,11 +395,18 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
             if value is None:
                 return UNKNOWN
             if value.__class__ in _PLACEABLE and self.module_env is self.body_env and self.frame.kind != "module" \
-                    and value.dev is not None and name in self.moved_globals():
+                    and value.dev is not None and name in self.move_roots() and name in self.moved_globals():
                 value = unplaced(value)  # a function run from the module body: see run()
         if type(value) is LazyImportV:  # a project import, summarised on first use
             value = value.resolve(self)
         return value
+
+    def move_roots(self) -> frozenset:
+        """Names this file's text calls `.to(` / `.cuda(` / ... on (kept per analysis)."""
+        roots = self.__dict__.get("_move_roots")
+        if roots is None:
+            roots = self._move_roots = move_call_roots(self.file_src.text)
+        return roots
 
     def moved_globals(self) -> frozenset:
         """Module-level names some function of this file moves in place (kept per analysis)."""

@@ -8,6 +8,7 @@ looked up in the module's environment.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
@@ -123,6 +124,40 @@ def globals_moved_in_functions(tree: ast.Module) -> frozenset:
     return frozenset(moved)
 
 
+# The calls `globals_moved_in_functions` looks for, found in the text first: a cheap superset of the
+# names it can find, so that files that move no module-level module skip the walk.
+_MOVE_CALL = re.compile(r"\.\s*(?:to|cuda|cpu|xpu|ipu|mtia)\s*\(")
+_SPACE = frozenset(" \t\r\n\\")
+
+
+def move_call_roots(text: str) -> frozenset:
+    """The first names of the dotted chains (`model`, `model.module`) that end in a `.to(` /
+    `.cuda(` / ... call in `text`, read backwards from each call."""
+    roots = set()
+    for match in _MOVE_CALL.finditer(text):
+        dot, root = match.start(), None
+        while True:  # `dot` is at a "." of the chain: read the name before it
+            end = dot
+            while end > 0 and text[end - 1] in _SPACE:
+                end -= 1
+            start = end
+            while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+                start -= 1
+            name = text[start:end]
+            if not name.isidentifier():
+                break
+            root = name
+            dot = start
+            while dot > 0 and text[dot - 1] in _SPACE:
+                dot -= 1
+            if dot == 0 or text[dot - 1] != ".":
+                break
+            dot -= 1
+        if root is not None:
+            roots.add(root)
+    return frozenset(roots)
+
+
 def unplaced(value: Value) -> Value:
     """A module (or placed object) as a function sees it at its entry when some function moves it."""
     if isinstance(value, PlacedV):
@@ -156,12 +191,12 @@ def moved_globals_held(ev, fnode) -> dict:
     The callee reads the same object: it runs with these values (and is kept per value)."""
     if ev.module_env is not ev.body_env or getattr(fnode, "_tp_home", None) is not None:
         return {}
-    moved = ev.moved_globals()
-    if not moved:
-        return {}
     frame = ev.frame
     env = frame.env
-    held = {name: env[name] for name in moved if name in env}
+    held = {name: env[name] for name in ev.move_roots() if env.get(name).__class__ in (ModuleV, PlacedV)}
+    if held:
+        moved = ev.moved_globals()
+        held = {name: value for name, value in held.items() if name in moved}
     if held and frame.kind != "module" and frame.func is not None:
         own = local_names(frame.func)
         held = {name: value for name, value in held.items() if name not in own}
