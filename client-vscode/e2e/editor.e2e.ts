@@ -85,9 +85,7 @@ describe('torchplace in VS Code (code-server)', { timeout: 10 * 60 * 1000 }, () 
             await wb.openFile('discarded_to.py');
             await wb.activeEditor().locator('.squiggly-warning').first().waitFor();
             await wb.goToLine(6);
-            await wb.page.keyboard.press('Control+.');
-            const fix = wb.page.locator('.action-widget .monaco-list-row', { hasText: 'Assign the result' }).first();
-            await fix.waitFor();
+            const fix = await wb.codeAction('Assign the result');
             await wb.screenshot('lightbulb-menu');
             await fix.click();
             const text = await wb.waitForText((t) => t.includes('x = x.to(device)'), 'the fixed line');
@@ -276,9 +274,7 @@ describe('torchplace in VS Code (code-server)', { timeout: 10 * 60 * 1000 }, () 
             assert.match(text, /Documentation for TP101/);
             await wb.page.keyboard.press('Escape');
             await wb.goToLine(7); // the squiggle's line: the lightbulb's actions are for the cursor
-            await wb.page.keyboard.press('Control+.');
-            const docs = wb.page.locator('.action-widget .monaco-list-row', { hasText: 'Show documentation for TP101' }).first();
-            await docs.waitFor();
+            const docs = await wb.codeAction('Show documentation for TP101');
             await docs.click();
             await wb.page.locator('.tab', { hasText: 'TP101 mixed-devices' }).first().waitFor();
             await wb.waitUntil(async () => (await wb.frameShowing('Why is this bad?')) !== undefined, 'the rule page rendered in a webview');

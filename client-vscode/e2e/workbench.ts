@@ -247,6 +247,22 @@ export class Workbench {
         return rows.allInnerTexts();
     }
 
+    /** The row labelled `label` of the code-action menu (Ctrl+.) at the cursor.  Ctrl+. pressed before
+     * the line's code actions have come back shows nothing (the lightbulb comes later on a busy
+     * machine): the menu is asked for again until it lists the action. */
+    async codeAction(label: string): Promise<Locator> {
+        const row = this.page.locator('.action-widget .monaco-list-row', { hasText: label }).first();
+        await this.waitUntil(async () => {
+            await this.page.keyboard.press('Control+.');
+            if (await row.waitFor({ timeout: 5000 }).then(() => true, () => false)) {
+                return true;
+            }
+            await this.page.keyboard.press('Escape');
+            return false;
+        }, `the code-action menu with "${label}"`, 60000);
+        return row;
+    }
+
     /** Where the page's filter boxes are and which panel view is active, for a failure message. */
     private async filterBoxesOnScreen(): Promise<string> {
         const boxes = await this.page.locator('.viewpane-filter').evaluateAll((els) => els.map((el) => {
