@@ -27,7 +27,7 @@ from ..syntax_nodes import lines_mention
 from .class_model import tensor_container_items
 from .cross_file import foreign_home, foreign_result, foreign_text, qualified_name, record_outgoing
 from .devices import ACCEL_KIND, CPU, SELF_DEV, SELF_KIND, Dev, parse_device_string
-from .state import Frame, moved_globals_held
+from .state import PLACEABLE, Frame, local_names
 from .values import (
     NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, LoaderV, ModuleV, ObjectV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, map_leaves,
 )
@@ -287,6 +287,24 @@ def call_in_context(ev, func, cls, bound: dict, node: ast.Call, self_dev: Option
     if key is not None:
         cache[key] = (result, record)
     return result
+
+
+def moved_globals_held(ev, fnode) -> dict:
+    """For a call of a function of this file: the modules of `globals_moved_in_functions` as the
+    caller holds them now (`train()` moved `model`, then calls `evaluate()`, which reads `model`).
+    The callee reads the same object: it runs with these values (and is kept per value)."""
+    if ev.module_env is not ev.own_env or foreign_home(fnode) is not None:
+        return {}
+    frame = ev.frame
+    env = frame.env
+    held = {name: env[name] for name in ev.move_roots() if env.get(name).__class__ in PLACEABLE}
+    if held:
+        moved = ev.moved_globals()
+        held = {name: value for name, value in held.items() if name in moved}
+    if held and frame.kind != "module" and frame.func is not None:
+        own = local_names(frame.func)
+        held = {name: value for name, value in held.items() if name not in own}
+    return held
 
 
 def _generic_cache(func, cls, bound: dict, self_dev, own_object: bool) -> Optional[dict]:

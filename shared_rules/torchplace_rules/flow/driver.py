@@ -44,11 +44,10 @@ from .devices import Dev
 from .events import EVENTS
 from .expressions import ExpressionEvaluator
 from .contexts import analyze_function, run_incoming
-from .state import Frame, device_variable, globals_moved_in_functions, move_call_roots, unplaced
+from .state import PLACEABLE, Frame, device_variable, globals_moved_in_functions, move_call_roots, unplaced
 from .statements import StatementRunner
-from .values import UNKNOWN, ModuleV, PlacedV, Value
+from .values import UNKNOWN, Value
 
-_PLACEABLE = (ModuleV, PlacedV)  # what a function of the file may move in place (moved_globals)
 
 
 class Analyzer(StatementRunner, ExpressionEvaluator):
@@ -58,7 +57,7 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
     def __init__(self, tree: ast.Module, src: SourceText, rules: list[Rule], config: Config, path: Optional[str] = None,
                  project=None, memo=None) -> None:
         self.tree = tree
-        self.body_env = None  # the module frame's names while the module body runs (run())
+        self.own_env: Optional[dict] = None  # this file's module-level names (run(): from the start of its body)
         self.memo = memo  # AnalysisMemo: reuse the results of groups an edit did not touch
         self.recorder: Optional[Recorder] = None  # reads of the running group / class scan
         self.owned_classes: set = set()  # classes of the running group (their init_values are its own)
@@ -149,16 +148,13 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
 
     # -- the run ---------------------------------------------------------------
     def run(self) -> list[Finding]:
-        self.module_env = self.body_env = self.frame.env
+        self.module_env = self.own_env = self.frame.env
         self.exec_body(self.tree.body)
         self.module_env = self.own_env = self.frame.env
-        roots = self.move_roots()
-        placed = [name for name in roots if self.own_env.get(name).__class__ in _PLACEABLE and self.own_env[name].dev is not None]
-        if placed:  # as a function sees them at its entry
-            moved = self.moved_globals()
-            for name in placed:
-                if name in moved:
-                    self.own_env[name] = unplaced(self.own_env[name])
+        for name in self.move_roots():  # as a function sees them at its entry
+            value = self.own_env.get(name)
+            if self.moved_by_a_function(name, value):
+                self.own_env[name] = unplaced(value)
         self.contexts = {}  # made while module names were still being bound: not for the groups
         checked_file = self.outgoing is None and getattr(self, "summary_depth", 0) == 0
         if self.project is not None and self.pending and (checked_file or self.caller_hop < MAX_CALLER_HOPS):
@@ -394,12 +390,18 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
             value = self.module_env.get(name)
             if value is None:
                 return UNKNOWN
-            if value.__class__ in _PLACEABLE and self.module_env is self.body_env and self.frame.kind != "module" \
-                    and value.dev is not None and name in self.move_roots() and name in self.moved_globals():
+            if value.__class__ in PLACEABLE and self.module_env is self.own_env and self.frame.kind != "module" \
+                    and self.moved_by_a_function(name, value):
                 value = unplaced(value)  # a function run from the module body: see run()
         if type(value) is LazyImportV:  # a project import, summarised on first use
             value = value.resolve(self)
         return value
+
+    def moved_by_a_function(self, name: str, value) -> bool:
+        """Is `value`, bound to `name` at module level, a placed module that a function of this file
+        moves in place (`globals_moved_in_functions`; the text is read first, the walk only then)?"""
+        return value.__class__ in PLACEABLE and value.dev is not None \
+            and name in self.move_roots() and name in self.moved_globals()
 
     def move_roots(self) -> frozenset:
         """Names this file's text calls `.to(` / `.cuda(` / ... on (kept per analysis)."""

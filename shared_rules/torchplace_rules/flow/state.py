@@ -101,6 +101,7 @@ def forget_moved_arguments(ev, node: ast.Call) -> None:
 # nn.Module's methods that move its parameters and buffers in place (torch 2.13: Module.to, cuda,
 # cpu, xpu, ipu, mtia all go through `_apply` and return self).
 MODULE_MOVES = frozenset({"to", "cuda", "cpu", "xpu", "ipu", "mtia"})
+PLACEABLE = (ModuleV, PlacedV)  # what such a call moves in place (a module, or an object `.to()`-ed and called)
 
 
 def globals_moved_in_functions(tree: ast.Module) -> frozenset:
@@ -183,24 +184,6 @@ def module_functions(tree: ast.Module) -> list:
             for handler in getattr(stmt, "handlers", ()):
                 stack.extend(handler.body)
     return out
-
-
-def moved_globals_held(ev, fnode) -> dict:
-    """For a call of a function of this file: the modules of `globals_moved_in_functions` as the
-    caller holds them now (`train()` moved `model`, then calls `evaluate()`, which reads `model`).
-    The callee reads the same object: it runs with these values (and is kept per value)."""
-    if ev.module_env is not ev.body_env or getattr(fnode, "_tp_home", None) is not None:
-        return {}
-    frame = ev.frame
-    env = frame.env
-    held = {name: env[name] for name in ev.move_roots() if env.get(name).__class__ in (ModuleV, PlacedV)}
-    if held:
-        moved = ev.moved_globals()
-        held = {name: value for name, value in held.items() if name in moved}
-    if held and frame.kind != "module" and frame.func is not None:
-        own = local_names(frame.func)
-        held = {name: value for name, value in held.items() if name not in own}
-    return held
 
 
 def local_names(func) -> set:
