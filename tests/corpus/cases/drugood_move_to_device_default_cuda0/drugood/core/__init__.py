@@ -1,0 +1,3 @@
+from .utils import move_to_device
+
+__all__ = ['move_to_device']

@@ -1,0 +1,3 @@
+from .misc import move_to_device
+
+__all__ = ['move_to_device']

@@ -1,0 +1,3 @@
+from .gin import GIN
+
+__all__ = ['GIN']

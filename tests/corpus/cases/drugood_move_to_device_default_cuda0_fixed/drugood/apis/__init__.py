@@ -1,0 +1,3 @@
+from .train import train_model
+
+__all__ = ['train_model']

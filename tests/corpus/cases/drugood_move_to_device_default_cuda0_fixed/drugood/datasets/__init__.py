@@ -1,0 +1,3 @@
+from .graph_dataset import Graph, GraphDataset, collate
+
+__all__ = ['Graph', 'GraphDataset', 'collate']

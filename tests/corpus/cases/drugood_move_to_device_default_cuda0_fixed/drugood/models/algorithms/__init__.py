@@ -1,0 +1,3 @@
+from .erm import ERM
+
+__all__ = ['ERM']

@@ -1,0 +1,1 @@
+from .cross_entropy_loss import CrossEntropyLoss  # noqa

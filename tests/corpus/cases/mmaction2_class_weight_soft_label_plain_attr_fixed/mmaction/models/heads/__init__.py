@@ -1,0 +1,1 @@
+from .tsn_head import TSNHead  # noqa

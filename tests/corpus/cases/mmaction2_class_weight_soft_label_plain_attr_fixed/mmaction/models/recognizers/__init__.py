@@ -1,0 +1,1 @@
+from .recognizer2d import Recognizer2D  # noqa

@@ -1,0 +1,1 @@
+from .momentum_net import MomentumNet  # noqa

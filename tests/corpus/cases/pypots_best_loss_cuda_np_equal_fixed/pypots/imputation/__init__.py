@@ -1,0 +1,3 @@
+from pypots.imputation.brits import BRITS
+
+__all__ = ['BRITS']

@@ -1,0 +1,1 @@
+from .auto.auto_model import AutoModel  # noqa
