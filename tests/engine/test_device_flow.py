@@ -127,6 +127,19 @@ CASES = {
                                                         "def evaluate():\n    return model(torch.ones(1, 2).to('cuda'))\n"
                                                         "def other():\n    model = nn.Linear(2, 2)\n    model.cuda()\n"
                                                         "    return model\n", {(6, "TP102"), (6, "TP301")}),
+    "numpy-function-result-is-on-the-cpu": ("import numpy as np\nx = torch.tensor(np.genfromtxt('x.csv'))\n"
+                                            "_, idx = torch.topk(torch.ones(5, device='cuda'), 2)\nrows = x[idx]\n",
+                                            {(7, "TP101")}),
+    "torch-sparse-follows-its-tensors": ("import numpy as np\nemb = torch.ones(5, 4, device='cuda')\n"
+                                         "adj = torch.ones(5, 5, device='cuda').to_sparse()\nout = torch.sparse.mm(adj, emb)\n"
+                                         "s = np.sum(out)\n", {(8, "TP104")}),
+    # module code after an `if` calls a function: the function reads the globals as they are now
+    "module-call-after-an-if-reads-current-globals": ("w = torch.ones(3, 3)\nif torch.cuda.is_available():\n    pass\n"
+                                                      "w = torch.ones(3, 3, device='cuda')\ndef f(x):\n    return x + w\n"
+                                                      "f(torch.ones(3, 3, device='cuda'))\n", set()),
+    "module-call-after-an-if-reads-current-globals-cpu": ("w = torch.ones(3, 3, device='cuda')\nif torch.cuda.is_available():\n"
+                                                          "    pass\nw = torch.ones(3, 3)\ndef f(x):\n    return x + w\n"
+                                                          "f(torch.ones(3, 3, device='cuda'))\n", {(9, "TP101")}),
 }
 
 

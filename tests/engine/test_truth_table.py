@@ -37,6 +37,9 @@ CASES = [
      "        self.register_buffer('s', self.d['s'])\n"
      "    def forward(self, x):\n        return x * self.d['s']\nm = M().to(device)\ny = m(torch.ones(3, device=device))\n",
      True, "TP203"),
+    # device=None is no device: the default device, or the source tensor's for *_like
+    ("device-none-factory-is-on-the-cpu", "w = torch.ones(3, device=None)\ny = torch.ones(3, device=device) + w\n", True, "TP101"),
+    ("device-none-like-follows", "x = torch.ones(3, device=device)\ny = x + torch.zeros_like(x, device=None)\n", False, None),
     ("cpu-plus-cuda-raises", "a = torch.ones(3, device=device)\nb = torch.ones(3)\nc = a + b\n", True, "TP101"),
     ("cat-mixed-raises", "a = torch.ones(3, device=device)\nc = torch.cat([a, torch.ones(3)])\n", True, "TP101"),
     ("matmul-mixed-raises", "a = torch.ones(3, 3, device=device)\nc = torch.matmul(a, torch.ones(3, 3))\n", True, "TP101"),

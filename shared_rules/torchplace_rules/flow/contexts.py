@@ -358,10 +358,13 @@ def _run_body(ev, func, cls, bound: dict, node: ast.Call, self_dev: Optional[Dev
     env.update(bound)
     frame = Frame("method" if cls is not None else "function", env, fnode, cls,
                   inline_depth=depth, call_site=node, self_dev=self_dev)
-    saved_frame, saved_module, saved_src, saved_home = ev.frame, ev.module_env, ev.src, ev.home
+    saved_frame, saved_module, saved_own, saved_src, saved_home = ev.frame, ev.module_env, ev.own_env, ev.src, ev.home
     if home is not None:  # another file's code runs with that file's globals and text, and reports nothing
         ev.module_env, ev.src, ev.home = home.env, foreign_text(ev, home), home
         ev.foreign_depth += 1
+    elif saved_frame.kind == "module" and saved_module is saved_own and saved_frame.env is not saved_own:
+        # called from module code after an `if`/`for`/`try`, which left the module's names in a new dict
+        ev.module_env = ev.own_env = saved_frame.env
     ev.active_calls.add(id(fnode))
     ev.call_sites.append(node)
     ev.frame = frame
@@ -371,8 +374,9 @@ def _run_body(ev, func, cls, bound: dict, node: ast.Call, self_dev: Optional[Dev
         ev.frame = saved_frame
         ev.call_sites.pop()
         ev.active_calls.discard(id(fnode))
+        ev.module_env, ev.own_env = saved_module, saved_own
         if home is not None:
-            ev.module_env, ev.src, ev.home = saved_module, saved_src, saved_home
+            ev.src, ev.home = saved_src, saved_home
             ev.foreign_depth -= 1
     own_home = foreign_home(fnode)  # (the text of the file the node is in)
     if is_generator(fnode, own_home.src if own_home is not None else ev.file_src):

@@ -22,10 +22,11 @@ from .torchvision_transforms import transform_call
 from .values import ACCELERATOR_AVAILABLE, NONE, NUMBER, EncodingV, QualV, UNKNOWN, BatchV, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, PlacedV, SeqV, TensorV, Value, map_leaves
 
 def kw_device(ev, node: ast.Call, kwargs: dict) -> tuple[bool, Optional[Dev]]:
-    """(has a device= keyword, its device when known)."""
-    if "device" not in kwargs:
+    """(has a device= keyword, its device when known).  `device=None` is no device: the default,
+    or the source tensor's device for `zeros_like` / `x.new_zeros`."""
+    value = kwargs.get("device")
+    if value is None or value is NONE:
         return False, None
-    value = kwargs["device"]
     return True, value.dev if isinstance(value, DeviceV) else None
 
 
@@ -107,7 +108,7 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
     callable_ = operators.lookup_function(qual)
     if callable_ is not None:
         return operator_call(ev, node, last, callable_, args, kwargs)
-    if head == "torch" or head in ("torch.nn.functional", "torch.linalg", "torch.special", "torch.fft"):
+    if head == "torch" or head in ("torch.nn.functional", "torch.linalg", "torch.special", "torch.fft", "torch.sparse"):
         return _first_tensor_device(node, args)
     if not qual.startswith("torch.") and not qual.startswith("numpy."):
         forget_moved_arguments(ev, node)
@@ -357,7 +358,22 @@ def numpy_call(ev, node: ast.Call, qual: str, args: list, kwargs: dict) -> Value
         if node.args and isinstance(node.args[0], ast.List):
             return NumpyV(dtype or _literal_dtype(node.args[0]), 1)
         return NumpyV(dtype)
-    return UNKNOWN
+    return NumpyV(dtype) if _makes_host_data(qual, last) else UNKNOWN
+
+
+# numpy callables whose result is not host array data: objects, None, files, settings, booleans
+_NUMPY_NOT_ARRAYS = ("numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator",
+                     "numpy.testing.", "numpy.lib.", "numpy.ma.", "numpy.char.", "numpy.rec.", "numpy.ctypeslib.")
+_NUMPY_NOT_ARRAY_NAMES = {"seed", "save", "savez", "savez_compressed", "savetxt", "load", "memmap", "errstate",
+                          "set_printoptions", "get_printoptions", "printoptions", "seterr", "geterr", "iinfo", "finfo",
+                          "dtype", "vectorize", "frompyfunc", "nditer", "ndindex", "ndenumerate", "broadcast",
+                          "allclose", "array_equal", "array_equiv", "shape", "ndim", "size", "isscalar", "iterable",
+                          "result_type", "promote_types", "can_cast", "issubdtype", "info", "source"}
+
+
+def _makes_host_data(qual: str, last: str) -> bool:
+    """Any other numpy function returns numpy arrays or scalars: host memory, never on a device."""
+    return last not in _NUMPY_NOT_ARRAY_NAMES and not qual.startswith(_NUMPY_NOT_ARRAYS)
 
 
 def _literal_dtype(node: ast.List) -> Optional[str]:
