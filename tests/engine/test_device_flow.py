@@ -133,6 +133,50 @@ CASES = {
     "torch-sparse-follows-its-tensors": ("import numpy as np\nemb = torch.ones(5, 4, device='cuda')\n"
                                          "adj = torch.ones(5, 5, device='cuda').to_sparse()\nout = torch.sparse.mm(adj, emb)\n"
                                          "s = np.sum(out)\n", {(8, "TP104")}),
+    # tests whose answer the values give: `x is None` (None on every path), `t.is_cuda`, isinstance
+    "ifexp-narrows-is-none": ("def pack(m):\n    m = m if m is None else m.cuda()\n    return m\n"
+                              "p = pack(torch.ones(3)) + torch.ones(3)\n"
+                              "tmp = [_ if _ is None else _.cuda() for _ in [torch.ones(3), None]]\nr = tmp[0] + torch.ones(3)\n",
+                              {(7, "TP101"), (9, "TP101")}),
+    "is-cuda-of-a-known-tensor": ("def g(t):\n    if t.is_cuda:\n        return t.cpu()\n    return t\n"
+                                  "z = g(torch.ones(3, device='cuda')) + torch.ones(3, device='cuda')\n", {(8, "TP101")}),
+    "isinstance-of-a-known-tensor": ("def h(v):\n    if isinstance(v, torch.Tensor):\n        return v.cpu()\n    return v\n"
+                                     "w = h(torch.ones(3, device='cuda')) + torch.ones(3, device='cuda')\n", {(8, "TP101")}),
+    "is-none-of-a-value-that-may-be-none-is-not-decided": (
+        "def k(x, mask=None):\n    if mask is None:\n        mask = torch.ones(3, device='cuda')\n    return x * mask\n"
+        "k(torch.ones(3, device='cuda'))\nm = torch.ones(3, device='cuda') if flag else None\n"
+        "k(torch.ones(3, device='cuda'), m)\n", set()),
+    # the first use of a CPU tensor that raises is reported, on each branch of an `if`
+    "first-raising-use-on-each-branch": ("x = torch.ones(3)\ny = torch.ones(3, device='cuda')\nif flag:\n    z = x + y\n"
+                                         "else:\n    z = x - y\nw = x * y\n", {(7, "TP101"), (9, "TP101")}),
+    # a tensor of unknown rank where PyTorch reads a number: the call runs only if it is 0-dim (read as a number)
+    "arange-of-tensors-of-unknown-rank-is-on-the-cpu": (
+        "def g(q, n):\n    r = torch.arange(n)\n    return q * r\ng(torch.ones(4, device='cuda'), torch.tensor(vals, device='cuda'))\n"
+        "def h(q, a, b):\n    return q * torch.arange(a, b)\n"
+        "h(torch.ones(4, device='cuda'), torch.tensor(v0, device='cuda'), torch.tensor(v1, device='cuda'))\n",
+        {(6, "TP101"), (9, "TP101")}),
+    # an attribute that is None in __init__ may be set by another method: `self.old is None` is not decided
+    "is-none-of-an-attribute-is-not-decided": ("class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                                               "        self.old = None\n    def merge(self):\n        if self.old is None:\n"
+                                               "            return None\n        return torch.zeros(2).cuda()\n",
+                                               {(11, "TP301")}),
+    # torchtext's legacy iterators make every field of a batch on their device=
+    "torchtext-iterator-batches-on-its-device": (
+        "from torchtext import data\ntrain_it, test_it = data.BucketIterator.splits((tr, te), batch_size=8, device=torch.device('cuda'))\n"
+        "for batch in train_it:\n    text, lengths = batch.text\n    packed = nn.utils.rnn.pack_padded_sequence(text, lengths)\n"
+        "    ok = nn.utils.rnn.pack_padded_sequence(text, lengths.cpu())\n", {(8, "TP101")}),
+    "torchtext-iterator-default-is-the-cpu": (
+        "from torchtext import data\nit = data.BucketIterator(tr, batch_size=8)\n"
+        "for batch in it:\n    text, lengths = batch.text\n    packed = nn.utils.rnn.pack_padded_sequence(text, lengths)\n", set()),
+    # copy.deepcopy: a copy where the original is; moving one leaves the other
+    "deepcopy-is-where-the-original-is": (
+        "import copy\nm = nn.Linear(2, 2)\nt = copy.deepcopy(m)\nm.cuda()\ny = t(torch.ones(1, 2, device='cuda'))\n"
+        "u = copy.deepcopy(m)\nu.cpu()\nz = m(torch.ones(1, 2, device='cuda'))\n", {(8, "TP102")}),
+    # an object passed on holds what the caller bound to its attributes (the module it moved)
+    "object-passed-on-holds-its-moved-module": (
+        "class Agent:\n    def __init__(self):\n        self.q = nn.Linear(2, 2)\n    def act(self, s):\n        return self.q(s)\n"
+        "def run(agent):\n    return agent.act(torch.ones(1, 2))\n"
+        "def main():\n    agent = Agent()\n    agent.q.to('cuda')\n    run(agent)\n", {(8, "TP102")}),
     # module code after an `if` calls a function: the function reads the globals as they are now
     "module-call-after-an-if-reads-current-globals": ("w = torch.ones(3, 3)\nif torch.cuda.is_available():\n    pass\n"
                                                       "w = torch.ones(3, 3, device='cuda')\ndef f(x):\n    return x + w\n"
@@ -334,3 +378,11 @@ def test_move_call_roots_finds_every_name_the_walk_would():
                     checked += 1
     assert checked > 300
     assert move_call_roots("x = 1\nreturn model \\\n    .module.to(d)\nself.a\n\ncos.cuda()\n") == {"model", "cos"}
+
+
+def test_moving_to_another_tensor_offers_no_device_fix():
+    """`.to(other)` takes other's device and dtype: `device=other` would raise a TypeError."""
+    source = H + "x = torch.ones(3, device='cuda')\ny = torch.zeros(2).to(x)\nz = torch.zeros(2).to(x.device)\n"
+    notes = {f.span.start_line + 1: f for f in check_source(source, "t.py") if f.code == "TP301"}
+    assert sorted(notes) == [5, 6]
+    assert notes[5].fix is None and notes[6].fix is not None

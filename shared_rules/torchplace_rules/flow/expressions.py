@@ -136,7 +136,42 @@ class ExpressionEvaluator:
             return None if inner is None else not inner
         if isinstance(test, ast.Call) and not test.args and self.qualname(test.func) in api.CUDA_AVAILABILITY:
             return True
+        known = self.known_answer(test)
+        if known is not None:
+            return known
         return True if self.eval(test) is ACCELERATOR_AVAILABLE else None
+
+    def known_answer(self, test) -> Optional[bool]:
+        """Tests whose answer the values give exactly: `x is None` for a local name that is None on
+        every path, `t.is_cuda` / `t.is_cpu` / `t.is_mps` for a tensor whose device type is known,
+        `isinstance(v, torch.Tensor / dict)` for a value whose kind is known.  None: not known."""
+        narrowed = none_test(test)
+        if narrowed is not None:  # a local name or parameter only: an attribute or a global may be set elsewhere
+            if narrowed[0] is None or self.frame.kind == "module" or self.frame.env.get(narrowed[0]) is not NONE:
+                return None
+            return narrowed[1]
+        if isinstance(test, ast.Attribute) and test.attr in _DEVICE_TYPE_TESTS:
+            value = self.eval(test.value)
+            kind = device_type(value.dev) if isinstance(value, TensorV) and value.dev is not None else None
+            return None if kind is None else kind == _DEVICE_TYPE_TESTS[test.attr]
+        if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance" \
+                and len(test.args) == 2 and not test.keywords and self.lookup("isinstance") is UNKNOWN:
+            return self._isinstance_answer(self.eval(test.args[0]), test.args[1])
+        return None
+
+    def _isinstance_answer(self, value: Value, kind_node) -> Optional[bool]:
+        if value is UNKNOWN:
+            return None
+        if self.qualname(kind_node) == "torch.Tensor":
+            if isinstance(value, TensorV):
+                return True
+            return False if value is NONE or value is NUMBER or isinstance(value, (SeqV, DictV, NumpyV, ModuleV)) else None
+        if isinstance(kind_node, ast.Name) and kind_node.id in ("dict", "list", "tuple") \
+                and self.lookup(kind_node.id) is UNKNOWN:  # the builtin, not a name rebound here
+            if kind_node.id == "dict" and value.__class__ is DictV:
+                return True
+            return False if value is NONE or value is NUMBER or isinstance(value, (TensorV, ModuleV, NumpyV)) else None
+        return None
 
     # -- expressions ---------------------------------------------------------
     def eval(self, node) -> Value:
@@ -293,7 +328,20 @@ class ExpressionEvaluator:
             return self.eval(node.body)
         if assumed is False:
             return self.eval(node.orelse)
-        body, orelse = self.eval(node.body), self.eval(node.orelse)
+        narrowed = none_test(node.test)
+        if narrowed is not None and narrowed[0] in self.frame.env:
+            # `x if x is None else x.cuda()`: where the test says None, x is None
+            name, none_when_true = narrowed
+            env, saved = self.frame.env, self.frame.env[name]
+            env[name] = NONE
+            try:
+                in_none = self.eval(node.body if none_when_true else node.orelse)
+            finally:
+                env[name] = saved
+            other = self.eval(node.orelse if none_when_true else node.body)
+            body, orelse = (in_none, other) if none_when_true else (other, in_none)
+        else:
+            body, orelse = self.eval(node.body), self.eval(node.orelse)
         if isinstance(body, DeviceV) and isinstance(orelse, DeviceV):
             accel = [v.dev for v in (body, orelse) if v.dev.kind == ACCEL_KIND]
             if len(accel) == 1 and any(v.dev.is_cpu for v in (body, orelse)):
@@ -471,14 +519,35 @@ class ExpressionEvaluator:
         """The values of a call's arguments: positional, and keyword (`**x` as `"**<n>"`, or its
         keys when they are known)."""
         args = [self.eval(a) for a in node.args]
+        for i, value in enumerate(args):
+            if value.__class__ is ObjectV:
+                args[i] = self.with_bound_attributes(node.args[i], value)
         kwargs = {}
         for k in node.keywords:
             value = self.eval(k.value)
+            if value.__class__ is ObjectV:
+                value = self.with_bound_attributes(k.value, value)
             if k.arg is None and isinstance(value, DictV) and value.items is not None:
                 kwargs.update((key, v) for key, v in value.items if key not in kwargs)  # `**{"a": 1}`: known keys
             else:
                 kwargs[k.arg if k.arg is not None else f"**{len(kwargs)}"] = value
         return args, kwargs
+
+
+    def with_bound_attributes(self, node, value: ObjectV) -> ObjectV:
+        """An object passed on as the callee will see it: what this code bound to its attributes
+        (`agent.Q.to(device)` keeps the moved module at the path `agent.Q`) is what it holds."""
+        if not isinstance(node, ast.Name):
+            return value
+        prefix = node.id + "."
+        start = len(prefix)
+        bound = {key[start:]: v for key, v in self.frame.env.items()
+                 if key.startswith(prefix) and key[start:].isidentifier()}
+        if not bound:
+            return value
+        attrs = dict(value.attrs)
+        attrs.update(bound)
+        return replace(value, attrs=tuple(attrs.items()))
 
 
 def _access_path(node) -> Optional[str]:
@@ -514,3 +583,25 @@ _DISPATCH = {
     for name in dir(ExpressionEvaluator)
     if name.startswith("expr_") and hasattr(ast, name[5:])
 }
+
+
+_DEVICE_TYPE_TESTS = {"is_cuda": "cuda", "is_cpu": "cpu", "is_mps": "mps", "is_xpu": "xpu", "is_meta": "meta"}
+
+
+def device_type(dev: Dev) -> Optional[str]:
+    """"cpu", "cuda", "mps", ... where the device's type is known."""
+    if dev.is_cpu:
+        return "cpu"
+    if dev.kind != ACCEL_KIND:
+        return None
+    kind = dev.label.split(":")[0]
+    return kind if kind in ("cuda", "mps", "xpu", "meta") else None
+
+
+def none_test(test) -> Optional[tuple]:
+    """`name is None` -> (name, True); `name is not None` -> (name, False); anything else None."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)) \
+            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
+        left = test.left
+        return (left.id if isinstance(left, ast.Name) else None, isinstance(test.ops[0], ast.Is))
+    return None

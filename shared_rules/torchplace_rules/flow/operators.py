@@ -43,6 +43,10 @@ def arg_kind(value: Value, node: Optional[ast.AST]) -> str:
     return "unknown"
 
 
+def _may_be_0_dim(value: Value) -> bool:
+    return isinstance(value, TensorV) and value.rank is None and not value.min_rank
+
+
 def bind(callable_: semantics.Callable, node: ast.Call, args: list, kwargs: dict,
          receiver: Optional[tuple[Value, ast.AST]] = None) -> Optional[tuple[semantics.Overload, list[Operand]]]:
     """(overload, tensor operands with their parameter) of `node`, or None when no overload fits
@@ -54,7 +58,15 @@ def bind(callable_: semantics.Callable, node: ast.Call, args: list, kwargs: dict
     keywords = {k: arg_kind(v, keyword_nodes.get(k)) for k, v in kwargs.items()}
     binding = callable_.bind(positional, keywords)
     if binding is None:
-        return None
+        # a tensor of unknown rank where PyTorch reads a number (`torch.arange(t0, t1)`): the call
+        # runs only if it is 0-dim, and PyTorch then reads it as a number
+        scalar = lambda kind, value: "tensor0" if kind == "tensor" and _may_be_0_dim(value) else kind
+        retry = [scalar(k, v) for k, v in zip(positional, args)], {k: scalar(kind, kwargs[k]) for k, kind in keywords.items()}
+        if retry == (positional, keywords):
+            return None
+        binding = callable_.bind(*retry)
+        if binding is None:
+            return None
     overload, operands = binding.overload, []
     if receiver is not None and overload.param("self") is not None:
         operands.append(Operand(overload.param("self"), receiver[0], receiver[1]))

@@ -80,6 +80,8 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
     if qual in api.PARAMETER_CLASSES:
         t = args[0] if args else UNKNOWN
         return replace(t, grad=True, origin=node, factory=None) if isinstance(t, TensorV) else UNKNOWN
+    if qual in ("copy.deepcopy", "copy.copy") and len(args) == 1:
+        return args[0]  # a copy where the original is; it moves nothing
     if qual == "torch.compile":
         return args[0] if args and isinstance(args[0], (ModuleV, PlacedV)) else UNKNOWN
     if head in ("torch.utils.data", "torch.utils.data.dataloader") and last == "DataLoader":
@@ -97,6 +99,9 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
         return QualV(TOKENIZER)  # AutoTokenizer / BertTokenizerFast / AutoProcessor ... .from_pretrained(...)
     if qual == TOKENIZER or head == TOKENIZER:
         return tokenizer_call(node, "__call__" if qual == TOKENIZER else last)
+    if qual.startswith("torchtext.") and (last in _TORCHTEXT_ITERATORS or last == "splits"
+                                          and head.rpartition(".")[2] in _TORCHTEXT_ITERATORS):
+        return torchtext_iterator(ev, node, kwargs, last == "splits")
     if qual.startswith("torchvision."):
         made = transform_call(node, qual, args)
         if made is not None:
@@ -269,6 +274,24 @@ def data_loader(node: ast.Call, args: list, kwargs: dict) -> Value:
     if isinstance(dataset, DatasetV):
         dev = dataset.dev if dev is not None else None
     return LoaderV(pin, dev, node, dataset=dataset, collate=kwargs.get("collate_fn"))
+
+
+# torchtext's legacy iterators (torchtext.data / torchtext.legacy.data, torchtext 0.4-0.11)
+_TORCHTEXT_ITERATORS = ("Iterator", "BucketIterator", "BPTTIterator")
+
+
+def torchtext_iterator(ev, node: ast.Call, kwargs: dict, splits: bool) -> Value:
+    """`BucketIterator(ds, device=d)` / `BucketIterator.splits((train, test), device=d)`: batches
+    whose fields (`batch.text`, `batch.label`; `(text, lengths)` with include_lengths) are made on
+    `device` ("If left as default, the tensors will be created on cpu")."""
+    has_kw, dev = kw_device(ev, node, kwargs)
+    if not has_kw:
+        dev = CPU
+    if dev is None or dev.is_cpu:
+        loader = LoaderV(False, dev, node)
+    else:  # a record of tensors on `dev`: each field read from it is one
+        loader = LoaderV(False, dev, node, batch=TensorV(dev, origin=node, module_output=True))
+    return SeqV(None, loader) if splits else loader
 
 
 def default_collate(sample: Value, at, depth: int = 0) -> Value:

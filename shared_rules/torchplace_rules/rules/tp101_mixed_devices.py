@@ -2,6 +2,7 @@
 import ast
 
 from ..edits import insert_keyword, make_fix, method_suffix
+from ..context import file_context
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
 from ..rule_support import (
@@ -13,13 +14,31 @@ _ITERATOR_OPS = (ast.BinOp, ast.AugAssign, ast.Compare, ast.UnaryOp)
 
 
 def _cause_reported(ev, code: str, c) -> bool:
-    """The same CPU tensor already gave a finding: the first use that raises is the one to fix."""
+    """The same CPU tensor already gave a finding on the way here: the first use that raises is the
+    one to fix.  A finding in the other branch of an `if` around this use is not on the way here."""
     origin = c.cpu.origin
     if origin is None or origin is c.cpu_node or not hasattr(origin, "lineno"):
         return False
     span = ev.src.span(origin)
-    return already_reported(ev, lambda f: f.code == code and any(
+    other_branches = _other_branches(ev, c.node)
+    return already_reported(ev, lambda f: f.code == code and not any(
+        first <= f.span.start_line <= last for first, last in other_branches) and any(
         r.span == span and r.message == "created on the CPU here" for r in f.related))
+
+
+def _other_branches(ev, node) -> list:
+    """(first, last) 0-based lines of the `if` branches around `node` that do not hold it."""
+    parents = file_context(ev).parents
+    out = []
+    child, parent = node, parents.get(id(node))
+    while parent is not None:
+        if isinstance(parent, ast.If):
+            other = parent.orelse if any(s is child for s in parent.body) else \
+                parent.body if any(s is child for s in parent.orelse) else None
+            if other:
+                out.append((other[0].lineno - 1, other[-1].end_lineno - 1))
+        child, parent = parent, parents.get(id(parent))
+    return out
 
 
 class MixedDevices(Rule):
