@@ -40,6 +40,8 @@ CASES = [
     # device=None is no device: the default device, or the source tensor's for *_like
     ("device-none-factory-is-on-the-cpu", "w = torch.ones(3, device=None)\ny = torch.ones(3, device=device) + w\n", True, "TP101"),
     ("device-none-like-follows", "x = torch.ones(3, device=device)\ny = x + torch.zeros_like(x, device=None)\n", False, None),
+    # type_as(other) is to(other.options()): other's device with its index (not the current device)
+    ("type-as-keeps-the-device-index", "a = torch.ones(3, device='cuda:1')\ny = a + torch.zeros(3).type_as(a)\n", False, None),
     ("cpu-plus-cuda-raises", "a = torch.ones(3, device=device)\nb = torch.ones(3)\nc = a + b\n", True, "TP101"),
     ("cat-mixed-raises", "a = torch.ones(3, device=device)\nc = torch.cat([a, torch.ones(3)])\n", True, "TP101"),
     ("matmul-mixed-raises", "a = torch.ones(3, 3, device=device)\nc = torch.matmul(a, torch.ones(3, 3))\n", True, "TP101"),
