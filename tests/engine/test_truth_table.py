@@ -81,6 +81,9 @@ CASES = [
 # Advanced indexing with CPU indices is allowed on CUDA, but FakeTensorMode in a
 # CPU build cannot run it; the engine side is still checked.
 ENGINE_ONLY = [
+    # every tensor of a tuple index counts: a CUDA mask in `x[:, mask]` of a CPU tensor raises as `x[mask]` does
+    ("cuda-mask-in-a-tuple-index-into-cpu", "x = torch.ones(2, 4)\ny = x[:, torch.ones(4, device=device) > 0]\n", "TP101"),
+    ("cpu-mask-in-a-tuple-index-into-cuda", "x = torch.ones(2, 4, device=device)\ny = x[:, torch.ones(4) > 0]\n", None),
     ("cpu-index-into-cuda", "x = torch.ones(4, device=device)\ny = x[torch.arange(2)]\n", None),
     # FakeTensor cannot read a fake tensor as a number, nor run data-dependent indexing; it lets a
     # 0-dim CPU index through where the CUDA wrapper raises (see the tests below).

@@ -268,11 +268,19 @@ class ExpressionEvaluator:
         if isinstance(base, TensorV):
             if isinstance(index, (PlacedV, BatchV)):
                 index = _as_tensor(index, node.slice)
-            # CPU indices may index an accelerator tensor; the reverse raises.
-            if isinstance(index, TensorV) and base.dev is not None and index.dev is not None \
-                    and base.dev.is_cpu and index.dev.kind in (ACCEL_KIND, "self") and base.rank != 0:
-                # (indices on the module's device: the rule reports it where that device is an accelerator)
-                self.emit("conflict", Conflict(node, "index", base, node.value, index, node.slice, index.dev))
+            # CPU indices may index an accelerator tensor; the reverse raises (`x[i]`, and each tensor of `x[:, mask]`)
+            if base.dev is not None and base.dev.is_cpu and base.rank != 0:
+                indices = [(index, node.slice)]
+                if isinstance(index, SeqV) and index.items is not None and isinstance(node.slice, ast.Tuple) \
+                        and len(index.items) == len(node.slice.elts):
+                    indices = [(i, n) for i, n in zip(index.items, node.slice.elts) if isinstance(i, TensorV)]
+                for index_value, index_node in indices:
+                    if isinstance(index_value, TensorV) and index_value.dev is not None \
+                            and index_value.dev.kind in (ACCEL_KIND, "self"):
+                        # (indices on the module's device: the rule reports it where that device is an accelerator)
+                        self.emit("conflict", Conflict(node, "index", base, node.value, index_value, index_node,
+                                                       index_value.dev))
+                        break
             rank, least = subscript_rank(base, node.slice, index)
             return TensorV(base.dev, origin=node, rank=rank, batch=base.batch, grad=base.grad, module_output=base.module_output,
                            min_rank=least)

@@ -82,23 +82,6 @@ class LoadWithoutMapLocation(Rule):
         """),
     ]
     INVALID = [
-        Invalid(  # an entry of the loaded checkpoint is the state
-            """
-            import torch
-            model = torch.nn.Linear(4, 2)
-            if torch.cuda.is_available():
-                model = model.cuda()
-            model.load_state_dict(torch.load("weights.pt")["state_dict"])
-            """,
-            line=5,
-            fixed="""
-            import torch
-            model = torch.nn.Linear(4, 2)
-            if torch.cuda.is_available():
-                model = model.cuda()
-            model.load_state_dict(torch.load("weights.pt", map_location="cpu")["state_dict"])
-            """,
-        ),
         Invalid(
             """
             import torch
@@ -161,23 +144,16 @@ _WEIGHTS = re.compile(r"model|ckpt|checkpoint|state_dict|weights|params|net\b", 
 _NOT_WEIGHTS = re.compile(r"sched|scaler|rng|random|seed|lr_|metric|config|args|history", re.IGNORECASE)
 
 
-def _loaded(node):
-    """The call an entry of the loaded object comes from: `torch.load(p)["state_dict"]` -> `torch.load(p)`."""
-    while isinstance(node, ast.Subscript):
-        node = node.value
-    return node
-
-
 def _loads_weights(call: ast.Call, stmt) -> bool:
     """Is the loaded object model/optimizer state (tensors saved on a device)?"""
     if stmt is None:
         return False
     for node in ast.walk(stmt):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "load_state_dict" \
-                and any(_loaded(arg) is call for arg in node.args):
+                and any(arg is call for arg in node.args):
             owner = ast.unparse(node.func.value)
             return not _NOT_WEIGHTS.search(owner)
-    if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and _loaded(stmt.value) is call:
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is call:
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
         names = " ".join(ast.unparse(t) for t in targets)
         return bool(_WEIGHTS.search(names)) and not _NOT_WEIGHTS.search(names)
