@@ -386,3 +386,10 @@ def test_moving_to_another_tensor_offers_no_device_fix():
     notes = {f.span.start_line + 1: f for f in check_source(source, "t.py") if f.code == "TP301"}
     assert sorted(notes) == [5, 6]
     assert notes[5].fix is None and notes[6].fix is not None
+
+
+def test_a_batch_taken_with_next_is_moved_where_it_is_taken():
+    source = H + "m = nn.Linear(2, 2).cuda()\nx, y = next(iter(DataLoader(ds)))\nout = m(x)\n"
+    found = [f for f in check_source(source, "t.py") if f.code == "TP103"]
+    assert [f.span.start_line + 1 for f in found] == [6]
+    assert found[0].message.endswith("move the batch where it is taken")

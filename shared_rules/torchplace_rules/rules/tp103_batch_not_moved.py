@@ -130,8 +130,9 @@ class BatchNotMoved(Rule):
         if loop.target is not None and _reported_for_loop(ev, self.code, src.span(loop.target)):
             return  # one finding per loop: its fix moves the whole batch
         where = code_text(src, c.node.func) if c.kind == "module_input" else code_text(src, c.other_node)
+        advice = "move the batch at the top of the loop" if loop.target is not None else "move the batch where it is taken"
         message = (f"batch `{code_text(src, c.cpu_node)}` from `{code_text(src, loop.iter)}` is still on the CPU "
-                   f"but `{where}` is on {dev_text(other_dev)}: move the batch at the top of the loop")
+                   f"but `{where}` is on {dev_text(other_dev)}: {advice}")
         ev.report(self, c.node, message, [(loop.target, "batch produced on the CPU here")], self.fix(ev, c, loop))
 
     def fix(self, ev, c, loop):
