@@ -104,14 +104,11 @@ class SummaryCache(_FileCache):
     def _get(self, path: Path, depth: int) -> Optional[ModuleSummary]:
         key = (path, depth)
         summary = self.entries.get(key)
-        if summary is None and depth == MAX_DEPTH:  # a fuller summary serves as well
-            summary = self.entries.get((path, 1))
-            key = (path, 1) if summary is not None else key
         if summary is not None and self.valid(summary):
             self.entries.move_to_end(key)
             return summary
-        # a stale fuller summary is rebuilt at the depth asked, under that depth
-        return self.build((path, depth), path, lambda text, fp: summarise(self.index, path, text, fp, depth))
+        # (never a summary of another depth: what an analysis sees must not depend on what ran before it)
+        return self.build(key, path, lambda text, fp: summarise(self.index, path, text, fp, depth))
 
 
 def _parse_marked(path: Path, text: str, home: ModuleSummary) -> Optional[ast.Module]:
@@ -228,6 +225,7 @@ def summarise_callers(index: "ProjectIndex", path: Path, text: str, fingerprint:
         return entry
     analyzer = Analyzer(tree, home.src, [], Config(), str(path), project=index)
     analyzer.summary_depth = 1  # its own imports are summarised without theirs: the cost stays bounded
+    analyzer.caller_target = target  # ... except the file asked about (see `import_depth`)
     analyzer.caller_hop = hop
     analyzer.outgoing = entry.outgoing
     analyzer.group_filter = lambda owner: _calls_into(owner, names)

@@ -43,7 +43,7 @@ class ProjectModuleV(QualV):
         if self.file is not None and self.file.name == "__init__.py":
             sub = ev.project.resolve(self.file, attr, 1)
             if sub is not None:
-                return ProjectModuleV(f"{self.name}.{attr}", sub, self.depth)
+                return ProjectModuleV(f"{self.name}.{attr}", sub, depth_of(ev, sub, self.depth))
         return None
 
 
@@ -66,7 +66,7 @@ class LazyImportV(Value):
         if self.path.name == "__init__.py" and ev.project is not None:
             sub = ev.project.resolve(self.path, self.name, 1)
             if sub is not None:
-                return ProjectModuleV(f"{self.module or ''}.{self.name}".lstrip("."), sub, self.depth)
+                return ProjectModuleV(f"{self.module or ''}.{self.name}".lstrip("."), sub, depth_of(ev, sub, self.depth))
         return value if isinstance(value, QualV) else self.fallback
 
 
@@ -88,8 +88,16 @@ def decorator_from_project(ev, node) -> bool:
     return type(value) is LazyImportV or isinstance(value, ProjectModuleV)
 
 
-def import_depth(ev) -> int:
-    return min(getattr(ev, "summary_depth", 0) + 1, MAX_DEPTH)
+def import_depth(ev, path: Optional[Path] = None) -> int:
+    """The depth `ev`'s imports (of `path`) are summarised at."""
+    return depth_of(ev, path, min(getattr(ev, "summary_depth", 0) + 1, MAX_DEPTH))
+
+
+def depth_of(ev, path: Optional[Path], depth: int) -> int:
+    """`depth`, except for the file asked about while summarising one of its importers: the importer's
+    code reads it as the checked file reads its own imports (depth 1), whatever else was summarised
+    before, so that what the importer passes does not depend on the order of checks."""
+    return 1 if path is not None and path == getattr(ev, "caller_target", None) else depth
 
 
 def importing_file(ev):
@@ -104,7 +112,7 @@ def import_module(ev, module: str, asname: Optional[str]) -> Optional[Value]:
     path = ev.project.resolve(importing_file(ev), bound, 0)
     if path is None:
         return None
-    return ProjectModuleV(bound, path, import_depth(ev))
+    return ProjectModuleV(bound, path, import_depth(ev, path))
 
 
 def import_from(ev, module: Optional[str], level: int, name: str, fallback: Value = UNKNOWN) -> Optional[Value]:
@@ -112,7 +120,7 @@ def import_from(ev, module: Optional[str], level: int, name: str, fallback: Valu
     path = ev.project.resolve(importing_file(ev), module, level)
     if path is None:
         return None
-    return LazyImportV(path, module, name, import_depth(ev), fallback)
+    return LazyImportV(path, module, name, import_depth(ev, path), fallback)
 
 
 def foreign_result(value: Value) -> Value:

@@ -84,6 +84,7 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.outgoing: Optional[dict] = None  # set while summarising an importer: its calls into other files
         self.incoming: dict = {}  # "Class.method" -> IncomingCall: what other files pass this file's functions
         self.caller_hop = MAX_CALLER_HOPS  # summarising an importer: how far it is from the checked file
+        self.caller_target = None  # summarising an importer: the file (a Path) it is summarised for
         self.group_filter = None  # summarising an importer: only the groups that can call into the file asked about
         self.frame = Frame("module", {})
         self.path = path
