@@ -83,6 +83,18 @@ def test_no_unlisted_errors_or_warnings(case):
     assert loud == [], "\n".join(f"{r.file}:{r.line} {r.code} {r.message}" for r in loud)
 
 
+CROSS_FILE = [c for c in CASES if c.kind == "cross-file"]
+
+
+@pytest.mark.parametrize("case", CROSS_FILE, ids=_ids(CROSS_FILE))
+def test_findings_do_not_depend_on_the_order_the_files_are_checked_in(case):
+    """One index for the whole case (a CLI run): what the checks of earlier files summarised must
+    not change the findings of later ones."""
+    def found(reported):
+        return sorted({(r.file, r.line, r.code, r.severity) for r in reported})
+    assert found(corpus_scoring.run_engine(case)) == found(corpus_scoring.run_engine(case, backward=True))
+
+
 def test_cross_file_resolution_only_adds_true_positives():
     """Resolving imports finds what single-file analysis finds, and more on cross-file cases."""
     single, single_crashes = corpus_scoring.score_all(CASES, cross_file=False)

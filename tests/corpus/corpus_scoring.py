@@ -110,18 +110,19 @@ def load_cases(root: Path = CASES_DIR) -> list[Case]:
     return [load_case(d) for d in sorted(root.iterdir()) if (d / "case.toml").is_file()]
 
 
-def run_engine(case: Case, cross_file: bool = True, alone: bool = False) -> list[Reported]:
+def run_engine(case: Case, cross_file: bool = True, alone: bool = False, backward: bool = False) -> list[Reported]:
     """Check every file of the case with default settings; hints are left out.
     With `cross_file`, imports between the case's files are resolved (project root = the case folder).
     `alone`: each file with an index of its own, as an editor checks the one file it opens (nothing
-    the other files' checks summarised is there)."""
+    the other files' checks summarised is there).  `backward`: the files in the reverse order."""
     from torchplace_rules import Config, Severity, check_path
     from torchplace_rules.project_index import ProjectIndex
 
     config = Config()
     project = ProjectIndex(case.path) if cross_file else None
     out = []
-    for path in case.python_files():
+    files = case.python_files()
+    for path in files[::-1] if backward else files:
         rel = path.relative_to(case.path).as_posix()
         if cross_file and alone:
             project = ProjectIndex(case.path)
