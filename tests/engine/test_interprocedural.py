@@ -26,6 +26,35 @@ SAMPLER = """\
                 return table[idx]
 """
 
+TABLE = """\
+        class Table(nn.Module):
+            def __init__(self, w):
+                super().__init__()
+                self.w = w
+            def pick(self, x, idx):
+                return x + self.w.index_select(0, idx)
+"""
+
+WEIGHTED = """\
+        class Weighted(nn.Module):
+            def __init__(self, w):
+                super().__init__()
+                self.w = w
+            def forward(self, x, labels):
+                return x * self.w.gather(0, labels)
+        loss_fn = Weighted(torch.ones(3))
+"""
+
+WAVE = """\
+        class Wave(nn.Module):
+            def __init__(self, size=3, device="cpu"):
+                super().__init__()
+                self.device = device
+                self.fc = nn.Linear(size, size)
+            def forward(self, x):
+                return self.fc(x).to(self.device)
+"""
+
 CASES = {
     # -- values that cross a call ------------------------------------------------------------
     "helper-called-with-cuda-builds-cpu": ("""\
@@ -58,6 +87,17 @@ CASES = {
             return torch.zeros(n, device=device)
         y = torch.ones(3, device="cuda") + make(3)
         """, {(3, "TP101")}),
+    # a number left to its default is a number: arithmetic with it keeps the tensor's device
+    "numeric-default-argument-is-a-number": ("""\
+        class Shift:
+            def __init__(self, eps=1e-6, scale=-1):
+                self.eps = eps
+                self.scale = scale
+            def __call__(self, x):
+                return (x + self.eps) * self.scale
+        feats = Shift()(torch.ones(shape))
+        y = torch.cat([feats, torch.ones(3, device="cuda")])
+        """, {(8, "TP101")}),
     "default-argument-overridden": ("""\
         def make(n, device="cpu"):
             return torch.zeros(n, device=device)
@@ -235,6 +275,70 @@ CASES = {
             return batch
         b = move({"x": torch.ones(3)}, "cuda")
         y = b["x"] + torch.ones(3, device="cuda")
+        """, set()),
+    # -- what a module instance keeps in plain attributes -----------------------------------------
+    # a tensor the instance keeps meets a GPU tensor the caller passes: there the op fails
+    "plain-attribute-of-an-instance-meets-a-gpu-argument": (TABLE + """\
+        t = Table(torch.ones(5, 3))
+        y = t.pick(torch.ones(2, 3, device="cuda"), torch.tensor([0, 1], device="cuda"))
+        """, {(6, "TP101")}),
+    # a class that overrides `to` may move what it keeps itself
+    "instance-of-a-class-overriding-to-is-unknown": (TABLE.replace("            def pick", """\
+            def to(self, device):
+                self.w = self.w.to(device)
+                return super().to(device)
+            def pick""") + """\
+        t = Table(torch.ones(5, 3))
+        y = t.pick(torch.ones(2, 3, device="cuda"), torch.tensor([0, 1], device="cuda"))
+        """, set()),
+    # a module with no parameters runs where its input is; what it keeps is where `__init__` put it
+    "module-without-parameters-keeps-a-cpu-attribute": (WEIGHTED + """\
+        y = loss_fn(torch.ones(4, device="cuda"), torch.zeros(4, dtype=torch.long, device="cuda"))
+        """, {(6, "TP101")}),
+    "module-without-parameters-input-on-the-cpu": (WEIGHTED + """\
+        y = loss_fn(torch.ones(4), torch.zeros(4, dtype=torch.long))
+        """, set()),
+    # module code runs `__init__` for its instances whatever the arguments (the classes' own
+    # analysis comes after it): a device attribute from a default stays where the default says
+    "device-attribute-from-a-default-at-module-level": ("""\
+        class Wave(nn.Module):
+            def __init__(self, device=None):
+                super().__init__()
+                self.device = device if device is not None else torch.device("cpu")
+                self.fc = nn.Linear(3, 3)
+            def forward(self, x):
+                return self.fc(x).to(self.device)
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.wave = Wave()
+                self.head = nn.Linear(3, 2)
+            def forward(self, x):
+                return self.head(self.wave(x))
+        net = Net().to("cuda")
+        y = net(torch.ones(1, 3, device="cuda"))
+        """, {(14, "TP102")}),
+    # ... and in a function, where an instance made with nothing known is run for its defaults
+    # when a device default says more than the class's own analysis assumes
+    "device-attribute-from-a-default-in-a-function": (WAVE + """\
+        def run(size):
+            net = Wave(size).to("cuda")
+            head = nn.Linear(3, 2).to("cuda")
+            return head(net(torch.ones(1, 3, device="cuda")))
+        """, {(11, "TP102")}),
+    "device-attribute-passed-by-the-caller": (WAVE + """\
+        def run(size):
+            net = Wave(size, device="cuda").to("cuda")
+            head = nn.Linear(3, 2).to("cuda")
+            return head(net(torch.ones(1, 3, device="cuda")))
+        """, set()),
+    "device-attribute-of-a-class-overriding-to": (WAVE.replace("            def forward", """\
+            def to(self, device):
+                self.device = device
+                return super().to(device)
+            def forward""") + """\
+        net = Wave().to("cuda")
+        y = nn.Linear(3, 2).to("cuda")(net(torch.ones(1, 3, device="cuda")))
         """, set()),
 }
 

@@ -37,6 +37,18 @@ CASES = [
      "        self.register_buffer('s', self.d['s'])\n"
      "    def forward(self, x):\n        return x * self.d['s']\nm = M().to(device)\ny = m(torch.ones(3, device=device))\n",
      True, "TP203"),
+    # a device kept in a plain attribute is a string or torch.device: Module.to() leaves it as it was
+    ("device-attr-from-a-default-does-not-move",
+     "class M(nn.Module):\n    def __init__(self, device='cpu'):\n        super().__init__()\n        self.device = device\n"
+     "        self.fc = nn.Linear(3, 3)\n    def forward(self, x):\n        return self.fc(x).to(self.device)\n"
+     "m = M().to(device)\ny = torch.cat([m(torch.ones(1, 3, device=device)), torch.ones(1, 3, device=device)])\n", True, "TP101"),
+    # a module with no parameters may be called with GPU tensors without being moved: its plain CPU
+    # attributes meet them (gather has no 0-dim exemption)
+    ("plain-attr-of-a-module-without-parameters-meets-gpu-inputs",
+     "class M(nn.Module):\n    def __init__(self, w):\n        super().__init__()\n        self.w = w\n"
+     "    def forward(self, x, labels):\n        return x * self.w.gather(0, labels)\n"
+     "m = M(torch.ones(3))\ny = m(torch.ones(4, device=device), torch.zeros(4, dtype=torch.long, device=device))\n",
+     True, "TP101"),
     # device=None is no device: the default device, or the source tensor's for *_like
     ("device-none-factory-is-on-the-cpu", "w = torch.ones(3, device=None)\ny = torch.ones(3, device=device) + w\n", True, "TP101"),
     ("device-none-like-follows", "x = torch.ones(3, device=device)\ny = x + torch.zeros_like(x, device=None)\n", False, None),

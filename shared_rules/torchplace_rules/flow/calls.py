@@ -18,7 +18,7 @@ from typing import Optional
 from .cross_file import ProjectModuleV
 from .devices import SELF_DEV, runtime_device
 from .project_calls import (
-    call_function, call_super, call_value, find_method, follow_forward, instantiate, loader_batch, make_partial,
+    call_function, call_super, call_value, find_method, follow_forward, follow_paramless_forward, instantiate, loader_batch, make_partial,
     self_attribute,
 )
 from .project_calls import call_method as project_method
@@ -208,6 +208,12 @@ def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
     if module.torch_layer and not module.has_params:  # a loss, pooling, an activation: runs where its input is
         return stateless_module_output(ev, node, args)
     if module.dev is not None and module.dev.is_cpu and not _has_cpu_tensor(args, kwargs):
+        if not module.has_params and module.cls is not None and not module.torch_layer:
+            # A module of the project without parameters runs where its input is: its forward is
+            # followed with its own device unknown (its plain CPU attributes are still on the CPU).
+            followed = follow_paramless_forward(ev, node, module, args, kwargs)
+            if followed is not None:
+                return followed
         # A module left on the CPU gives CPU results only where its input is known to be there
         # too: with an input of unknown device the call itself is what may fail.
         return TensorV(None, origin=node, grad=ev.frame.no_grad == 0, module_output=True)

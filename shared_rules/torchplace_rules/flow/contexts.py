@@ -221,14 +221,24 @@ def bind_arguments(fnode, arg_nodes: list, args: list, kwargs: dict, first: Opti
 
 
 def default_value(node: ast.AST) -> Value:
-    """A parameter's default, where its value matters to devices: None, a device string."""
+    """A parameter's default, where its value matters to devices: None, a device string, a number
+    (`num_classes=3`: `torch.ones(num_classes)` is a vector)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand  # `-1`
+        return NUMBER if _is_number(node) else UNKNOWN
     if isinstance(node, ast.Constant):
         if node.value is None:
             return NONE
+        if _is_number(node):
+            return NUMBER
         if isinstance(node.value, str):
             dev = parse_device_string(node.value, node)
             return DeviceV(dev) if dev is not None else UNKNOWN
     return UNKNOWN
+
+
+def _is_number(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
 
 
 def _join_all(values) -> Value:

@@ -22,7 +22,8 @@ from .state import forget_moved_arguments
 from .torch_calls import default_collate, default_device
 from .torch_placement import absent_arguments, constructor_device
 from .values import (
-    NUMBER, UNKNOWN, BoundMethodV, ClassV, DeviceV, FuncV, LoaderV, ModuleV, ObjectV, PartialV, SelfV, SeqV, TensorV, Value, attrs_get,
+    NONE, NUMBER, UNKNOWN, BoundMethodV, ClassV, DeviceV, DictV, FuncV, LoaderV, ModuleV, ObjectV, PartialV, SelfV, SeqV, TensorV, Value, attrs_get,
+    map_leaves,
 )
 
 # nn.Module's own API: these names keep torch's meaning even on a project module class.
@@ -231,10 +232,9 @@ def instantiate(ev, node: ast.Call, cls: ClassV) -> Value:
     attrs = ()
     if info.record_kind is not None and info.find_method("__init__") is None:
         attrs = _record_fields(info, args, kwargs)
-    elif not info.is_module or _informative(args, kwargs):
-        attrs = _run_init(ev, node, cls, args, kwargs)
     else:
-        forget_moved_arguments(ev, node)
+        attrs = _run_init(ev, node, cls, args, kwargs,
+                          all_calls=not info.is_module or ev.frame.kind == "module" or _informative(args, kwargs))
     if not info.is_module and info.tensor_subclass:  # a tensor; `.to()` does not move it in place
         return TensorV(None, origin=node)
     if not info.is_module:
@@ -257,6 +257,12 @@ def _informative(args: list, kwargs: dict) -> bool:
     return any(v is not UNKNOWN and v is not NUMBER for v in list(args) + list(kwargs.values()))
 
 
+def _informative_defaults(ev, bound: dict) -> bool:
+    """Do the parameters the call left to their defaults say more than the entry context assumes:
+    a device (`device="cpu"`), or None for a device parameter (taken there as the module's device)?"""
+    return any(isinstance(v, DeviceV) or v is NONE and name in ev.device_names for name, v in bound.items())
+
+
 def _record_fields(info, args: list, kwargs: dict) -> tuple:
     """A dataclass / NamedTuple made from its fields."""
     bound = dict(zip(info.fields, args))
@@ -264,7 +270,10 @@ def _record_fields(info, args: list, kwargs: dict) -> tuple:
     return tuple(sorted((k, v) for k, v in bound.items() if v is not UNKNOWN))
 
 
-def _run_init(ev, node: ast.Call, cls: ClassV, args: list, kwargs: dict) -> tuple:
+def _run_init(ev, node: ast.Call, cls: ClassV, args: list, kwargs: dict, all_calls: bool = True) -> tuple:
+    """What `__init__` stores on the instance for this call.  A module made with arguments that say
+    nothing (`Block(config)`) is run only when a default does (`device="cpu"`, `device=None`):
+    otherwise its entry context already says what the call would (unless `all_calls`)."""
     info = cls.info
     found = info.find_method("__init__")
     if found is None:
@@ -273,7 +282,7 @@ def _run_init(ev, node: ast.Call, cls: ClassV, args: list, kwargs: dict) -> tupl
     receiver = SelfV(info, cls.key, ())
     func = FuncV(method, id(method), owner, owner.home)
     bound = bind_arguments(method, list(node.args), args, kwargs, receiver)
-    if bound is None:
+    if bound is None or not (all_calls or _informative_defaults(ev, bound)):
         forget_moved_arguments(ev, node)
         return ()
     result = call_in_context(ev, func, owner, bound, node, None)
@@ -308,6 +317,22 @@ def follow_forward(ev, node: ast.Call, module: ModuleV, args: list, kwargs: dict
     return result
 
 
+def follow_paramless_forward(ev, node: ast.Call, module: ModuleV, args: list, kwargs: dict) -> Optional[Value]:
+    """`loss_fn(x)` of a module class of the project with no parameters, buffers or submodules
+    that hold any: it runs where its input is, so its `forward` is followed with the module's
+    own device unknown (what it keeps in plain attributes is where `__init__` put it)."""
+    info = module.cls
+    found = info.find_method("forward") if info is not None else None
+    if found is None or method_kind(found[0]) != "method":
+        return None
+    method, owner = found
+    func = FuncV(method, id(method), owner, owner.home)
+    path = ev.path_of(node.func)
+    self_value, _, _ = receiver_view(ev, replace(module, dev=SELF_DEV), path)
+    result = _call(ev, node, func, owner, list(node.args), args, kwargs, self_value, path, None)
+    return relocate(result, None)
+
+
 def _scattered(value: Value) -> Value:
     """An input of DataParallel(model): moved to the wrapped module's device before forward runs."""
     if isinstance(value, TensorV):
@@ -320,7 +345,7 @@ def self_attribute(ev, receiver: SelfV, name: str, at) -> Value:
     info = receiver.info
     value = attrs_get(receiver.attrs, name)
     if value is not None and not (info.is_module and _registered(info, name)):
-        return _as_module_attribute(info, value, at) if info.is_module else value
+        return _as_module_attribute(info, name, value, at) if info.is_module else value
     return ev.class_attr(info, name, at)
 
 
@@ -329,14 +354,31 @@ def _registered(info, name: str) -> bool:
     return name in info.params or name in info.buffers or name in info.plain_tensors
 
 
-def _as_module_attribute(info, value: Value, at) -> Value:
+def _as_module_attribute(info, name: str, value: Value, at) -> Value:
     """What a module instance holds, as its methods see it: modules it holds are its submodules
-    (they move with it); a tensor may have been registered some way the analysis missed."""
+    (they move with it).  A CPU tensor its `__init__` stored in a plain attribute stays on the CPU
+    (`Module.to()` moves parameters, buffers and submodules, not plain attributes); any other
+    tensor may have been registered some way the analysis missed.  A class that overrides
+    `_apply` / `to` / `cuda` may move what it holds itself."""
     if isinstance(value, ModuleV):
         return replace(value, dev=SELF_DEV, placed_at=None)
     if isinstance(value, TensorV):
+        if value.dev is not None and value.dev.is_cpu and not value.grad and not info.overrides_apply:
+            return replace(value, plain_attr=name, factory=None)
         return TensorV(None, origin=at)
+    if isinstance(value, DeviceV) and info.overrides_apply:
+        return UNKNOWN
+    if isinstance(value, (SeqV, DictV)) and _holds_modules(value):
+        # Modules in a list move with the instance where they are also its attributes (`[self.b1, self.b2]`)
+        # and stay where they were if not (TP203 reports such a list where it is made): not known here.
+        return UNKNOWN
     return value
+
+
+def _holds_modules(value: Value) -> bool:
+    held = []
+    map_leaves(value, lambda v: held.append(v) or v)
+    return any(isinstance(v, ModuleV) for v in held)
 
 
 def _argument_device(ev, node: ast.Call, info, args: list, kwargs: dict):
