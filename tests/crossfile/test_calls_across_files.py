@@ -262,3 +262,43 @@ def test_an_import_inside_another_files_function_resolves_from_that_files_folder
     """))
     found = [(line, code) for line, code, _ in _findings(project, "app/train.py")]
     assert (6, "TP101") in found
+
+
+BLOCK = """\
+    import torch
+    from torch import nn
+
+    class Block(nn.Module):
+        def __init__(self, x_example):
+            super().__init__()
+            self.ln = nn.LayerNorm(x_example.shape[2])
+            self.init_states(x_example)
+
+        def init_states(self, x_example):
+            self.h = torch.zeros(1, 1, x_example.shape[2], device=x_example.device)
+
+        def forward(self, x):
+            return self.ln(x) + self.h
+"""
+
+TRAIN = """\
+    import torch
+    from block import Block
+
+    device = torch.device("cuda")
+    block = Block(torch.zeros(4, 16, 8))
+    block.to(device)
+    y = block(torch.randn(4, 16, 8, device=device))
+"""
+
+
+def test_a_state_made_where_the_constructor_argument_is_is_learned_from_the_caller(tmp_path):
+    # the importer builds the block from a CPU tensor: the state is a plain CPU attribute
+    project = _project(tmp_path, {"block.py": BLOCK, "train.py": TRAIN})
+    assert [(line, code) for line, code, _ in _findings(project, "block.py")] == [(11, "TP203")]
+
+
+def test_a_state_made_where_a_gpu_constructor_argument_is_gives_nothing(tmp_path):
+    train = TRAIN.replace("Block(torch.zeros(4, 16, 8))", "Block(torch.zeros(4, 16, 8, device=device))")
+    project = _project(tmp_path, {"block.py": BLOCK, "train.py": train})
+    assert _findings(project, "block.py") == []

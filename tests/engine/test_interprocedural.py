@@ -26,6 +26,16 @@ SAMPLER = """\
                 return table[idx]
 """
 
+SCALE = """\
+        class Scale(nn.Module):
+            def __init__(self, w):
+                super().__init__()
+                self.w = w
+                self.fc = nn.Linear(3, 3)
+            def forward(self, x):
+                return torch.cat([self.fc(x), self.w])
+"""
+
 TABLE = """\
         class Table(nn.Module):
             def __init__(self, w):
@@ -43,6 +53,19 @@ WEIGHTED = """\
             def forward(self, x, labels):
                 return x * self.w.gather(0, labels)
         loss_fn = Weighted(torch.ones(3))
+"""
+
+SHAPED = """\
+        class Scale(nn.Module):
+            def __init__(self, shape):
+                super().__init__()
+                self.w = nn.Parameter(torch.ones(3))
+                self._make(shape)
+            def _make(self, shape):
+                self.s = torch.full(shape, 2.0).float()
+            def use(self):
+                return {op}
+        m = Scale(cfg.shape).cuda()
 """
 
 WAVE = """\
@@ -277,6 +300,20 @@ CASES = {
         y = b["x"] + torch.ones(3, device="cuda")
         """, set()),
     # -- what a module instance keeps in plain attributes -----------------------------------------
+    # Module.to() moves parameters, buffers and submodules, not a tensor the constructor was given
+    # and kept in a plain attribute: reported where `__init__` keeps it (the use meets the weights)
+    "constructor-argument-kept-in-a-plain-attribute": (SCALE + """\
+        m = Scale(torch.ones(2, 3)).to("cuda")
+        y = m(torch.ones(1, 3, device="cuda"))
+        """, {(4, "TP203")}),
+    "constructor-argument-already-on-the-gpu": (SCALE + """\
+        m = Scale(torch.ones(2, 3, device="cuda")).to("cuda")
+        y = m(torch.ones(1, 3, device="cuda"))
+        """, set()),
+    "constructor-argument-registered-as-a-buffer": (SCALE.replace("self.w = w", 'self.register_buffer("w", w)') + """\
+        m = Scale(torch.ones(2, 3)).to("cuda")
+        y = m(torch.ones(1, 3, device="cuda"))
+        """, set()),
     # a tensor the instance keeps meets a GPU tensor the caller passes: there the op fails
     "plain-attribute-of-an-instance-meets-a-gpu-argument": (TABLE + """\
         t = Table(torch.ones(5, 3))
@@ -298,6 +335,25 @@ CASES = {
     "module-without-parameters-input-on-the-cpu": (WEIGHTED + """\
         y = loss_fn(torch.ones(4), torch.zeros(4, dtype=torch.long))
         """, set()),
+    # a tensor a helper method of `__init__` makes however it likes (`.view(...)` of a factory):
+    # a plain CPU attribute like one `__init__` makes itself
+    "plain-attribute-made-in-an-init-helper": ("""\
+        class Kernel(nn.Module):
+            def __init__(self, n):
+                super().__init__()
+                self.n = n
+                self.w = nn.Parameter(torch.ones(1, n))
+                self._tmp_variables()
+            def _tmp_variables(self):
+                self.idx = torch.arange(self.n).view(1, -1)
+            def kernel(self):
+                return self.w - self.idx
+        k = Kernel(3).cuda()
+        """, {(8, "TP203")}),
+    # ... one of unknown rank (it may be 0-dim) is evidence where it meets them in an op that wants
+    # every operand on one device, not in arithmetic (a 0-dim CPU tensor meets a CUDA one there)
+    "plain-attribute-of-unknown-rank-in-arithmetic": (SHAPED.format(op="self.w * self.s"), set()),
+    "plain-attribute-of-unknown-rank-joined": (SHAPED.format(op="torch.cat([self.w, self.s])"), {(7, "TP203")}),
     # module code runs `__init__` for its instances whatever the arguments (the classes' own
     # analysis comes after it): a device attribute from a default stays where the default says
     "device-attribute-from-a-default-at-module-level": ("""\
@@ -339,6 +395,20 @@ CASES = {
             def forward""") + """\
         net = Wave().to("cuda")
         y = nn.Linear(3, 2).to("cuda")(net(torch.ones(1, 3, device="cuda")))
+        """, set()),
+    # a tensor made on the CPU for one instance only (`device="cpu"` by default) is evidence where the
+    # flow sees it meet the module's tensors, not wherever `forward` reads it (here the input is moved)
+    "cpu-attribute-of-one-instance-used-after-moving-the-input": ("""\
+        class Spec(nn.Module):
+            def __init__(self, device="cpu"):
+                super().__init__()
+                self.device = device
+                self.window = torch.ones(4).to(device)
+            def forward(self, x):
+                x = x.to(self.device)
+                return x * self.window
+        m = Spec().cuda()
+        y = m(torch.ones(4, device="cuda"))
         """, set()),
 }
 

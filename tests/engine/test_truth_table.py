@@ -37,6 +37,17 @@ CASES = [
      "        self.register_buffer('s', self.d['s'])\n"
      "    def forward(self, x):\n        return x * self.d['s']\nm = M().to(device)\ny = m(torch.ones(3, device=device))\n",
      True, "TP203"),
+    # ... nor a tensor the constructor was given and kept in a plain attribute, nor one an `__init__`
+    # helper made and kept there
+    ("plain-attr-from-a-constructor-argument-does-not-move",
+     "class M(nn.Module):\n    def __init__(self, w):\n        super().__init__()\n        self.w = w\n"
+     "        self.fc = nn.Linear(3, 3)\n    def forward(self, x):\n        return torch.cat([self.fc(x), self.w])\n"
+     "m = M(torch.ones(2, 3)).to(device)\ny = m(torch.ones(1, 3, device=device))\n", True, "TP203"),
+    ("plain-attr-made-in-an-init-helper-does-not-move",
+     "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.w = nn.Parameter(torch.ones(1, 3))\n"
+     "        self.make()\n    def make(self):\n        self.idx = torch.arange(3).view(1, -1)\n"
+     "    def forward(self, x):\n        return x * self.w - self.idx\nm = M().to(device)\ny = m(torch.ones(1, 3, device=device))\n",
+     True, "TP203"),
     # a device kept in a plain attribute is a string or torch.device: Module.to() leaves it as it was
     ("device-attr-from-a-default-does-not-move",
      "class M(nn.Module):\n    def __init__(self, device='cpu'):\n        super().__init__()\n        self.device = device\n"

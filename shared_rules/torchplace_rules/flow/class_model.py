@@ -147,6 +147,11 @@ class ClassInfo:
             if isinstance(value, ModuleV):
                 return ModuleV(SELF_DEV, value.has_params, None, value.cls)
             if isinstance(value, TensorV):
+                if name in self.plain_values and not self.overrides_apply and name not in self.plain_containers:
+                    # a CPU tensor `__init__` keeps unregistered, however it was made (`torch.linspace(...)[..., None]`,
+                    # a helper method): `.to()` leaves it on the CPU
+                    return TensorV(CPU, origin=self.plain_values[name], plain_attr=name, rank=value.rank,
+                                   min_rank=value.min_rank)
                 return TensorV(None, origin=at)
             if not self.overrides_apply and tensor_container_items(value):
                 # A plain list/tuple/dict is never registered: `.to()` leaves the tensors in it where they

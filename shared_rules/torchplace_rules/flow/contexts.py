@@ -89,14 +89,37 @@ def _plain_tensor_attributes(cls, frame) -> dict:
                 out[name] = stmt
                 cls.plain_containers.add(name)
             continue
-        if not isinstance(value, TensorV) or value.dev is None or not value.dev.is_cpu or value.rank == 0 \
-                or value.grad or "." in name or "[" in name or value.plain_attr is not None:
-            continue  # (a tensor that requires grad may be an nn.Parameter the scan could not see)
-        if name in cls.params or name in cls.buffers or name in cls.submodules or name in cls.plain_tensors:
-            continue
-        stmt = frame.assigned.get(key)
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute):
+        stmt = _plain_cpu_tensor(cls, frame, key, value)
+        if stmt is not None:
             out[name] = stmt
+    return out
+
+
+def _plain_cpu_tensor(cls, frame, key: str, value: Value) -> Optional[ast.Assign]:
+    """The statement `self.x = <a CPU tensor>` that left `value` at `key` ("self.x"), where x is no
+    parameter, buffer, submodule or tensor the class scan saw, and the tensor is not 0-dim."""
+    name = key[5:]
+    if not isinstance(value, TensorV) or value.dev is None or not value.dev.is_cpu or value.rank == 0 \
+            or value.grad or "." in name or "[" in name or value.plain_attr is not None:
+        return None  # (a tensor that requires grad may be an nn.Parameter the scan could not see)
+    if name in cls.params or name in cls.buffers or name in cls.submodules or name in cls.plain_tensors:
+        return None
+    stmt = frame.assigned.get(key)
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute):
+        return stmt
+    return None
+
+
+def _context_cpu_attributes(cls, frame) -> dict:
+    """`_plain_tensor_attributes` of a module's `__init__` run for one call (`Block(x_example)`: the
+    tensors it keeps are made where the argument is), without what the class records for every
+    instance (its plain lists of modules, its containers)."""
+    out = {}
+    for key, value in frame.env.items():
+        if key.startswith("self.") and value.__class__ is TensorV:
+            stmt = _plain_cpu_tensor(cls, frame, key, value)
+            if stmt is not None:
+                out[key[5:]] = stmt
     return out
 
 
@@ -380,6 +403,10 @@ def _run_body(ev, func, cls, bound: dict, node: ast.Call, self_dev: Optional[Dev
     ev.frame = frame
     try:
         completed = ev.exec_body(fnode.body)
+        if home is None and cls is not None and cls.is_module and fnode.name == "__init__":
+            attrs = _context_cpu_attributes(cls, frame)
+            if attrs:
+                ev.emit("init_context", cls, attrs)
     finally:
         ev.frame = saved_frame
         ev.call_sites.pop()

@@ -11,6 +11,8 @@ defines `on_<event>` methods, and the interpreter calls them as it goes.
                                            a method call whose result is thrown away
     on_class(ev, info: ClassInfo)          a class definition was scanned
     on_init_analysed(ev, info: ClassInfo)  a module's `__init__` was analysed (`info.plain_values` known)
+    on_init_context(ev, info, attrs)       a module's `__init__` was run for a call (`Block(x_example)`) and
+                                           kept CPU tensors in plain attributes: {name: the assignment}
     on_module_call(ev, node, module, args, kwargs)
                                            an nn.Module is called
     on_finish(ev)                          the whole file has run (rules that report at the end)
@@ -27,7 +29,7 @@ from typing import Optional
 from .devices import Dev
 from .values import TensorV, Value
 
-EVENTS = ("conflict", "call", "transfer", "expr_stmt", "class", "init_analysed", "finish", "module_call")
+EVENTS = ("conflict", "call", "transfer", "expr_stmt", "class", "init_analysed", "init_context", "finish", "module_call")
 
 
 @dataclass

@@ -18,7 +18,8 @@ class UnregisteredTensorAttr(Rule):
     summary = "A module keeps a tensor (or a list of modules) in a plain attribute that `.to()` will not move"
     what_it_does = """
         In `nn.Module` subclasses, finds `self.t = torch.tensor(...)`-style plain
-        tensor attributes created on the CPU in `__init__` and used in another
+        tensor attributes created on the CPU in `__init__` (or in a method it calls,
+        or from a CPU tensor a caller passes the constructor) and used in another
         method, plain lists, tuples and dicts of CPU tensors (reported where they
         meet the module's tensors), and plain Python lists of submodules.
     """
@@ -37,8 +38,10 @@ class UnregisteredTensorAttr(Rule):
         `forward` as an operand of device work.  Host reads (`if self.t[i]:`, `len(self.t)`,
         `self.t.shape`, `.item()`), moves where it is used (`self.t.to(x.device)`) and uses after
         the method re-binds it are not evidence; an attribute that may be 0-dim is judged only where
-        the op is known.  The module must be able to reach an accelerator (as for TP202): a device
-        in the file, or library API.  The buffer fix is offered only then.
+        the op is known, and one that is on the CPU only for the instances some calls make
+        (`Block(x_example)` with a CPU tensor) only where the analysis sees it meet them.  The
+        module must be able to reach an accelerator (as for TP202): a device in the file, or
+        library API.  The buffer fix is offered only then.
     """
     example = """
         class Scale(nn.Module):
@@ -181,6 +184,12 @@ class UnregisteredTensorAttr(Rule):
             ev.deferred.append((self.code, ("values", info)))
         self.report_lists(ev, info)
 
+    def on_init_context(self, ev, info, attrs) -> None:
+        """CPU tensors `__init__` keeps for one call (`Block(x_example)` with a CPU tensor: the states
+        it makes with `device=x_example.device`): judged like those every instance holds."""
+        if not info.overrides_apply:
+            ev.deferred.append((self.code, ("context", info, attrs)))
+
     def report_lists(self, ev, info) -> None:
         for name, assign in info.plain_module_lists.items():
             uses = info.plain_attr_uses(name)
@@ -203,6 +212,9 @@ class UnregisteredTensorAttr(Rule):
         made = ev.frame.cls.plain_tensors.get(name)
         if c.cpu.maybe_scalar and made is not None and _may_be_zero_dim(made.value):
             return  # `torch.tensor(cfg.weight)` may be 0-dim, which many ops accept next to CUDA tensors
+        if c.cpu.maybe_scalar and made is None and name not in ev.frame.cls.plain_containers \
+                and isinstance(c.node, _ARITHMETIC):
+            return  # a tensor of unknown rank kept from what `__init__` computed: arithmetic accepts a 0-dim one
         ev.deferred.append((self.code, ("use", ev.frame.cls.node, name, c.node)))
 
     def on_finish(self, ev) -> None:
@@ -212,18 +224,30 @@ class UnregisteredTensorAttr(Rule):
             if entry[0] == "use":
                 uses.setdefault((id(entry[1]), entry[2]), entry[3])
         judged = []  # (class, {name: assignment}) in the order they were seen, each once
+        in_contexts: dict = {}  # id(class) -> {name: assignment}: what its `__init__` kept for the calls seen
         for entry in entries:
             if entry[0] in ("class", "values"):
                 info = entry[1]
                 attrs = info.plain_tensors if entry[0] == "class" else info.plain_values
-                if not any(seen is info and kept is attrs for seen, kept in judged):
-                    judged.append((info, attrs))
+            elif entry[0] == "context":
+                info = entry[1]
+                attrs = in_contexts.get(id(info))
+                if attrs is None:
+                    attrs = in_contexts[id(info)] = {}
+                for name, assign in entry[2].items():
+                    if name not in info.plain_containers:
+                        attrs.setdefault(name, assign)
+            else:
+                continue
+            if not any(seen is info and kept is attrs for seen, kept in judged):
+                judged.append((info, attrs))
         ctx = None
         for info, attrs in judged:
             found = []
             for name, assign in attrs.items():
                 use = uses.get((id(info.node), name))
-                if use is None and name not in info.plain_containers:  # (a container: where the flow saw it)
+                if use is None and name not in info.plain_containers and attrs is not in_contexts.get(id(info)):
+                    # (a container, or a tensor made on the CPU for some calls only: where the flow saw it)
                     use = _use_in_forward(info, name, assign)
                 if use is not None:
                     found.append((name, assign, use))
@@ -258,6 +282,9 @@ class UnregisteredTensorAttr(Rule):
             fix = make_fix(f"Register `{name}` as a non-persistent buffer", True,
                            replace_node(ev.src, assign, f'self.register_buffer("{name}", {value}, persistent=False)'))
         ev.report(self, assign.targets[0], message, [(use, "used here")], fix)
+
+
+_ARITHMETIC = (ast.BinOp, ast.AugAssign, ast.Compare, ast.UnaryOp)  # where a 0-dim CPU tensor meets any device
 
 
 def _container_kind(value: ast.AST) -> str:
