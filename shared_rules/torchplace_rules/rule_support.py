@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from .flow.cross_file import home_elsewhere
 from .flow.devices import Dev
 from .flow.state import device_variable
 from .flow.values import TensorV
@@ -55,12 +56,13 @@ def placed_device(ev, dev: Optional[Dev]) -> Optional[Dev]:
 
 def made_in_module_method(ev, c) -> bool:
     """A CPU tensor made by a factory inside a module's method (reported at the factory, TP202), or a
-    plain tensor attribute (reported where it is set, TP203), meets the module's own tensors: in every
-    call context the cause is reported there, not at each use."""
+    plain tensor attribute set in this file (reported where it is set, TP203), meets the module's own
+    tensors: in every call context the cause is reported there, not at each use."""
     if c.other_dev.kind != "self" or c.cpu.batch is not None:
         return False
     if c.cpu.plain_attr is not None:
-        return True
+        # (made in another file's code: TP203 reports it there; in this file the use is where it fails)
+        return home_elsewhere(ev, c.cpu.origin) is None
     return c.cpu.factory is not None and ev.frame.cls is not None and ev.frame.cls.is_module and ev.frame.func is not None
 
 

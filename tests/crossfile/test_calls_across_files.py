@@ -264,6 +264,43 @@ def test_an_import_inside_another_files_function_resolves_from_that_files_folder
     assert (6, "TP101") in found
 
 
+OPS = """\
+    import torch
+
+    def shift(x, advance):
+        phase = x - advance
+        phase = phase * 2
+        return phase + advance
+"""
+
+LAYERS = """\
+    import torch
+    from torch import nn
+
+    import ops
+
+    class Stretch(nn.Module):
+        def __init__(self, n=5):
+            super().__init__()
+            self.advance = torch.linspace(0, 1, n)[..., None]
+
+        def forward(self, x):
+            return ops.shift(x, self.advance)
+
+    m = Stretch().cuda()
+    y = m(torch.ones(5, 3, device="cuda"))
+"""
+
+
+def test_a_plain_attribute_of_another_file_is_reported_where_it_fails_once(tmp_path):
+    # the cause is in layers.py (TP203's business there); ops.py has no such cause to point at: its
+    # first use that raises is reported (not the second), naming where the tensor was made
+    project = _project(tmp_path, {"ops.py": OPS, "layers.py": LAYERS})
+    got = _findings(project, "ops.py")
+    assert [(line, code) for line, code, _ in got] == [(4, "TP101")]
+    assert "(made in layers.py line 9)" in got[0][2].message
+
+
 BLOCK = """\
     import torch
     from torch import nn

@@ -202,6 +202,22 @@ def foreign_home(node) -> Optional[object]:
     return getattr(node, HOME_ATTR, None)
 
 
+def home_elsewhere(ev, node) -> Optional[object]:
+    """`foreign_home(node)` where that is another file than the checked one (a summary of the
+    checked file itself, read by an importer that passes its values back, is not)."""
+    home = getattr(node, HOME_ATTR, None)
+    if home is None or ev.project is None:
+        return home
+    own = ev.__dict__.get("_own_real_path")
+    if own is None:
+        try:
+            own = ev.project.real_file(ev.path)
+        except (OSError, ValueError, TypeError):
+            return home
+        ev._own_real_path = own
+    return home if home.path != own else None
+
+
 
 
 # -- contexts from callers in other files ------------------------------------------------

@@ -1,6 +1,8 @@
 """TP101 mixed-devices: an op that combines an accelerator tensor with a CPU tensor."""
 import ast
+from typing import Optional
 
+from ..flow.cross_file import home_elsewhere
 from ..edits import insert_keyword, make_fix, method_suffix
 from ..context import file_context
 from ..model import Severity
@@ -15,10 +17,14 @@ _ITERATOR_OPS = (ast.BinOp, ast.AugAssign, ast.Compare, ast.UnaryOp)
 
 def _cause_reported(ev, code: str, c) -> bool:
     """The same CPU tensor already gave a finding on the way here: the first use that raises is the
-    one to fix.  A finding in the other branch of an `if` around this use is not on the way here."""
+    one to fix.  A finding in the other branch of an `if` around this use is not on the way here.
+    One made in another file is named in the message (a related location can only be in this file)."""
     origin = c.cpu.origin
     if origin is None or origin is c.cpu_node or not hasattr(origin, "lineno"):
         return False
+    made = _made_elsewhere(ev, c)
+    if made is not None:
+        return already_reported(ev, lambda f: f.code == code and made in f.message)
     span = ev.src.span(origin)
     other_branches = _other_branches(ev, c.node)
     return already_reported(ev, lambda f: f.code == code and not any(
@@ -39,6 +45,13 @@ def _other_branches(ev, node) -> list:
                 out.append((other[0].lineno - 1, other[-1].end_lineno - 1))
         child, parent = parent, parents.get(id(parent))
     return out
+
+
+def _made_elsewhere(ev, c) -> Optional[str]:
+    """For a CPU operand created in another file's code, where: ` (made in other.py line 18)`."""
+    origin = c.cpu.origin
+    home = home_elsewhere(ev, origin) if origin is not None and hasattr(origin, "lineno") else None
+    return f" (made in {home.path.name} line {origin.lineno})" if home is not None else None
 
 
 class MixedDevices(Rule):
@@ -70,7 +83,8 @@ class MixedDevices(Rule):
         reports), and the CPU operand cannot be the 0-dim tensor that arithmetic accepts: in `+`,
         `*`, comparisons and in-place arithmetic its rank must be known (else the finding is a hint
         that says "may").  The related locations
-        show where each operand got its device.  Code inside `pytest.raises(...)` /
+        show where each operand got its device (the message names the file and line where a CPU
+        tensor made in another file's code was made).  Code inside `pytest.raises(...)` /
         `assertRaises(...)` blocks is expected to raise and is not reported.
     """
     example = """
@@ -211,15 +225,16 @@ class MixedDevices(Rule):
         certain = not (c.cpu.maybe_scalar and isinstance(c.node, _ITERATOR_OPS))
         src = ev.src
         cpu_text, other_text = code_text(src, c.cpu_node), code_text(src, c.other_node)
+        made = _made_elsewhere(ev, c) or ""
         if not certain:
-            message = (f"`{cpu_text}` is on the CPU but `{other_text}` is on {dev_text(other_dev)}: this may raise "
+            message = (f"`{cpu_text}` is on the CPU{made} but `{other_text}` is on {dev_text(other_dev)}: this may raise "
                        "\"Expected all tensors to be on the same device\" unless it is a 0-dim tensor")
         elif c.kind == "index":
-            message = (f"`{cpu_text}` is on the CPU but is indexed with `{other_text}` on {dev_text(other_dev)}: "
+            message = (f"`{cpu_text}` is on the CPU{made} but is indexed with `{other_text}` on {dev_text(other_dev)}: "
                        "indices must be on the CPU or on the indexed tensor's device")
         else:
             where = "the CPU" if c.cpu.dev is None or c.cpu.dev.is_cpu else dev_text(c.cpu.dev)
-            message = (f"`{cpu_text}` is on {where} but `{other_text}` is on {dev_text(other_dev)}: this raises "
+            message = (f"`{cpu_text}` is on {where}{made} but `{other_text}` is on {dev_text(other_dev)}: this raises "
                        "\"Expected all tensors to be on the same device\"")
         related = [origin_related(c.cpu_node, c.cpu, "created on the CPU here"),
                    origin_related(c.other_node, c.other, f"placed on {dev_text(other_dev)} here")]
