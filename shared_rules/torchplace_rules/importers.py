@@ -2,9 +2,10 @@
 
 A checked file's functions are also analysed for what its importers pass
 them (`module_summaries.CallerCache`); this table says who the importers are.
-It reads the files of the checked file's folder and of the folders above it
-(a regular expression over `import` lines: no parse), and answers by resolving
-only the candidates whose imports mention the file's name.  In an editor
+It reads the files of the checked file's folder, of the folders above it and
+of the project root's other folders (a regular expression over `import` lines:
+no parse), and answers by resolving only the candidates whose imports mention
+the file's name, or the name of a package whose `__init__.py` hands its names on.  In an editor
 session (files change) it looks at a folder again at most every few seconds,
 and re-reads only the files whose fingerprint changed.
 """
@@ -14,7 +15,9 @@ import os
 import re
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
+
+from .flow.cross_file import MAX_STAR_IMPORTS
 
 
 if TYPE_CHECKING:
@@ -23,15 +26,19 @@ if TYPE_CHECKING:
 MAX_FILES = 2000  # a bigger folder is read only this far
 MAX_FILE_BYTES = 400_000
 RESCAN_SECONDS = 5.0
+MAX_NAME_LINES = 200  # the lines of one `from m import (...)` read for its names
+MAX_TOP_FOLDERS = 8  # the project root's folders read besides those of the file's own chain
+MAX_REEXPORT_HOPS = 2  # packages (`__init__.py`) followed up from a file for the importers of its names
 
 _IMPORT = re.compile(r"[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([^\n#)]*)|import[ \t]+([^\n#]+))")
 
 
 def imports_in(text: str) -> list[tuple[int, str, tuple]]:
     """(level, module, imported names) of each import line of `text` (the pattern is tried only
-    on the lines that say `import`)."""
+    on the lines that say `import`; the names of `from m import (` are read up to the `)`)."""
     out = []
-    for line in text.split("\n"):
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
         m = _IMPORT.match(line) if "import" in line else None
         if m is None:
             continue
@@ -40,41 +47,146 @@ def imports_in(text: str) -> list[tuple[int, str, tuple]]:
                 name = part.split(" as ")[0].strip()
                 if name:
                     out.append((0, name, ()))
-        else:
-            names = tuple(p.split(" as ")[0].strip() for p in m.group(3).split(",") if p.strip())
-            out.append((len(m.group(1)), m.group(2), names))
+            continue
+        listed = m.group(3)
+        if "(" in line and ")" not in line.split("#")[0]:
+            for more in lines[i + 1:i + MAX_NAME_LINES]:
+                more = more.split("#")[0]
+                listed += "," + more.split(")")[0]
+                if ")" in more:
+                    break
+        out.append((len(m.group(1)), m.group(2), tuple([p.split(" as ")[0].strip() for p in listed.split(",") if p.strip()])))
     return out
 
 
+_BINDING = re.compile(r"^[ \t]*(?:(?:async[ \t]+)?def|class)[ \t]+(\w+)|^[ \t]*(\w+)[ \t]*(?::[^=\n]*)?=(?!=)", re.M)
+_STAR = re.compile(r"^[ \t]*from[ \t]+\S+[ \t]+import[ \t]+\*", re.M)
+
+
+def names_bound_in(text: str) -> tuple[frozenset, int]:
+    """(the names `text` may bind at module level, over-approximated: every `def`, `class`, assigned
+    name and name on an import line, at any indentation; its number of star imports)."""
+    names = {a or b for a, b in _BINDING.findall(text)}
+    for _, module, imported in imports_in(text):
+        names.update(imported)
+        names.add(module.split(".")[0])
+    for line in text.split("\n"):
+        if " as " in line and "import" in line:
+            names.update(re.findall(r"\bas[ \t]+(\w+)", line))
+    return frozenset(names), len(_STAR.findall(text))
+
+
 class ImporterTable:
-    """Who imports a file: read from the files of that file's folder and of each folder above it up to
-    the project root (where scripts, trainers and the modules of enclosing packages are), not from
-    sibling packages; each folder's files are read once (again when they change, in an editor)."""
+    """Who imports a file: read from the files of that file's folder, of each folder above it up to
+    the project root (where scripts, trainers and the modules of enclosing packages are) and of the
+    root's other folders (examples/, scripts/, a sibling package; not their subfolders); each
+    folder's files are read once (again when they change, in an editor)."""
 
     def __init__(self, index: "ProjectIndex", find_root) -> None:
         self.index = index
         self.find_root = find_root  # path -> the project root above it (None: none)
         self.folders: dict[Path, tuple] = {}  # folder -> (read at, {file: entry}, {token: files}) (see `_read`)
-        self.answers: dict[Path, list] = {}  # static runs: file -> its importers
+        self.answers: dict[Path, tuple] = {}  # static runs: file -> (its importers, packages handing on its names)
         self.chains: dict[Path, list] = {}  # folder -> the folders read for a file in it
+        self.bindings: dict[Path, tuple] = {}  # file -> (fingerprint, `names_bound_in` its text)
+
+    def may_bind(self, path: Path, name: str) -> bool:
+        """Can the module `path` bind `name`, itself or through a star import the summaries follow
+        (a cheap look at its text before summarising it)?"""
+        with self.index.lock:
+            fingerprint = self.index.fingerprint(path)
+            known = self.bindings.get(path)
+            if known is None or known[0] != fingerprint:
+                text = self.index.read(path) if fingerprint is not None else None
+                known = self.bindings[path] = (fingerprint, *(names_bound_in(text) if text is not None else (frozenset(), 0)))
+            return name in known[1] or 0 < known[2] <= MAX_STAR_IMPORTS
 
     def importers_of(self, path: Path) -> list[Path]:
         """The files that import `path`, nearest first (kept for the whole run when files do not change)."""
+        return self._answer(path)[0]
+
+    def reexports_of(self, path: Path) -> dict:
+        """{a package's `__init__.py` that hands on names of `path`: those names ("*": any)}: it imports
+        them from `path` or, in turn, from such a package (`from .knn import KNN`, `from .agent import *`)."""
+        return self._answer(path)[1]
+
+    def _answer(self, path: Path) -> tuple:
         with self.index.lock:
             known = self.answers.get(path) if self.index.static else None
             if known is None:
                 known = self.answers[path] = self._importers_of(path)
             return known
 
-    def _importers_of(self, path: Path) -> list[Path]:
-        name = path.parent.name if path.name == "__init__.py" else path.stem
+    def _importers_of(self, path: Path) -> tuple[list, dict]:
+        """(importers, {package: names handed on}): the files that import `path`, and those that import
+        one of its names through the packages that hand them on, up to MAX_REEXPORT_HOPS packages up
+        (the packages themselves are analysed only where they import `path` directly, as before)."""
+        direct: dict = {}
+
+        def importers(source: Path) -> list:
+            if source not in direct:
+                direct[source] = self._direct_importers(source)
+            return direct[source]
+
+        found = list(importers(path))
+        handed_on: dict = {}
+        layer: dict = {path: None}
+        for _ in range(MAX_REEXPORT_HOPS):
+            packages: dict = {}
+            for source, names in layer.items():
+                for importer in importers(source):
+                    if importer not in handed_on and importer != path and self._hands_on(importer):
+                        given = self._bound_names(importer, source, names)
+                        if given:
+                            handed_on[importer] = packages[importer] = given
+            for package, names in packages.items():
+                for importer in importers(package):
+                    if importer.name != "__init__.py" and importer != path and importer not in found \
+                            and self._bound_names(importer, package, names):
+                        found.append(importer)
+            layer = packages
+        found.sort(key=lambda p: (_distance(p, path), str(p)))
+        return found, handed_on
+
+    def _hands_on(self, path: Path) -> bool:
+        """Is `path` a package's `__init__.py` whose names the summaries follow to where they are
+        defined (not an index of many packages: see `cross_file.reexported`)?"""
+        if path.name != "__init__.py":
+            return False
+        return self._entry(path)[4] <= MAX_STAR_IMPORTS
+
+    def _bound_names(self, importer: Path, source: Path, handed_on) -> set:
+        """The names the import lines of `importer` bind to what `source` defines (`handed_on` None)
+        or to the names it hands on (a set; "*": any)."""
+        out: set = set()
+        stem = _stem(source)
+        for level, module, imported in self._entry(importer)[1]:
+            if module and module.rpartition(".")[2] != stem and stem not in imported:
+                continue
+            if self.index.resolve(importer, module or None, level) == source:
+                if not imported:  # `import a.b` binds `a`
+                    out.add(module.split(".")[0])
+                elif handed_on is None:
+                    out.update(imported)
+                elif "*" in imported:
+                    out.update(handed_on)
+                else:
+                    out.update(n for n in imported if n in handed_on or "*" in handed_on)
+            elif stem in imported and self.index.resolve(importer, f"{module}.{stem}" if module else stem, level) == source:
+                out.add(stem)  # `from pkg import module`
+        return out
+
+    def _entry(self, path: Path) -> tuple:
+        entries, _ = self._read(path.parent)
+        return entries.get(path, (None, [], 0, set(), 0))
+
+    def _direct_importers(self, path: Path) -> list[Path]:
         found = []
         for folder in self._folders_for(path):
             entries, by_token = self._read(folder)
-            for candidate in by_token.get(name, ()):
+            for candidate in by_token.get(_stem(path), ()):
                 if candidate != path and self._imports(candidate, entries[candidate][1], path):
                     found.append(candidate)
-        found.sort(key=lambda p: (_distance(p, path), str(p)))
         return found
 
     def line_count(self, path: Path) -> int:
@@ -82,13 +194,14 @@ class ImporterTable:
         return entry[2] if entry is not None else 0
 
     def _imports(self, importer: Path, imports: list, target: Path) -> bool:
+        stem = _stem(target)
         for level, module, names in imports:
+            if module and module.rpartition(".")[2] != stem and stem not in names:
+                continue  # (a line that does not name the file cannot import it)
             if self.index.resolve(importer, module or None, level) == target:
                 return True
-            for name in names:
-                full = f"{module}.{name}" if module else name
-                if name != "*" and self.index.resolve(importer, full, level) == target:
-                    return True
+            if stem in names and self.index.resolve(importer, f"{module}.{stem}" if module else stem, level) == target:
+                return True  # `from pkg import module`
         return False
 
     def _folders_for(self, path: Path) -> list[Path]:
@@ -108,10 +221,10 @@ class ImporterTable:
             if len(out) > 8 or not (parent == root or root in parent.parents):
                 break
             out.append(parent)
-        return out
+        return out + _top_folders(root, out)
 
     def _read(self, folder: Path) -> tuple:
-        """({file: (fingerprint, imports, lines, tokens)}, {token: [file]}) of the folder's files."""
+        """({file: (fingerprint, imports, lines, tokens, star imports)}, {token: [file]}) of the folder's files."""
         now = time.monotonic()
         known = self.folders.get(folder)
         if known is not None and (self.index.static or now - known[0] < RESCAN_SECONDS):
@@ -132,7 +245,7 @@ class ImporterTable:
                     continue
                 imports = imports_in(text)
                 tokens = {t for _, module, names_ in imports for t in (module.rsplit(".", 1)[-1], module.split(".", 1)[0], *names_) if t}
-                entry = (fingerprint, imports, text.count("\n") + 1, tokens)
+                entry = (fingerprint, imports, text.count("\n") + 1, tokens, sum(1 for i in imports if i[2] == ("*",)))
             entries[path] = entry
         by_token: dict = {}
         for path, entry in entries.items():
@@ -140,6 +253,23 @@ class ImporterTable:
                 by_token.setdefault(token, []).append(path)
         self.folders[folder] = (now, entries, by_token)
         return entries, by_token
+
+
+def _top_folders(root: Path, chain: list) -> list[Path]:
+    """The project root's folders that are not in `chain` (scripts/, examples/, a sibling package:
+    where the code that uses a package usually is), in name order, at most MAX_TOP_FOLDERS."""
+    if root not in chain:
+        return []
+    try:
+        names = sorted(e.name for e in os.scandir(root) if e.is_dir() and e.name[0] not in "._")
+    except OSError:
+        return []
+    return [root / name for name in names if root / name not in chain][:MAX_TOP_FOLDERS]
+
+
+def _stem(path: Path) -> str:
+    """The name other files import `path` by."""
+    return path.parent.name if path.name == "__init__.py" else path.stem
 
 
 def _distance(a: Path, b: Path) -> int:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Optional
 from .config import Config
 from .flow.cross_file import MAX_DEPTH, import_depth, is_foreign
 from .flow.driver import Analyzer
-from .flow.values import ClassV, FuncV
+from .flow.values import UNKNOWN, ClassV, FuncV, QualV
 from .source_text import SourceText
 from .syntax_nodes import own_nodes
 
@@ -37,6 +37,9 @@ class ModuleSummary:
     deps: dict  # path -> fingerprint, every project file this summary read (transitively)
     depth: int = 1
     generic_contexts: dict = field(default_factory=dict)  # its functions analysed for callers passing nothing known
+    # what its module code imports from elsewhere and hands on (see `cross_file.reexported`):
+    reexports: dict = field(default_factory=dict)  # name -> (module, level, name | None for `import module`)
+    stars: tuple = ()  # (module, level) of each `from module import *`
 
 
 def _mark(tree: ast.AST, summary: ModuleSummary) -> None:
@@ -146,7 +149,65 @@ def summarise(index: "ProjectIndex", path: Path, text: str, fingerprint: tuple, 
     summary.env = env
     summary.deps = dict(analyzer.__dict__.get("cross_deps", {}))
     summary.deps.pop(path, None)
+    summary.reexports, summary.stars = _imports_handed_on(tree, env, depth == MAX_DEPTH)
     return summary
+
+
+_BLOCKS = (ast.If, ast.Try, ast.With, getattr(ast, "TryStar", ast.Try))
+
+
+def _module_statements(body: list):
+    """The statements run with the module (those in `if`, `try` and `with` blocks too)."""
+    for stmt in body:
+        yield stmt
+        if isinstance(stmt, _BLOCKS):
+            for block in (stmt.body, getattr(stmt, "orelse", ()), getattr(stmt, "finalbody", ())):
+                yield from _module_statements(block)
+            for handler in getattr(stmt, "handlers", ()):
+                yield from _module_statements(handler.body)
+
+
+def _imports_handed_on(tree: ast.Module, env: dict, unresolved: bool) -> tuple[dict, tuple]:
+    """({name: (module, level, imported name)}, stars) of a module.  Names only where the summary
+    did not resolve its imports (`unresolved`), each bound by that one import and nothing else
+    (`from .a import f` then `f = wrap(f)` is not `a.f`), and still unknown to the summary."""
+    if not unresolved:
+        return {}, tuple((s.module, s.level) for s in _module_statements(tree.body)
+                         if type(s) is ast.ImportFrom and s.names[0].name == "*")
+    stars, imported, bound = [], {}, {}
+    for stmt in _module_statements(tree.body):
+        if isinstance(stmt, ast.ImportFrom):
+            for alias in stmt.names:
+                if alias.name == "*":
+                    stars.append((stmt.module, stmt.level))
+                else:
+                    local = alias.asname or alias.name
+                    imported[local] = (stmt.module, stmt.level, alias.name)
+                    bound[local] = bound.get(local, 0) + 1
+        elif isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                local = alias.asname or alias.name.split(".")[0]
+                imported[local] = (alias.name if alias.asname else local, 0, None)
+                bound[local] = bound.get(local, 0) + 1
+        elif not isinstance(stmt, _BLOCKS):
+            for name in _names_bound(stmt):
+                bound[name] = bound.get(name, 0) + 1
+    reexports = {name: spec for name, spec in imported.items()
+                 if bound[name] == 1 and (env.get(name) is UNKNOWN or isinstance(env.get(name), QualV))}
+    return reexports, tuple(stars)
+
+
+def _names_bound(stmt: ast.stmt):
+    """The names a module-level statement binds (over-approximated: `x[i] = v` binds `x` and `i`)."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        yield stmt.name
+        return
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
+    for target in targets:
+        if target is not None:
+            for node in ast.walk(target):
+                if isinstance(node, ast.Name):
+                    yield node.id
 
 
 # -- callers in other files ---------------------------------------------------------------
@@ -162,21 +223,27 @@ def _calls_into(owner: ast.AST, names: set) -> bool:
     return False
 
 
-def _names_from(index: "ProjectIndex", path: Path, tree: ast.Module, target: Path) -> set:
-    """The names `path` binds to `target` or to what it defines (`from target import A`, `import target`)."""
+def _names_from(index: "ProjectIndex", path: Path, tree: ast.Module, target: Path, handed_on: dict) -> set:
+    """The names `path` binds to `target` or to what it defines (`from target import A`, `import target`),
+    also through the packages that hand on its names (`handed_on`: {package __init__: names, "*": any})."""
+    sources = {target: None, **handed_on}
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
-            if index.resolve(path, node.module, node.level) == target:
-                names.update(a.asname or a.name for a in node.names)
+            source = index.resolve(path, node.module, node.level)
+            if source in sources:
+                given = sources[source]
+                names.update(a.asname or a.name for a in node.names if given is None or a.name in given or "*" in given)
+                if given is not None and any(a.name == "*" for a in node.names):
+                    names.update(given)
                 continue
             for a in node.names:
                 full = f"{node.module}.{a.name}" if node.module else a.name
-                if index.resolve(path, full, node.level) == target:
+                if index.resolve(path, full, node.level) in sources:
                     names.add(a.asname or a.name)
         elif isinstance(node, ast.Import):
             for a in node.names:
-                if index.resolve(path, a.name, 0) == target:
+                if index.resolve(path, a.name, 0) in sources:
                     names.add(a.asname or a.name.split(".")[0])
     return names
 
@@ -220,7 +287,7 @@ def summarise_callers(index: "ProjectIndex", path: Path, text: str, fingerprint:
     tree = _parse_marked(path, text, home)
     if tree is None:
         return entry
-    names = _names_from(index, path, tree, target)
+    names = _names_from(index, path, tree, target, index.importers.reexports_of(target))
     if not names:
         return entry
     analyzer = Analyzer(tree, home.src, [], Config(), str(path), project=index)

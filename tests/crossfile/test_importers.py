@@ -70,3 +70,128 @@ def test_what_an_importer_passes_does_not_depend_on_the_files_checked_before(tmp
     alone = {name: _findings(project, name) for name in names}
     assert forward == backward == alone
     assert forward["ops.py"] == [(8, "TP101")]  # `a` comes back from prepare() on DEVICE
+
+
+# -- importers through packages that hand on the file's names ----------------------------------------
+KNN = """\
+    import torch
+
+    class KNN:
+        def __init__(self, model):
+            self.model = model
+
+        def predict(self, x):
+            return self.predict_features(self.model(x))
+
+        def predict_features(self, z):
+            return torch.tensor(z.detach().numpy())
+"""
+
+KNN_SCRIPT = """\
+    import torch
+    from pkg.detector import KNN
+
+    def main(model):
+        detector = KNN(model.cuda())
+        return detector.predict(torch.randn(4, 8).cuda())
+"""
+
+
+def test_a_script_that_imports_a_class_through_its_package_is_one_of_its_callers(tmp_path):
+    # (pytorch-ood: the example imports KNN from pytorch_ood.detector, whose __init__ re-exports knn.py;
+    # the CUDA features reach `.numpy()` in knn.py.)
+    files = {"pkg/__init__.py": "", "pkg/detector/__init__.py": "from .knn import KNN\n",
+             "pkg/detector/knn.py": KNN, "run.py": KNN_SCRIPT}
+    project = _project(tmp_path, files)
+    index = ProjectIndex(project)
+    knn = project / "pkg/detector/knn.py"
+    assert index.importers.importers_of(knn) == [project / "pkg/detector/__init__.py", project / "run.py"]
+    assert _findings(project, "pkg/detector/knn.py") == [(11, "TP104")]
+    fixed = dict(files, **{"pkg/detector/knn.py": KNN.replace("z.detach().numpy()", "z.detach().cpu().numpy()")})
+    assert _findings(_project(tmp_path, fixed), "pkg/detector/knn.py") == []
+
+
+BLEND = """\
+    import torch
+
+    def mix(a, b):
+        return a + b
+"""
+
+
+def _blend_project(tmp_path: Path, package_init: str, script: str) -> Path:
+    return _project(tmp_path, {"ops/__init__.py": package_init, "ops/blend.py": BLEND, "script.py": script})
+
+
+def test_a_module_attribute_of_a_package_that_imports_the_function_calls_it(tmp_path):
+    # (tntorch: smoothness.py calls `tn.partial(...)`; tntorch/__init__ imports partial from derivatives.py)
+    project = _blend_project(tmp_path, "from .blend import mix\n", """\
+        import torch
+        import ops as o
+
+        o.mix(torch.ones(3).cuda(), torch.zeros(3))
+    """)
+    assert _findings(project, "ops/blend.py") == [(4, "TP101")]
+
+
+def test_a_name_a_package_star_imports_from_the_file_calls_it(tmp_path):
+    # (rl-starter-files: utils/__init__ does `from .agent import *`, scripts call `utils.Agent(...)`)
+    project = _blend_project(tmp_path, "from .blend import *\n", """\
+        import torch
+        import ops
+
+        ops.mix(torch.ones(3).cuda(), torch.zeros(3))
+    """)
+    assert _findings(project, "ops/blend.py") == [(4, "TP101")]
+
+
+def test_the_names_of_an_import_written_over_several_lines_are_read(tmp_path):
+    project = _blend_project(tmp_path, "from .blend import (\n    mix,  # the one\n)\n", """\
+        import torch
+        from ops import mix
+
+        mix(torch.ones(3).cuda(), torch.zeros(3))
+    """)
+    assert _findings(project, "ops/blend.py") == [(4, "TP101")]
+
+
+def test_a_package_that_star_imports_many_modules_is_not_followed(tmp_path):
+    # An index of a whole library (transformers/models/__init__ star-imports every model): its importers
+    # would be every user of the library, and each lookup of a name it does not bind a search of them all.
+    stars = "".join(f"from .m{i} import *\n" for i in range(8)) + "from .blend import *\n"
+    files = {f"ops/m{i}.py": "X = 1\n" for i in range(8)}
+    project = _project(tmp_path, files)
+    _blend_project(project, stars, "import torch\nimport ops\n\nops.mix(torch.ones(3).cuda(), torch.zeros(3))\n")
+    assert ProjectIndex(project).importers.importers_of(project / "ops/blend.py") == [project / "ops/__init__.py"]
+    assert _findings(project, "ops/blend.py") == []
+
+
+def test_a_script_in_another_folder_of_the_project_root_is_one_of_its_callers(tmp_path):
+    # (pytorch-ood: src/pytorch_ood/... is used by examples/knn_detector.py, in neither the package's
+    # folders nor those above it.)
+    files = {"src/pkg/__init__.py": "", "src/pkg/knn.py": KNN,
+             "examples/run.py": KNN_SCRIPT.replace("from pkg.detector import KNN", "from pkg.knn import KNN")}
+    project = _project(tmp_path, files)
+    assert ProjectIndex(project).importers.importers_of(project / "src/pkg/knn.py") == [project / "examples/run.py"]
+    assert _findings(project, "src/pkg/knn.py") == [(11, "TP104")]
+
+
+def test_an_importers_summary_follows_no_other_package_past_the_last_depth(tmp_path):
+    # The importer's own imports are summarised without theirs (the depth limit); only the packages of
+    # the file asked about are read through, so other packages' modules are never summarised for it.
+    project = _project(tmp_path, {
+        "other/__init__.py": "from .impl import helper\n",
+        "other/impl.py": "import torch\n\ndef helper(x):\n    return x.cuda()\n",
+        "ops/__init__.py": "from .blend import mix\n", "ops/blend.py": BLEND,
+        "script.py": """\
+            import torch
+            from ops import mix
+            from other import helper
+
+            def main():
+                return mix(helper(torch.ones(3)), torch.zeros(3))
+        """})
+    index = ProjectIndex(project)
+    assert _findings(project, "ops/blend.py", index) == []
+    summarised = {path for path, _ in index.summaries.entries}
+    assert project / "ops/blend.py" in summarised and project / "other/impl.py" not in summarised

@@ -40,6 +40,10 @@ class ProjectModuleV(QualV):
             if isinstance(value, DeviceV) and node is not None:
                 return DeviceV(replace(value.dev, expr=ev.src.segment(node)))
             return value
+        if summary is not None and (summary.reexports or summary.stars):
+            value = reexported(ev, summary, attr, 0)
+            if value is not None:
+                return value
         if self.file is not None and self.file.name == "__init__.py":
             sub = ev.project.resolve(self.file, attr, 1)
             if sub is not None:
@@ -51,10 +55,11 @@ class LazyImportV(Value):
     """`from module import name` of a project module, looked up when the name is first used
     (most imported names never matter, and summarising a module costs a parse)."""
 
-    __slots__ = ("path", "module", "name", "depth", "fallback")
+    __slots__ = ("path", "module", "name", "depth", "fallback", "hops")
 
-    def __init__(self, path: Path, module: Optional[str], name: str, depth: int, fallback: Value) -> None:
+    def __init__(self, path: Path, module: Optional[str], name: str, depth: int, fallback: Value, hops: int = 0) -> None:
         self.path, self.module, self.name, self.depth, self.fallback = path, module, name, depth, fallback
+        self.hops = hops  # re-exports followed to get here (`reexported`)
 
     def resolve(self, ev) -> Value:
         summary = ev.project.summaries.get(self.path, ev, self.depth) if ev.project is not None else None
@@ -63,11 +68,53 @@ class LazyImportV(Value):
             return value
         if isinstance(value, ProjectModuleV):
             return value
+        if summary is not None and (summary.reexports or summary.stars):
+            found = reexported(ev, summary, self.name, self.hops)
+            if found is not None:
+                return found
         if self.path.name == "__init__.py" and ev.project is not None:
             sub = ev.project.resolve(self.path, self.name, 1)
             if sub is not None:
                 return ProjectModuleV(f"{self.module or ''}.{self.name}".lstrip("."), sub, depth_of(ev, sub, self.depth))
         return value if isinstance(value, QualV) else self.fallback
+
+
+MAX_REEXPORT_HOPS = 3  # `from pkg import X` followed through at most this many modules that import X themselves
+MAX_STAR_IMPORTS = 8  # a module with more `from m import *` is not searched for the names it does not bind
+
+
+def reexported(ev, summary, name: str, hops: int) -> Optional[Value]:
+    """What `name` of `summary`'s module is when the module imports it from another project module
+    and the summary does not hold it: a star import (`from .agent import *`) binds nothing, and a
+    summary of the last depth resolves no import.  The import is followed as if the name had been
+    imported from where it is defined, at the summary's depth (None: unknown).  At the last depth
+    only the packages of the file an importer is summarised for are followed (`from pkg import KNN`
+    reaches pkg/knn.py): resolving the imports of every module at that depth costs what the depth
+    limit saves."""
+    if hops >= MAX_REEXPORT_HOPS:
+        return None
+    if summary.depth >= MAX_DEPTH:
+        target = getattr(ev, "caller_target", None)
+        if target is None or summary.path not in ev.project.importers.reexports_of(target):
+            return None
+    spec = summary.reexports.get(name)
+    if spec is not None:
+        sources = [spec]
+    elif len(summary.stars) > MAX_STAR_IMPORTS:  # an index of a whole library: not searched
+        return None
+    else:
+        sources = [(module, level, name) for module, level in summary.stars]
+    for module, level, original in sources:
+        path = ev.project.resolve(summary.path, module, level)
+        if path is None or path == summary.path or spec is None and not ev.project.importers.may_bind(path, name):
+            continue
+        depth = depth_of(ev, path, summary.depth)
+        if original is None:  # `import a.b as c`
+            return ProjectModuleV(module, path, depth)
+        value = LazyImportV(path, module, original, depth, UNKNOWN, hops + 1).resolve(ev)
+        if value is not UNKNOWN and not (isinstance(value, QualV) and not isinstance(value, ProjectModuleV)):
+            return value
+    return None
 
 
 def resolved(ev, value):
