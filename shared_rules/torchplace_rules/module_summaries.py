@@ -212,7 +212,8 @@ def _names_bound(stmt: ast.stmt):
 
 # -- callers in other files ---------------------------------------------------------------
 def _calls_into(owner: ast.AST, names: set) -> bool:
-    """Does `owner` call something bound to one of `names` (`Trainer(...)`, `utils.load(...)`)?"""
+    """Does `owner` call something bound to one of `names` (`Trainer(...)`, `utils.load(...)`), or use
+    an attribute made from one (".attr" in `names`: `self.model(x)`, `net = self.model`)?"""
     for node in ast.walk(owner):
         if isinstance(node, ast.Call):
             func = node.func
@@ -220,6 +221,8 @@ def _calls_into(owner: ast.AST, names: set) -> bool:
                 func = func.value
             if isinstance(func, ast.Name) and func.id in names:
                 return True
+        elif isinstance(node, ast.Attribute) and "." + node.attr in names:
+            return True
     return False
 
 
@@ -248,6 +251,47 @@ def _names_from(index: "ProjectIndex", path: Path, tree: ast.Module, target: Pat
     return names
 
 
+def _with_derived(tree: ast.Module, names: set) -> set:
+    """`names` and what the module binds to values made from them: module names (`denormalize =
+    Denormalize(...)`: a function that calls `denormalize(x)` calls into the file too) and, as
+    ".attr", attributes (`self.model = Net()`: a method that calls `self.model(x)` does)."""
+    module_level = {id(s) for s in _module_statements(tree.body)}
+    bindings = []  # (names and ".attrs" an assignment reads, those it binds)
+    for stmt in ast.walk(tree):
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+            bound = set()
+            for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
+                for n in ast.walk(target):
+                    if isinstance(n, ast.Attribute):
+                        bound.add("." + n.attr)
+                    elif isinstance(n, ast.Name) and id(stmt) in module_level:
+                        bound.add(n.id)
+            if bound:
+                bindings.append(({n.id if isinstance(n, ast.Name) else "." + n.attr for n in ast.walk(stmt.value)
+                                  if isinstance(n, (ast.Name, ast.Attribute))}, bound))
+    grown = True
+    while grown:
+        grown = False
+        for read, bound in bindings:
+            if not bound <= names and not read.isdisjoint(names):
+                names |= bound
+                grown = True
+    return names
+
+
+class _CallFilter:
+    """Does a group (or function) of the importer call into the file asked about?  The names made
+    from the imported ones are looked for on the first question (most importers ask none)."""
+
+    def __init__(self, tree: ast.Module, names: set) -> None:
+        self.tree, self.names, self.derived = tree, names, None
+
+    def __call__(self, owner: ast.AST) -> bool:
+        if self.derived is None:
+            self.derived = _with_derived(self.tree, set(self.names))
+        return _calls_into(owner, self.derived)
+
+
 @dataclass(eq=False)
 class CallerSummary:
     """What one file's code passes when it calls functions and methods of other project files:
@@ -261,7 +305,8 @@ class CallerSummary:
 
 class CallerCache(_FileCache):
     """Caller summaries, by (importer, imported file, hop): the importer's module body and the functions
-    and classes that use a name it imports from that file are analysed once (no rules), recording
+    and classes that call a name it imports from that file (or an object made from one: `_CallFilter`)
+    are analysed once (no rules), recording
     the contexts of their calls into other project files.  Hop 1 (an importer of the checked file)
     also runs its functions for what *its* importers pass them (hop 2), so a value a script makes
     reaches the checked file through one module in between (script -> util -> checked file)."""
@@ -295,7 +340,7 @@ def summarise_callers(index: "ProjectIndex", path: Path, text: str, fingerprint:
     analyzer.caller_target = target  # ... except the file asked about (see `import_depth`)
     analyzer.caller_hop = hop
     analyzer.outgoing = entry.outgoing
-    analyzer.group_filter = lambda owner: _calls_into(owner, names)
+    analyzer.group_filter = _CallFilter(tree, names)
     try:
         analyzer.run()
     except Exception:  # a bug or a pathological module: no contexts from it

@@ -176,6 +176,52 @@ def test_a_script_in_another_folder_of_the_project_root_is_one_of_its_callers(tm
     assert _findings(project, "src/pkg/knn.py") == [(11, "TP104")]
 
 
+# -- what an importer makes from the imported names ---------------------------------------------------
+TRANSFORMS = """\
+    import torch
+
+    def normalize(tensor, mean, std):
+        mean = torch.tensor(mean)
+        return tensor.sub_(mean[:, None, None])
+
+    class Denormalize:
+        def __init__(self, mean):
+            self.mean = [-m for m in mean]
+
+        def __call__(self, tensor):
+            return normalize(tensor, self.mean, None)
+"""
+
+
+def test_a_function_that_calls_a_module_object_made_from_an_imported_class_calls_into_the_file(tmp_path):
+    # (torchvision#19028: `denormalize = Denormalize(...)` at module level, `denormalize(img)` in main())
+    project = _project(tmp_path, {"transforms.py": TRANSFORMS, "flow.py": """\
+        import torch
+        from transforms import Denormalize
+
+        denormalize = Denormalize(mean=[0.485, 0.456, 0.406])
+
+        def main(img):
+            return denormalize(img.cuda())
+    """})
+    assert _findings(project, "transforms.py") == [(5, "TP101")]
+
+
+def test_a_method_that_calls_an_attribute_made_from_an_imported_class_calls_into_the_file(tmp_path):
+    project = _project(tmp_path, {"transforms.py": TRANSFORMS, "runner.py": """\
+        import torch
+        from transforms import Denormalize
+
+        class Runner:
+            def __init__(self):
+                self.denormalize = Denormalize(mean=[0.485, 0.456, 0.406])
+
+            def show(self, img):
+                return self.denormalize(img.cuda())
+    """})
+    assert _findings(project, "transforms.py") == [(5, "TP101")]
+
+
 def test_an_importers_summary_follows_no_other_package_past_the_last_depth(tmp_path):
     # The importer's own imports are summarised without theirs (the depth limit); only the packages of
     # the file asked about are read through, so other packages' modules are never summarised for it.
