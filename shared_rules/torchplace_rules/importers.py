@@ -5,9 +5,9 @@ them (`module_summaries.CallerCache`); this table says who the importers are.
 It reads the files of the checked file's folder, of the folders above it and
 of the project root's other folders (a regular expression over `import` lines:
 no parse), and answers by resolving only the candidates whose imports mention
-the file's name, or the name of a package whose `__init__.py` hands its names on.  In an editor
-session (files change) it looks at a folder again at most every few seconds,
-and re-reads only the files whose fingerprint changed.
+the file's name, or the name of a package whose `__init__.py` hands its names
+on.  In an editor session (files change) it looks at a folder again at most
+every few seconds, and re-reads only the files whose fingerprint changed.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import os
 import re
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 from .flow.cross_file import MAX_STAR_IMPORTS
 
@@ -26,36 +26,42 @@ if TYPE_CHECKING:
 MAX_FILES = 2000  # a bigger folder is read only this far
 MAX_FILE_BYTES = 400_000
 RESCAN_SECONDS = 5.0
-MAX_NAME_LINES = 200  # the lines of one `from m import (...)` read for its names
 MAX_TOP_FOLDERS = 8  # the project root's folders read besides those of the file's own chain
-MAX_REEXPORT_HOPS = 2  # packages (`__init__.py`) followed up from a file for the importers of its names
+MAX_PACKAGE_HOPS = 2  # packages (`__init__.py`) followed up from a file for the importers of its names
 
-_IMPORT = re.compile(r"[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([^\n#)]*)|import[ \t]+([^\n#]+))")
+_IMPORT = re.compile(r"[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\(?)([^\n#)]*)|import[ \t]+([^\n#]+))")
+_COMMENT = re.compile(r"#[^\n]*")
+MAX_NAMES_SPAN = 20_000  # the characters of one `from m import (...)` read for its names
 
 
 def imports_in(text: str) -> list[tuple[int, str, tuple]]:
-    """(level, module, imported names) of each import line of `text` (the pattern is tried only
-    on the lines that say `import`; the names of `from m import (` are read up to the `)`)."""
+    """(level, module, imported names) of each import line of `text` (the lines that say `import`
+    are found first; the names of `from m import (` are read up to the `)`, over several lines)."""
     out = []
-    lines = text.split("\n")
-    for i, line in enumerate(lines):
-        m = _IMPORT.match(line) if "import" in line else None
-        if m is None:
-            continue
-        if m.group(4) is not None:
-            for part in m.group(4).split(","):
-                name = part.split(" as ")[0].strip()
-                if name:
-                    out.append((0, name, ()))
-            continue
-        listed = m.group(3)
-        if "(" in line and ")" not in line.split("#")[0]:
-            for more in lines[i + 1:i + MAX_NAME_LINES]:
-                more = more.split("#")[0]
-                listed += "," + more.split(")")[0]
-                if ")" in more:
-                    break
-        out.append((len(m.group(1)), m.group(2), tuple([p.split(" as ")[0].strip() for p in listed.split(",") if p.strip()])))
+    end = 0
+    find = text.find
+    at = find("import")
+    while at >= 0:
+        if at >= end:  # (a line is read once, whatever it says after)
+            start = text.rfind("\n", 0, at) + 1
+            end = find("\n", at)
+            end = len(text) if end < 0 else end
+            m = _IMPORT.match(text, start, end)
+            if m is not None:
+                level, module, paren, names, plain = m.groups()
+                if plain is not None:
+                    for part in plain.split(","):
+                        name = part.split(" as ")[0].strip()
+                        if name:
+                            out.append((0, name, ()))
+                else:
+                    if paren and ")" not in text[m.end(4):end].split("#")[0]:
+                        close = find(")", end, end + MAX_NAMES_SPAN)
+                        if close > 0:
+                            names += "," + _COMMENT.sub("", text[end:close]).replace("\n", ",")
+                            end = close
+                    out.append((len(level), module, tuple([p.split(" as ")[0].strip() for p in names.split(",") if p.strip()])))
+        at = find("import", at + 6)
     return out
 
 
@@ -119,7 +125,7 @@ class ImporterTable:
 
     def _importers_of(self, path: Path) -> tuple[list, dict]:
         """(importers, {package: names handed on}): the files that import `path`, and those that import
-        one of its names through the packages that hand them on, up to MAX_REEXPORT_HOPS packages up
+        one of its names through the packages that hand them on, up to MAX_PACKAGE_HOPS packages up
         (the packages themselves are analysed only where they import `path` directly, as before)."""
         direct: dict = {}
 
@@ -131,7 +137,7 @@ class ImporterTable:
         found = list(importers(path))
         handed_on: dict = {}
         layer: dict = {path: None}
-        for _ in range(MAX_REEXPORT_HOPS):
+        for _ in range(MAX_PACKAGE_HOPS):
             packages: dict = {}
             for source, names in layer.items():
                 for importer in importers(source):

@@ -149,7 +149,10 @@ def summarise(index: "ProjectIndex", path: Path, text: str, fingerprint: tuple, 
     summary.env = env
     summary.deps = dict(analyzer.__dict__.get("cross_deps", {}))
     summary.deps.pop(path, None)
-    summary.reexports, summary.stars = _imports_handed_on(tree, env, depth == MAX_DEPTH)
+    # (named ones only where the depth left imports unresolved, and only for a package: what
+    # `cross_file.reexported` reads there)
+    if "import" in text and (depth == MAX_DEPTH and path.name == "__init__.py" or "*" in text):
+        summary.reexports, summary.stars = _imports_handed_on(tree, env, depth == MAX_DEPTH and path.name == "__init__.py")
     return summary
 
 
@@ -257,7 +260,7 @@ def _with_derived(tree: ast.Module, names: set) -> set:
     ".attr", attributes (`self.model = Net()`: a method that calls `self.model(x)` does)."""
     module_level = {id(s) for s in _module_statements(tree.body)}
     bindings = []  # (names and ".attrs" an assignment reads, those it binds)
-    for stmt in ast.walk(tree):
+    for stmt in _all_statements(tree.body):
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
             bound = set()
             for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
@@ -277,6 +280,20 @@ def _with_derived(tree: ast.Module, names: set) -> set:
                 names |= bound
                 grown = True
     return names
+
+
+def _all_statements(body: list):
+    """Every statement of `body`, those in nested blocks, functions and classes too."""
+    for stmt in body:
+        yield stmt
+        for field_name in ("body", "orelse", "finalbody"):
+            block = getattr(stmt, field_name, None)
+            if isinstance(block, list):
+                yield from _all_statements(block)
+        for handler in getattr(stmt, "handlers", ()):
+            yield from _all_statements(handler.body)
+        for case in getattr(stmt, "cases", ()):
+            yield from _all_statements(case.body)
 
 
 class _CallFilter:

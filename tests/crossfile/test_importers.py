@@ -8,6 +8,7 @@ import textwrap
 from pathlib import Path
 
 from torchplace_rules import Config, check_path
+from torchplace_rules.importers import imports_in
 from torchplace_rules.project_index import ProjectIndex
 
 
@@ -241,3 +242,23 @@ def test_an_importers_summary_follows_no_other_package_past_the_last_depth(tmp_p
     assert _findings(project, "ops/blend.py", index) == []
     summarised = {path for path, _ in index.summaries.entries}
     assert project / "ops/blend.py" in summarised and project / "other/impl.py" not in summarised
+
+
+def test_the_import_lines_of_a_file_are_read_with_every_name_they_import():
+    text = textwrap.dedent("""\
+        import os, torch.nn as nn
+        from .knn import (  # the detectors
+            KNN,
+            Mahalanobis as Maha,  # renamed
+        )
+        from . import utils
+        from ..ops import *
+        x = "import_me"
+        def f():
+            from pkg.sub import g, h  # inside a function
+        from x import (a,
+                       b)
+    """)
+    assert imports_in(text) == [(0, "os", ()), (0, "torch.nn", ()), (1, "knn", ("KNN", "Mahalanobis")),
+                                (1, "", ("utils",)), (2, "ops", ("*",)), (0, "pkg.sub", ("g", "h")),
+                                (0, "x", ("a", "b"))]

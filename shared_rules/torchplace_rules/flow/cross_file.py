@@ -84,19 +84,19 @@ MAX_STAR_IMPORTS = 8  # a module with more `from m import *` is not searched for
 
 
 def reexported(ev, summary, name: str, hops: int) -> Optional[Value]:
-    """What `name` of `summary`'s module is when the module imports it from another project module
-    and the summary does not hold it: a star import (`from .agent import *`) binds nothing, and a
-    summary of the last depth resolves no import.  The import is followed as if the name had been
-    imported from where it is defined, at the summary's depth (None: unknown).  At the last depth
-    only the packages of the file an importer is summarised for are followed (`from pkg import KNN`
-    reaches pkg/knn.py): resolving the imports of every module at that depth costs what the depth
-    limit saves."""
+    """While an importer of the checked file is summarised: what `name` of one of the checked file's
+    packages is when the package imports it from another project module and its summary does not
+    hold it (`from pkg import KNN`, `pkg.partial`): a star import (`from .agent import *`) binds
+    nothing, and a summary of the last depth resolves no import.  The import is followed as if the
+    name had been imported from where it is defined, at the summary's depth (None: unknown).  Only
+    those packages are followed: resolving the re-exports of every module costs what the depth
+    limit saves (and a star-imported name of a library index, like `AutoModel`, pulls in code that
+    tells nothing)."""
     if hops >= MAX_REEXPORT_HOPS:
         return None
-    if summary.depth >= MAX_DEPTH:
-        target = getattr(ev, "caller_target", None)
-        if target is None or summary.path not in ev.project.importers.reexports_of(target):
-            return None
+    target = getattr(ev, "caller_target", None)
+    if target is None or summary.path not in ev.project.importers.reexports_of(target):
+        return None
     spec = summary.reexports.get(name)
     if spec is not None:
         sources = [spec]
