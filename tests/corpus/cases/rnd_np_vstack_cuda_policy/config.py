@@ -1,0 +1,9 @@
+import configparser
+
+config = configparser.ConfigParser()
+config.read('./config.conf')
+
+# ---------------------------------
+default = 'DEFAULT'
+# ---------------------------------
+default_config = config[default]
