@@ -1,0 +1,3 @@
+from .softgroup import SoftGroup
+
+__all__ = ['SoftGroup']
