@@ -1,0 +1,2 @@
+from .utils.Settings import SETTINGS
+from . import causality

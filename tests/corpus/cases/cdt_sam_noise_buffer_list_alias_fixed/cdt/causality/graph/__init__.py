@@ -1,0 +1,1 @@
+from .SAM import SAM
