@@ -364,3 +364,21 @@ def test_torchvision_to_tensor_is_on_the_cpu_and_tensor_transforms_keep_the_devi
     from torchvision.transforms import v2
     assert v2.ToImage()(torch.zeros(3, 4, 4, device="meta")).device.type == "meta"  # why v2 is left out
     assert tv.__version__
+
+
+def test_a_dataloader_stacks_its_samples_where_they_are():
+    """`DataLoader(tensor)` and `DataLoader([samples])` (default collate) yield batches on the device
+    of the samples' tensors ("meta" standing in for an accelerator); a loop over them needs no move."""
+    from torch.utils.data import DataLoader, TensorDataset
+    rows = torch.zeros(8, 3, device="meta")
+    assert next(iter(DataLoader(rows, batch_size=4, shuffle=True))).device.type == "meta"
+    assert {t.device.type for t in next(iter(DataLoader(TensorDataset(rows, rows), batch_size=4)))} == {"meta"}
+    assert next(iter(DataLoader([(rows[0], 1), (rows[1], 0)], batch_size=2)))[0].device.type == "meta"
+    assert next(iter(DataLoader(torch.zeros(8, 3), batch_size=4))).device.type == "cpu"
+    loop = "model = nn.Linear(3, 2).to(device)\nfor b in DataLoader({}, batch_size=4):\n    y = model({})\n"
+    head = HEADER + "from torch.utils.data import DataLoader\n"
+    codes = lambda src: [f.code for f in check_source(head + src, "t.py") if f.severity <= Severity.WARNING]
+    assert codes(loop.format("torch.ones(8, 3).to(device)", "b")) == []
+    assert codes(loop.format("[(torch.ones(3, device=device), 1), (torch.ones(3, device=device), 0)]", "b[0]")) == []
+    assert codes(loop.format("torch.ones(8, 3)", "b")) == ["TP103"]
+    assert codes(loop.format("[(torch.ones(3), 1), (torch.ones(3), 0)]", "b[0]")) == ["TP103"]

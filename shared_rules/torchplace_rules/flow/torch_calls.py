@@ -273,7 +273,24 @@ def data_loader(node: ast.Call, args: list, kwargs: dict) -> Value:
     dataset = args[0] if args else kwargs.get("dataset", UNKNOWN)
     if isinstance(dataset, DatasetV):
         dev = dataset.dev if dev is not None else None
+    elif isinstance(dataset, (TensorV, SeqV)) and dev is not None:
+        dev = _samples_device(dataset)
     return LoaderV(pin, dev, node, dataset=dataset, collate=kwargs.get("collate_fn"))
+
+
+def _samples_device(dataset: Value) -> Optional[Dev]:
+    """Where the default collate stacks the samples of a tensor (its rows) or a list (its items):
+    where their tensors are (None where they differ); the CPU where they hold none."""
+    devs: set = set()
+
+    def leaf(v: Value) -> Value:
+        if isinstance(v, TensorV):
+            devs.add(v.dev)
+        return v
+    map_leaves(dataset.element() if isinstance(dataset, SeqV) else dataset, leaf)
+    if not devs:
+        return CPU
+    return devs.pop() if len(devs) == 1 else None
 
 
 # torchtext's legacy iterators (torchtext.data / torchtext.legacy.data, torchtext 0.4-0.11)
