@@ -382,3 +382,20 @@ def test_a_dataloader_stacks_its_samples_where_they_are():
     assert codes(loop.format("[(torch.ones(3, device=device), 1), (torch.ones(3, device=device), 0)]", "b[0]")) == []
     assert codes(loop.format("torch.ones(8, 3)", "b")) == ["TP103"]
     assert codes(loop.format("[(torch.ones(3), 1), (torch.ones(3), 0)]", "b[0]")) == ["TP103"]
+
+
+def test_sklearn_metrics_read_their_inputs_with_numpy():
+    """TP104 reports a `sklearn.metrics` function given an accelerator tensor: it reads its inputs
+    with `np.asarray`, which raises for a tensor off the CPU ("meta" stands in for the accelerator;
+    the message is the one a CUDA tensor gives, with its device type)."""
+    metrics = pytest.importorskip("sklearn.metrics")
+    on_device = torch.zeros(4, dtype=torch.long, device="meta")
+    on_cpu = torch.zeros(4, dtype=torch.long)
+    for name in ("confusion_matrix", "accuracy_score", "f1_score", "roc_auc_score", "mean_squared_error"):
+        with pytest.raises(TypeError, match="can't convert meta device type tensor to numpy"):
+            getattr(metrics, name)(on_cpu, on_device)
+    assert metrics.accuracy_score(on_cpu, on_cpu) == 1.0
+    src = HEADER + "from sklearn import metrics\ny = torch.zeros(4, device=device)\nm = metrics.f1_score({})\n"
+    codes = lambda args: [f.code for f in check_source(src.format(args), "t.py") if f.severity <= Severity.WARNING]
+    assert codes("y.cpu(), y") == ["TP104"]
+    assert codes("y.cpu(), y.cpu()") == []

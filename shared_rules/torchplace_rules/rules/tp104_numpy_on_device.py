@@ -12,8 +12,9 @@ class NumpyOnDevice(Rule):
     code = "TP104"
     name = "numpy-on-device"
     severity = Severity.ERROR
-    summary = "`.numpy()`, `np.asarray` or `np.array` on a tensor that lives on an accelerator"
-    what_it_does = "Finds conversions to NumPy of tensors known to be on an accelerator."
+    summary = "`.numpy()`, `np.asarray`, `np.array` or a scikit-learn metric on a tensor that lives on an accelerator"
+    what_it_does = ("Finds conversions to NumPy of tensors known to be on an accelerator: `.numpy()`, NumPy functions "
+                    "and `sklearn.metrics` functions, which read their inputs with `np.asarray`.")
     why_bad = """
         NumPy arrays live in host memory.  `.numpy()` on a CUDA tensor raises
         `TypeError: can't convert cuda:0 device type tensor to numpy. Use
@@ -35,6 +36,14 @@ class NumpyOnDevice(Rule):
             x = torch.randn(3, device="cuda")
             a = x.cpu().numpy()
             b = torch.randn(3).numpy()
+        """),
+        valid("""
+            import sklearn
+            import torch
+            from sklearn.metrics import accuracy_score
+            sklearn.set_config(array_api_dispatch=True)
+            pred = torch.randn(3, device="cuda").argmax(0, keepdim=True)
+            acc = accuracy_score(torch.zeros(1, device="cuda"), pred)
         """),
     ]
     INVALID = [
@@ -70,6 +79,23 @@ class NumpyOnDevice(Rule):
             arr = np.asarray(out.detach().cpu())
             """,
         ),
+        Invalid(
+            """
+            import torch
+            from sklearn import metrics
+            model = torch.nn.Linear(4, 2).cuda()
+            prob = model(torch.randn(8, 4, device="cuda")).softmax(1)[:, 1]
+            auc = metrics.roc_auc_score(torch.zeros(8).numpy(), prob)
+            """,
+            line=5,
+            fixed="""
+            import torch
+            from sklearn import metrics
+            model = torch.nn.Linear(4, 2).cuda()
+            prob = model(torch.randn(8, 4, device="cuda")).softmax(1)[:, 1]
+            auc = metrics.roc_auc_score(torch.zeros(8).numpy(), prob.detach().cpu())
+            """,
+        ),
     ]
 
     def on_call(self, ev, node, qual, method, recv, args, kwargs) -> None:
@@ -77,11 +103,10 @@ class NumpyOnDevice(Rule):
         if method == "numpy" and on_accel(recv):
             target = node.func.value
             tensor = recv
-        elif qual and qual.startswith("numpy.") and qual.rsplit(".", 1)[1] not in NO_CONVERSION and args \
-                and node.args and not isinstance(node.args[0], ast.Starred) and converts_accel(args[0]):
-            target = node.args[0]
-            tensor = args[0] if isinstance(args[0], TensorV) else args[0].element()
-            if not isinstance(args[0], TensorV):  # a list of tensors: each one is converted
+        elif (at := _converted_argument(ev, node, qual, args, converts_accel)) is not None:
+            target, value = at
+            tensor = value if isinstance(value, TensorV) else value.element()
+            if not isinstance(value, TensorV):  # a list of tensors: each one is converted
                 message = (f"`{code_text(ev.src, target)}` holds tensors on {dev_text(placed_device(ev, tensor.dev))}: "
                            "NumPy converts each of them, which raises; copy them to the host with `.cpu()` first")
                 ev.report(self, node, message, [], None)
@@ -99,6 +124,29 @@ class NumpyOnDevice(Rule):
 # NumPy functions that look at an argument without converting it to an array.
 NO_CONVERSION = {"shape", "ndim", "size", "isscalar", "iterable", "result_type", "dtype", "can_cast", "save", "savez",
                  "load", "random", "seed", "errstate", "set_printoptions", "printoptions"}
+
+
+def _converted_argument(ev, node, qual, args, converts_accel):
+    """(node, value) of an argument on an accelerator that a NumPy function converts to an array (its
+    first), or a scikit-learn metric (its array-likes, positional or `y_true=`-style: sklearn reads
+    them with `np.asarray` unless the file turns on its array API dispatch)."""
+    if not qual or not node.args or isinstance(node.args[0], ast.Starred) or len(args) != len(node.args):
+        return None
+    if qual.startswith("numpy."):
+        if qual.rsplit(".", 1)[1] not in NO_CONVERSION and converts_accel(args[0]):
+            return node.args[0], args[0]
+        return None
+    if not qual.startswith("sklearn.metrics.") or qual.rsplit(".", 1)[1][:1].isupper() \
+            or qual.rsplit(".", 1)[1] in SKLEARN_NOT_METRICS or "array_api_dispatch" in ev.src.text:
+        return None
+    for arg, value in zip(node.args, args):
+        if converts_accel(value):
+            return arg, value
+    return None
+
+
+# `sklearn.metrics` names that are not metrics of arrays (scorers, plotting, pairwise helpers' factories).
+SKLEARN_NOT_METRICS = {"make_scorer", "get_scorer", "get_scorer_names", "check_scoring"}
 
 
 def _checks(ev):
