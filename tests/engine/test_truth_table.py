@@ -100,6 +100,11 @@ CASES = [
     ("loss-with-cpu-weight-raises",
      "crit = nn.CrossEntropyLoss(weight=torch.ones(3))\ny = crit(torch.ones(2, 3, device=device), torch.zeros(2, dtype=torch.long, device=device))\n",
      True, "TP102"),
+    # an attribute `__init__` sets on one path only: where it is read, it is what that path bound
+    ("attribute-set-on-one-path-of-init",
+     "class Agent:\n    def __init__(self, recurrent):\n        self.net = nn.Linear(3, 3).to(device)\n"
+     "        if recurrent:\n            self.memory = torch.zeros(1, 3)\n    def act(self):\n        return self.net(self.memory)\n"
+     "y = Agent(True).act()\n", True, "TP102"),
 ]
 # Advanced indexing with CPU indices is allowed on CUDA, but FakeTensorMode in a
 # CPU build cannot run it; the engine side is still checked.

@@ -49,6 +49,7 @@ class ClassInfo:
     home: Optional[object] = None  # the ModuleSummary of the file defining it (None: the checked file)
     plain_values: dict = field(default_factory=dict)  # name -> assignment: CPU tensors __init__ keeps unregistered
     plain_containers: set = field(default_factory=set)  # those of plain_values that are lists/tuples/dicts of tensors
+    plain_bases: bool = True  # every base is `object`, `torch.nn.Module` or such a class of the project
 
     def find_method(self, name: str, after: Optional["ClassInfo"] = None):
         """(method node, the class defining it) through the bases in order; `after`: start
@@ -164,6 +165,22 @@ class ClassInfo:
                 return UNKNOWN  # plain containers are TP203's business, reported at their cause
         return value
 
+    def set_only_in_init(self, name: str) -> bool:
+        """Is `self.<name>` an attribute nothing but `__init__` sets (no class attribute, property or
+        method of that name, no base that could define it, no other method binding it, no
+        `setattr`/`__dict__`)?  Then an instance whose `__init__` did not bind it has no such
+        attribute: reading it raises AttributeError, so a read that runs sees what `__init__` bound."""
+        for cls in self.mro():
+            if not cls.plain_bases or name in cls.class_values or name in cls.methods \
+                    or (cls.is_module and (name in NN_MODULE_ATTRS or name.startswith("_") or cls.registers_modules)):
+                return False
+            bound = cls.__dict__.get("_bound_outside_init")
+            if bound is None:
+                bound = cls.__dict__["_bound_outside_init"] = _bound_outside_init(cls)
+            if bound is True or name in bound:
+                return False
+        return True
+
     def plain_attr_uses(self, name: str) -> list[ast.Attribute]:
         """Loads of `self.<name>` outside __init__ that are not being moved."""
         uses = []
@@ -181,6 +198,53 @@ class ClassInfo:
 
 
 TENSOR_BASES = ("torch.Tensor", "torch._tensor.Tensor")
+# What an nn.Module instance has without its class binding it (torch 2.13: dir(nn.Module) and the
+# attributes Module.__init__ sets; the private ones are left out by their leading underscore).
+NN_MODULE_ATTRS = frozenset({
+    "T_destination", "add_module", "apply", "bfloat16", "buffers", "call_super_init", "children", "compile",
+    "cpu", "cuda", "double", "dump_patches", "eval", "extra_repr", "float", "forward", "get_buffer",
+    "get_extra_state", "get_parameter", "get_submodule", "half", "ipu", "load_state_dict", "modules", "mtia",
+    "named_buffers", "named_children", "named_modules", "named_parameters", "parameters",
+    "register_backward_hook", "register_buffer", "register_forward_hook", "register_forward_pre_hook",
+    "register_full_backward_hook", "register_full_backward_pre_hook", "register_load_state_dict_post_hook",
+    "register_load_state_dict_pre_hook", "register_module", "register_parameter", "register_state_dict_post_hook",
+    "register_state_dict_pre_hook", "requires_grad_", "set_extra_state", "set_submodule", "share_memory",
+    "state_dict", "to", "to_empty", "train", "training", "type", "xpu", "zero_grad"})
+_REGISTERING = frozenset({"register_buffer", "register_parameter", "add_module", "register_module"})
+
+
+def _bound_outside_init(cls: ClassInfo):
+    """The attribute names the methods `__init__` calls on `self` bind (their own calls followed);
+    True where a method may bind names the analysis cannot read (`setattr(self, k, v)`,
+    `self.__dict__.update(...)`, a buffer registered under a computed name).  Methods that run
+    later may bind them too: what a read sees then is the receiver's business, as for any attribute."""
+    bound = set()
+    for method_name, method in cls.methods.items():
+        for node in ast.walk(method):
+            if isinstance(node, ast.Attribute) and node.attr in ("__dict__", "__setattr__"):
+                return True
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+                if name in ("setattr", "vars") or name in _REGISTERING and not (
+                        node.args and isinstance(node.args[0], ast.Constant)):
+                    return True
+    todo, seen = ["__init__"], set()
+    while todo:
+        method = cls.methods.get(todo.pop())
+        if method is None or method in seen:
+            continue
+        seen.add(method)
+        for node in ast.walk(method):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+                if isinstance(node.ctx, ast.Store) and method.name != "__init__":
+                    bound.add(node.attr)
+                elif node.attr in cls.methods:
+                    todo.append(node.attr)
+    return bound
+
+
+_PLAIN_BASES = ("object", "builtins.object", "torch.nn.Module", "torch.nn.modules.module.Module")
 
 
 def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
@@ -202,6 +266,10 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
     info.unresolved_base = not is_module and any(
         v.info.unresolved_base if isinstance(v, ClassV)
         else not (isinstance(v, QualV) and v.name in ("object", "builtins.object"))
+        for v in bases)
+    info.plain_bases = not stmt.keywords and all(
+        v.info.plain_bases if isinstance(v, ClassV)
+        else isinstance(v, QualV) and v.name in _PLAIN_BASES
         for v in bases)
     for item in stmt.body:
         if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):

@@ -16,6 +16,7 @@ from .torch_methods import setitem_conflicts
 from .torch_placement import unplace_parameter_owners
 from .devices import ACCEL_KIND, SELF_DEV, Dev, devices_conflict, parse_device_string, runtime_device
 from .events import Conflict
+from .state import NotYetSet
 from .values import (
     ACCELERATOR_AVAILABLE,
     NONE, NUMBER, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
@@ -27,6 +28,16 @@ TENSOR_METADATA = {"shape", "dtype", "ndim", "is_cuda", "is_sparse", "requires_g
                    "itemsize", "nbytes", "is_quantized", "is_meta"}
 CONFIG_OBJECT_NAMES = {"args", "opt", "opts", "cfg", "config", "conf", "hparams", "hp", "params", "settings",
                        "FLAGS", "flags", "options", "training_args", "train_args", "cmd_args"}
+
+
+def _not_yet_set(frame, target: ast.Attribute) -> Optional[NotYetSet]:
+    """`self.name = ...` in `__init__`, before anything bound it there: a `NotYetSet` if the class
+    lets nothing else set it."""
+    func, cls = frame.func, frame.cls
+    if cls is None or func is None or func.name != "__init__" or not func.args.args \
+            or not isinstance(target.value, ast.Name) or target.value.id != func.args.args[0].arg:
+        return None
+    return NotYetSet(lambda: cls.set_only_in_init(target.attr))
 
 
 class ExpressionEvaluator:
@@ -90,7 +101,10 @@ class ExpressionEvaluator:
             value = self.name_binding(target.id, value, value_node)
         elif isinstance(target, ast.Attribute):
             if path not in env and path not in self.frame.before:
-                self.frame.before[path] = self.eval(target)  # what a path not taken still sees
+                prior = self.eval(target)  # what a path not taken still sees
+                if prior is UNKNOWN:
+                    prior = _not_yet_set(self.frame, target) or prior
+                self.frame.before[path] = prior
             self.frame.assigned[path] = self.current_stmt
         prefixes = (path + ".", path + "[")
         stale = [k for k in env if k.startswith(prefixes)] if len(env) < 400 or "." in path else ()

@@ -59,12 +59,29 @@ def join_env(a: dict, b: dict, before: Optional[dict] = None) -> dict:
     for key, value in a.items():
         other = b.get(key)
         if other is None:
-            out[key] = value.join(before[key]) if key in before else UNKNOWN
+            out[key] = _join_before(value, before[key]) if key in before else UNKNOWN
         else:
             out[key] = value if value is other else value.join(other)
     for key in b.keys() - a.keys():
-        out[key] = b[key].join(before[key]) if key in before else UNKNOWN
+        out[key] = _join_before(b[key], before[key]) if key in before else UNKNOWN
     return out
+
+
+class NotYetSet:
+    """What `self.<name>` held before `__init__` first bound it, when nothing was known there: if
+    nothing else can have set it (`absent()`, decided only where two paths meet), the path that did
+    not bind it has no such attribute, and any read that runs sees the value bound."""
+
+    __slots__ = ("absent",)
+
+    def __init__(self, absent):
+        self.absent = absent  # () -> bool
+
+
+def _join_before(value, prior):
+    if isinstance(prior, NotYetSet):
+        return value if prior.absent() else UNKNOWN
+    return value.join(prior)
 
 
 def same_env(a: dict, b: dict) -> bool:
