@@ -100,6 +100,16 @@ CASES = [
     ("loss-with-cpu-weight-raises",
      "crit = nn.CrossEntropyLoss(weight=torch.ones(3))\ny = crit(torch.ones(2, 3, device=device), torch.zeros(2, dtype=torch.long, device=device))\n",
      True, "TP102"),
+    # Module.to() on a submodule reached through its owner moves that submodule alone; the owner's
+    # own .to() later moves every submodule again
+    ("submodule-moved-through-its-owner-alone",
+     "class Owner(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.model = nn.Linear(3, 2)\n"
+     "    def run(self, x):\n        return self.model(x)\nm = Owner()\nm.model.to(device)\ny = m.run(torch.ones(1, 3))\n",
+     True, "TP102"),
+    ("owner-moved-after-its-submodule",
+     "class Owner(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.model = nn.Linear(3, 2)\n"
+     "    def run(self, x):\n        return self.model(x)\nm = Owner()\nm.model.to(device)\nm.to('cpu')\n"
+     "y = m.run(torch.ones(1, 3))\n", False, None),
     # an attribute `__init__` sets on one path only: where it is read, it is what that path bound
     ("attribute-set-on-one-path-of-init",
      "class Agent:\n    def __init__(self, recurrent):\n        self.net = nn.Linear(3, 3).to(device)\n"

@@ -13,6 +13,7 @@ and is routed by what the callee is:
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import Optional
 
 from .cross_file import ProjectModuleV
@@ -22,7 +23,7 @@ from .project_calls import (
     self_attribute,
 )
 from .project_calls import call_method as project_method
-from .state import forget_moved_arguments
+from .state import MODULE_MOVES, forget_moved_arguments
 from .torch_calls import call_qualified
 from .torch_methods import module_input_conflicts, module_method, numpy_method, stateless_module_output, tensor_method, to_target
 from .values import (
@@ -124,6 +125,10 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
     """`recv.name(...)` where `recv` is a value (not a module of the project or a torch namespace)."""
     if isinstance(recv, ObjectV) and recv.info.unresolved_base:
         recv = UNKNOWN  # an instance of a class whose base we cannot see (maybe a Module): `.to()` moves it
+    if isinstance(recv, SelfV) and recv.placed and name in MODULE_MOVES:
+        path = ev.path_of(node.func.value)  # `self.to(device)`: the submodules a caller placed move too
+        if path is not None:
+            ev.frame.env[path] = replace(recv, placed=())
     if isinstance(recv, ModuleV):
         if name == "forward":
             args, kwargs = ev.eval_args(node)

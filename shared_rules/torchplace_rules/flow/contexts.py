@@ -529,13 +529,13 @@ def relative_to(value: Value, dev: Optional[Dev]) -> Value:
         return value
 
     def leaf(v):
-        if isinstance(v, TensorV) and v.dev is not None and _same_place(v.dev, dev):
+        if isinstance(v, TensorV) and v.dev is not None and same_place(v.dev, dev):
             return replace(v, dev=SELF_DEV)
         return v
     return map_leaves(value, leaf, objects=True)
 
 
-def _same_place(a: Dev, b: Dev) -> bool:
+def same_place(a: Dev, b: Dev) -> bool:
     if a.kind != b.kind:
         return False
     return a.kind != ACCEL_KIND or a.label == b.label or bool({"target", "runtime"} & {a.label, b.label})

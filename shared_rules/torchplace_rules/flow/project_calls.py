@@ -15,7 +15,7 @@ from typing import Optional
 
 from .class_model import device_parameter, method_kind
 from .contexts import (
-    apply_effects, argument_paths, bind_arguments, call_in_context, relative_to, relocate,
+    apply_effects, argument_paths, bind_arguments, call_in_context, relative_to, relocate, same_place,
 )
 from .devices import SELF_DEV, SELF_KIND
 from .state import forget_moved_arguments
@@ -109,14 +109,19 @@ def receiver_view(ev, receiver: Value, recv_path: Optional[str]):
     overrides = _held_attributes(ev, recv_path)
     if isinstance(receiver, SelfV):
         attrs = _merge(receiver.attrs, overrides)
-        return SelfV(receiver.info, receiver.key, attrs), ev.frame.self_dev, None
+        return SelfV(receiver.info, receiver.key, attrs, receiver.placed), ev.frame.self_dev, None
     if isinstance(receiver, ObjectV):
         return SelfV(receiver.info, receiver.key, _merge(receiver.attrs, overrides) or ()), ev.frame.self_dev, None
     info = getattr(receiver, "cls", None)
     if info is None:  # `self` is no instance (`Cls.method(None, ...)` then `super().method(...)`): unknown,
         return UNKNOWN, ev.frame.self_dev, None  # but still bound to `self`, so the arguments keep their places
     attrs = _merge(receiver.attrs, overrides)
-    self_value = SelfV(info, id(info.node), attrs)
+    # A submodule the caller moved or bound through the instance (`m.model.to("cuda")`) is where that
+    # put it, not where the instance is (`Module.to` on the instance moves it again: see `module_method`).
+    placed = tuple(name for name, value in overrides
+                   if isinstance(value, ModuleV) and value.dev is not None and value.dev.kind != SELF_KIND
+                   and not (receiver.dev is not None and same_place(value.dev, receiver.dev)))
+    self_value = SelfV(info, id(info.node), attrs, placed)
     if receiver.dev is None or receiver.dev.kind == SELF_KIND:
         return self_value, ev.frame.self_dev, None
     return self_value, receiver.dev, receiver.dev
@@ -345,6 +350,8 @@ def self_attribute(ev, receiver: SelfV, name: str, at) -> Value:
     info = receiver.info
     value = attrs_get(receiver.attrs, name)
     if value is not None and not (info.is_module and _registered(info, name)):
+        if name in receiver.placed:
+            return value
         return _as_module_attribute(info, name, value, at) if info.is_module else value
     return ev.class_attr(info, name, at)
 

@@ -14,7 +14,7 @@ from typing import Optional
 
 from . import operators
 from . import torch_api as api
-from .devices import ACCEL_KIND, CPU, Dev
+from .devices import ACCEL_KIND, CPU, SELF_KIND, Dev
 from .events import Conflict
 from .ranks import method_rank
 from .torch_calls import dtype_of, kw_device
@@ -187,7 +187,11 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
         moved = replace(module, dev=dev, placed_at=node)
         path = ev.path_of(node.func.value)
         if path is not None:  # Module.to() moves the module in place
-            ev.frame.env[path] = PlacedV(dev, node) if placed and dev is not None else moved
+            env = ev.frame.env
+            env[path] = PlacedV(dev, node) if placed and dev is not None else moved
+            prefix = path + "."
+            for key in [k for k, v in env.items() if isinstance(v, ModuleV) and k.startswith(prefix)]:
+                env[key] = replace(env[key], dev=dev, placed_at=node)  # its submodules moved with it
         return moved
     args, kwargs = ev.eval_args(node)
     ev.emit("call", node, None, name, module, args, kwargs)
@@ -219,6 +223,11 @@ def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwar
             for tensor in _tensors_in(value, arg):
                 if tensor.dev is None or tensor.rank == 0:
                     continue
+                if tensor.dev.kind == SELF_KIND and module.dev.kind == ACCEL_KIND and ev.frame.self_dev is not None \
+                        and ev.frame.self_dev.is_cpu:
+                    # on "the module's device", which this context knows is the CPU (a submodule the caller
+                    # placed on the accelerator apart from the instance: `m.model.to("cuda"); m.run(x)`)
+                    tensor = replace(tensor, dev=ev.frame.self_dev)
                 if tensor.dev.is_cpu and not module.dev.is_cpu and (module.dev.kind == ACCEL_KIND or module.torch_layer):
                     # Every CPU input is an event (each factory is its own TP202);
                     # rules reporting at the call keep one finding per call.

@@ -370,6 +370,7 @@ class SelfV(Value):
     info: object = field(compare=False, hash=False)
     key: int = 0
     attrs: Optional[tuple] = None
+    placed: tuple = ()  # names of the submodules in `attrs` the caller moved or bound itself: on their own device
 
 
 @fast_init
