@@ -410,6 +410,105 @@ CASES = {
         m = Spec().cuda()
         y = m(torch.ones(4, device="cuda"))
         """, set()),
+    # `obj.device` of a module whose `__init__` stored `self.device` is that attribute (nn.Module has
+    # no `device`): a module without parameters is not "on" the CPU for it
+    "device-attribute-stored-by-init-read-outside": ("""\
+        class Features(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.device = "cuda" if torch.cuda.is_available() else "cpu"
+            def search(self, query, bank):
+                idx = torch.cdist(query, bank.to(self.device)).argmin(dim=1)
+                return bank.cpu()[idx]
+        feats = Features()
+        y = feats.search(torch.randn(4, 8, device=feats.device), torch.randn(16, 8))
+        """, {(7, "TP101")}),
+    # einsum's equation is no operand (its result is where the operands are); einops reshapes a
+    # tensor where it is: a CPU bias added to attention scores made from them raises
+    "einsum-result-is-on-its-operands": ("""\
+        def scores(q, k):
+            return torch.einsum("b h i d, b h j d -> b h i j", q, k)
+        q = torch.randn(2, 2, 5, 4, device="cuda")
+        y = scores(q, q) + torch.zeros(1, 2, 5, 5)
+        """, {(4, "TP101")}),
+    "einops-rearrange-keeps-the-device": ("""\
+        from einops import rearrange
+        q = torch.randn(2, 5, 8, device="cuda")
+        y = rearrange(q, "b n (h d) -> b h n d", h=2) + torch.zeros(1, 2, 5, 4)
+        """, {(3, "TP101")}),
+    "einops-of-an-unknown-value-is-unknown": ("""\
+        import einops
+        def f(x):
+            return einops.rearrange(x, "b c -> c b") + torch.zeros(3, 3)
+        """, set()),
+    # `self.to(device)` (or `self = self.to(device)`) in `__init__` moves the instance: it is where the
+    # call's argument says, not unknown
+    "module-moved-by-its-own-init": ("""\
+        class Encoder(nn.Module):
+            def __init__(self, device):
+                super().__init__()
+                self.mlp = nn.Linear(4, 4)
+                self.to(device)
+            def forward(self, x, idx):
+                return torch.gather(self.mlp(x), 1, idx)
+        enc = Encoder(torch.device("cuda"))
+        y = enc(torch.randn(2, 4, device="cuda"), torch.zeros(2, 4, dtype=torch.long))
+        """, {(9, "TP102")}),
+    "module-rebinding-self-to-its-moved-self": ("""\
+        class Encoder(nn.Module):
+            def __init__(self, device):
+                super().__init__()
+                self.mlp = nn.Linear(4, 4)
+                self.device = device
+                self = self.to(device)
+            def forward(self, x, idx):
+                return torch.gather(self.mlp(x), 1, idx)
+        enc = Encoder(torch.device("cuda"))
+        y = enc(torch.randn(2, 4, device="cuda"), torch.zeros(2, 4, dtype=torch.long))
+        """, {(10, "TP102")}),
+    "module-moved-by-its-own-init-after-choosing-the-device": ("""\
+        class Encoder(nn.Module):
+            def __init__(self, device=None):
+                super().__init__()
+                self.mlp = nn.Linear(4, 4)
+                if device is None:
+                    device = "cuda" if torch.cuda.is_available() else "cpu"
+                self.to(device)
+        enc = Encoder()
+        y = enc.mlp(torch.randn(2, 4))
+        """, {(9, "TP102")}),
+    # on some paths only, or with a layer made after it, the instance's device is not known
+    "module-moved-by-its-own-init-on-one-path": ("""\
+        class Encoder(nn.Module):
+            def __init__(self, device, move):
+                super().__init__()
+                self.mlp = nn.Linear(4, 4)
+                if move:
+                    self.to(device)
+        enc = Encoder(torch.device("cuda"), False)
+        y = enc.mlp(torch.randn(2, 4))
+        """, set()),
+    "module-with-a-layer-made-after-its-own-move": ("""\
+        class Encoder(nn.Module):
+            def __init__(self, device):
+                super().__init__()
+                self.mlp = nn.Linear(4, 4)
+                self.to(device)
+                self.head = nn.Linear(4, 2)
+        enc = Encoder(torch.device("cuda"))
+        y = enc.head(torch.randn(2, 4))
+        """, set()),
+    "device-attribute-stored-by-init-cpu-stays": ("""\
+        class Features(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.device = "cpu"
+            def search(self, query, bank):
+                idx = torch.cdist(query, bank.to(self.device)).argmin(dim=1)
+                return bank.cpu()[idx]
+        feats = Features()
+        y = feats.search(torch.randn(4, 8, device=feats.device), torch.randn(16, 8))
+        """, set()),
 }
 
 

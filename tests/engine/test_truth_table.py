@@ -115,6 +115,20 @@ CASES = [
      "class Agent:\n    def __init__(self, recurrent):\n        self.net = nn.Linear(3, 3).to(device)\n"
      "        if recurrent:\n            self.memory = torch.zeros(1, 3)\n    def act(self):\n        return self.net(self.memory)\n"
      "y = Agent(True).act()\n", True, "TP102"),
+    # `self.to(device)` in `__init__` moves what was registered before it (Module.to works in place)
+    ("module-moved-by-its-own-init",
+     "class M(nn.Module):\n    def __init__(self, device):\n        super().__init__()\n        self.fc = nn.Linear(3, 2)\n"
+     "        self.to(device)\nm = M(device)\ny = m(torch.ones(1, 3))\n", True, "TP102"),
+    # nn.Module has no `device`: `m.device` is the attribute its `__init__` stored, wherever the module is
+    ("module-device-attribute-is-the-stored-one",
+     "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.device = 'cuda'\n"
+     "m = M()\ny = torch.ones(3, device=m.device) + torch.ones(3)\n", True, "TP101"),
+    # einsum's equation fills its `*args` too: it is no operand, so the result is where the operands are
+    ("einsum-result-on-its-operands",
+     "q = torch.ones(2, 3, device=device)\ns = torch.einsum('ij,kj->ik', q, q)\ny = s + torch.ones(2, 2)\n", True, "TP101"),
+    ("einsum-list-form-result-on-its-operands",
+     "q = torch.ones(2, 3, device=device)\ns = torch.einsum('ij,kj->ik', [q, q])\ny = s + torch.ones(2, 2)\n", True, "TP101"),
+    ("einsum-cuda-result-meets-cuda", "q = torch.ones(2, 3, device=device)\ny = torch.einsum('ij,kj->ik', q, q) + torch.ones(2, 2, device=device)\n", False, None),
 ]
 # Advanced indexing with CPU indices is allowed on CUDA, but FakeTensorMode in a
 # CPU build cannot run it; the engine side is still checked.

@@ -27,7 +27,7 @@ from .state import MODULE_MOVES, forget_moved_arguments
 from .torch_calls import call_qualified
 from .torch_methods import module_input_conflicts, module_method, numpy_method, stateless_module_output, tensor_method, to_target
 from .values import (
-    NONE, UNKNOWN, BatchV, BoundMethodV, ClassV, DeviceV, DictV, EncodingV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ObjectV,
+    SELF_MOVED, NONE, UNKNOWN, BatchV, BoundMethodV, ClassV, DeviceV, DictV, EncodingV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ObjectV,
     ParamsV, PartialV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, ZipV, attrs_get, iteration_element,
 )
 
@@ -128,7 +128,9 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
     if isinstance(recv, SelfV) and recv.placed and name in MODULE_MOVES:
         path = ev.path_of(node.func.value)  # `self.to(device)`: the submodules a caller placed move too
         if path is not None:
-            ev.frame.env[path] = replace(recv, placed=())
+            recv = ev.frame.env[path] = replace(recv, placed=())
+    if isinstance(recv, SelfV) and name in ("to", "cuda") and recv.info.is_module:
+        return _move_self(ev, node, recv, name)
     if isinstance(recv, ModuleV):
         if name == "forward":
             args, kwargs = ev.eval_args(node)
@@ -166,6 +168,19 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
     if not isinstance(recv, SelfV):
         forget_moved_arguments(ev, node)
     return UNKNOWN
+
+
+def _move_self(ev, node: ast.Call, recv: SelfV, name: str) -> Value:
+    """`self.to(device)` in a method of a module (`self = self.to(device)` too): where it moved is
+    kept as the instance's `SELF_MOVED` attribute, which an instantiation reads after `__init__`
+    (a move on some paths only joins to unknown; a module or parameter made after it drops it)."""
+    args, kwargs = ev.eval_args(node)
+    ev.emit("call", node, None, name, recv, args, kwargs)
+    moves, dev, _ = to_target(ev, node, name, args, kwargs)
+    path = ev.path_of(node.func.value)
+    if moves and path is not None:
+        ev.frame.env[path + "." + SELF_MOVED] = DeviceV(dev) if dev is not None else UNKNOWN
+    return recv
 
 
 def _move_mapping(ev, node: ast.Call, recv: DictV, name: str) -> Value:

@@ -18,6 +18,7 @@ from .devices import ACCEL_KIND, SELF_DEV, Dev, devices_conflict, parse_device_s
 from .events import Conflict
 from .state import NotYetSet
 from .values import (
+    SELF_MOVED,
     ACCELERATOR_AVAILABLE,
     NONE, NUMBER, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
     SelfV, SeqV, TensorV, Value, attrs_get, iteration_element,
@@ -98,6 +99,8 @@ class ExpressionEvaluator:
             return
         env = self.frame.env
         if isinstance(target, ast.Name):
+            if isinstance(value, SelfV) and value is env.get(path):  # `self = self.to(device)`: the same object
+                return
             value = self.name_binding(target.id, value, value_node)
         elif isinstance(target, ast.Attribute):
             if path not in env and path not in self.frame.before:
@@ -106,6 +109,9 @@ class ExpressionEvaluator:
                     prior = _not_yet_set(self.frame, target) or prior
                 self.frame.before[path] = prior
             self.frame.assigned[path] = self.current_stmt
+            moved = path.partition(".")[0] + "." + SELF_MOVED
+            if moved in env and (isinstance(value, (ModuleV, PlacedV)) or isinstance(value, TensorV) and value.grad):
+                env[moved] = UNKNOWN  # a layer or parameter made after `self.to(device)` is not moved by it
         prefixes = (path + ".", path + "[")
         stale = [k for k in env if k.startswith(prefixes)] if len(env) < 400 or "." in path else ()
         for key in stale:
@@ -242,9 +248,10 @@ class ExpressionEvaluator:
                 return TensorV(base.dev, origin=node, grad=True)
             if base.cls is not None and attr in base.cls.submodules:
                 return ModuleV(base.dev, base.cls.submodules[attr], base.placed_at, base.cls.submodule_classes.get(attr))
-            if attr == "device" and base.dev is not None:
-                return DeviceV(replace(base.dev, expr=self.src.segment(node)))
             held = attrs_get(base.attrs, attr)
+            if attr == "device" and base.dev is not None and held is None:
+                # (a `self.device = ...` its `__init__` stored is what Python reads: nn.Module has no `device`)
+                return DeviceV(replace(base.dev, expr=self.src.segment(node)))
             if isinstance(held, ModuleV):  # a module it holds is its submodule: it moved with it
                 return replace(held, dev=base.dev, placed_at=base.placed_at)
             if held is not None:

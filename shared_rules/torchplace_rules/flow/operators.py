@@ -43,6 +43,9 @@ def arg_kind(value: Value, node: Optional[ast.AST]) -> str:
     return "unknown"
 
 
+_NOT_TENSORS = ("other", "number", "none")  # argument kinds that are surely no tensor
+
+
 def _may_be_0_dim(value: Value) -> bool:
     return isinstance(value, TensorV) and value.rank is None and not value.min_rank
 
@@ -72,7 +75,8 @@ def bind(callable_: semantics.Callable, node: ast.Call, args: list, kwargs: dict
         operands.append(Operand(overload.param("self"), receiver[0], receiver[1]))
     for i, (value, arg) in enumerate(zip(args, node.args)):
         param = binding.param_of_position(i, method=callable_.method)
-        if param is not None:
+        if param is not None and not (param.is_star and positional[i] in _NOT_TENSORS):
+            # (`*args` also takes einsum's equation: a string is no operand)
             operands.extend(operands_of(param, value, arg))
     for name, value in kwargs.items():
         param = overload.param(name)

@@ -22,7 +22,7 @@ from .state import forget_moved_arguments
 from .torch_calls import default_collate, default_device
 from .torch_placement import absent_arguments, constructor_device
 from .values import (
-    NONE, NUMBER, UNKNOWN, BoundMethodV, ClassV, DeviceV, DictV, FuncV, LoaderV, ModuleV, ObjectV, PartialV, SelfV, SeqV, TensorV, Value, attrs_get,
+    SELF_MOVED, NONE, NUMBER, UNKNOWN, BoundMethodV, ClassV, DeviceV, DictV, FuncV, LoaderV, ModuleV, ObjectV, PartialV, SelfV, SeqV, TensorV, Value, attrs_get,
     map_leaves,
 )
 
@@ -249,6 +249,11 @@ def instantiate(ev, node: ast.Call, cls: ClassV) -> Value:
         dev = _argument_device(ev, node, info, args, kwargs)
     else:  # a device argument not followed to the layers, or modules held: unknown, not the default
         dev = constructor_device(node, _init_of(info), args, kwargs, dev)
+    if info.moves_self:
+        moved = attrs_get(attrs, SELF_MOVED)  # `self.to(device)` on every path of this `__init__`
+        if isinstance(moved, DeviceV):
+            dev = moved.dev
+        attrs = tuple(a for a in attrs if a[0] != SELF_MOVED)
     has_params = info.has_params_without(absent_arguments(node, _init_of(info), set(info.optional_state.values())))
     return ModuleV(dev, has_params, node, info, attrs=attrs)
 

@@ -52,6 +52,11 @@ def legacy_tensor(ev, node: ast.Call, head: str, last: str, args: list) -> Value
     return TensorV(CPU, origin=node, dtype=LEGACY_TENSOR_TYPES[last], rank=rank)
 
 
+# einops' rearrange/repeat/reduce of one tensor run torch's own reshape, permute, expand and
+# reductions on it (einops/_backends.py, TorchBackend): the result is on the input's device
+_EINOPS_RESHAPES = frozenset({"einops.rearrange", "einops.repeat", "einops.reduce"})
+
+
 def call_qualified(ev, node: ast.Call, qual: str) -> Value:
     """The value of a call of the torch/NumPy (or other library) object `qual`."""
     head, _, last = qual.rpartition(".")
@@ -93,6 +98,10 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
         return layer(ev, node, last, args, kwargs)
     if qual.startswith("numpy."):
         return numpy_call(ev, node, qual, args, kwargs)
+    if qual in _EINOPS_RESHAPES:  # einops on a torch tensor: views and reductions of it, where it is
+        t = args[0] if args else UNKNOWN
+        return TensorV(t.dev, origin=node, grad=t.grad, module_output=t.module_output) if isinstance(t, TensorV) \
+            else UNKNOWN
     if last == "from_pretrained" and ("Model" in head.rpartition(".")[2] or "For" in head.rpartition(".")[2]):
         return ModuleV(None if "device_map" in kwargs else CPU, True, None, None, known_class=False)
     if last == "from_pretrained" and head.rpartition(".")[2].endswith(_ENCODER_CLASSES):

@@ -83,6 +83,9 @@ class _AcceleratorAvailable(Value):
 ACCELERATOR_AVAILABLE = _AcceleratorAvailable()
 
 
+# the attribute an instance of a module holds where `self.to(device)` in its `__init__` moved it
+SELF_MOVED = "#moved"
+
 @dataclass(frozen=True)
 class BatchInfo:
     """Where a batch came from: the loop over a loader and its target names."""
