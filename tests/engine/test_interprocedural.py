@@ -498,6 +498,38 @@ CASES = {
         enc = Encoder(torch.device("cuda"))
         y = enc.head(torch.randn(2, 4))
         """, set()),
+    # a lambda is a function: called where it is stored (an attribute, a name, `map`), its body runs
+    # for that call, seeing the scope it was made in
+    "lambda-held-in-an-attribute-reads-a-stale-device": ("""\
+        class Biquad(nn.Module):
+            def __init__(self, device=None):
+                super().__init__()
+                self.device = device
+                self.param = nn.Parameter(torch.randn(4, 2))
+                self.map = lambda x: torch.clamp(x, min=torch.zeros(4, 2, device=self.device))
+            def forward(self, x):
+                return x * self.map(self.param)
+        m = Biquad().to("cuda")
+        y = m(torch.ones(4, 2, device="cuda"))
+        """, {(6, "TP101")}),
+    "lambda-called-by-name-sees-its-closure": ("""\
+        def run(x):
+            bias = torch.zeros(3)
+            shift = lambda t: t + bias
+            return shift(x)
+        y = run(torch.ones(3, device="cuda"))
+        """, {(3, "TP101")}),
+    "map-of-a-lambda-over-a-tuple": ("""\
+        def heads(x):
+            q, k = x.chunk(2, dim=-1)
+            q, k = map(lambda t: t.reshape(2, 3, -1), (q, k))
+            return q + torch.zeros(2, 3, 2)
+        y = heads(torch.ones(2, 3, 4, device="cuda"))
+        """, {(4, "TP101")}),
+    "lambda-moving-its-argument": ("""\
+        to_gpu = lambda t: t.to("cuda")
+        y = to_gpu(torch.ones(3)) + torch.ones(3, device="cuda")
+        """, set()),
     "device-attribute-stored-by-init-cpu-stays": ("""\
         class Features(nn.Module):
             def __init__(self):

@@ -119,6 +119,11 @@ CASES = [
     ("module-moved-by-its-own-init",
      "class M(nn.Module):\n    def __init__(self, device):\n        super().__init__()\n        self.fc = nn.Linear(3, 2)\n"
      "        self.to(device)\nm = M(device)\ny = m(torch.ones(1, 3))\n", True, "TP102"),
+    # a lambda's body runs for each call (a CPU bound of clamp meets the CUDA input and raises)
+    ("lambda-body-runs-for-its-call",
+     "f = lambda t: torch.clamp(t, min=torch.zeros(4, 2))\ny = f(torch.ones(4, 2, device=device))\n", True, "TP101"),
+    ("map-of-a-lambda-runs-it-on-each-item",
+     "a, b = map(lambda t: t * 2, (torch.ones(3, device=device), torch.ones(3)))\ny = a + torch.ones(3)\n", True, "TP101"),
     # nn.Module has no `device`: `m.device` is the attribute its `__init__` stored, wherever the module is
     ("module-device-attribute-is-the-stored-one",
      "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.device = 'cuda'\n"

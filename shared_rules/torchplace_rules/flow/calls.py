@@ -20,6 +20,7 @@ from .cross_file import ProjectModuleV
 from .devices import SELF_DEV, runtime_device
 from .project_calls import (
     call_function, call_super, call_value, find_method, follow_forward, follow_paramless_forward, instantiate, loader_batch, make_partial,
+    map_function,
     self_attribute,
 )
 from .project_calls import call_method as project_method
@@ -271,6 +272,8 @@ def call_builtin(ev, node: ast.Call, name: str) -> Value:
         return EnumerateV(first)
     if name == "zip":
         return ZipV(tuple(args))
+    if name == "map" and len(args) == 2 and isinstance(first, FuncV) and isinstance(args[1], SeqV):
+        return map_function(ev, node, first, args[1])
     if name in ("list", "tuple", "sorted", "reversed"):
         if isinstance(first, SeqV):
             return SeqV(first.items if name in ("list", "tuple") else None, first.element())

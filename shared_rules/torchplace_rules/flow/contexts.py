@@ -25,7 +25,7 @@ from typing import Optional
 
 from ..syntax_nodes import lines_mention
 from .class_model import tensor_container_items
-from .cross_file import foreign_home, foreign_result, foreign_text, qualified_name, record_outgoing
+from .cross_file import HOME_ATTR, foreign_home, foreign_result, foreign_text, qualified_name, record_outgoing
 from .devices import ACCEL_KIND, CPU, SELF_DEV, SELF_KIND, Dev, parse_device_string
 from .state import PLACEABLE, Frame, local_names
 from .values import (
@@ -488,6 +488,25 @@ def argument_paths(ev, fnode, arg_nodes: list, keywords: list, first_path: Optio
             if path is not None:
                 paths[k.arg] = path
     return paths
+
+
+def lambda_function(node: ast.Lambda) -> ast.FunctionDef:
+    """`lambda args: body` as the function `def <lambda>(args): return body`, made once per node
+    (its positions and file are the lambda's, its body the lambda's own nodes)."""
+    fnode = getattr(node, "_tp_def", None)
+    if fnode is None:
+        ret = ast.Return(value=node.body)
+        fnode = ast.FunctionDef(name="<lambda>", args=node.args, body=[ret], decorator_list=[], returns=None,
+                                type_comment=None)
+        home = getattr(node, HOME_ATTR, None)
+        for made in (ret, fnode):
+            ast.copy_location(made, node)
+            made.end_lineno, made.end_col_offset = node.end_lineno, node.end_col_offset
+            if home is not None:
+                setattr(made, HOME_ATTR, home)
+        fnode._tp_is_generator = False
+        node._tp_def = fnode
+    return fnode
 
 
 def is_generator(fnode, src) -> bool:

@@ -9,7 +9,7 @@ from typing import Optional
 
 from . import torch_api as api
 from .calls import dispatch_call
-from .contexts import default_value
+from .contexts import default_value, lambda_function
 from .project_calls import find_method, property_value, self_attribute
 from .ranks import broadcast_rank, floor, subscript_rank
 from .torch_methods import setitem_conflicts
@@ -20,7 +20,7 @@ from .state import NotYetSet
 from .values import (
     SELF_MOVED,
     ACCELERATOR_AVAILABLE,
-    NONE, NUMBER, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
+    NONE, NUMBER, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, FuncV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
     SelfV, SeqV, TensorV, Value, attrs_get, iteration_element,
 )
 
@@ -432,8 +432,12 @@ class ExpressionEvaluator:
 
     expr_ListComp = expr_SetComp = expr_GeneratorExp = expr_DictComp = expr_comprehension
 
-    def expr_Lambda(self, node) -> Value:
-        return UNKNOWN
+    def expr_Lambda(self, node: ast.Lambda) -> Value:
+        """A function whose body is one `return`; in a function it sees the scope it is made in."""
+        fnode = lambda_function(node)
+        if self.frame.kind == "module":
+            return FuncV(fnode, id(fnode), self.frame.cls)
+        return FuncV(fnode, id(fnode), self.frame.cls, self.home, closure=dict(self.frame.env), scope=self.frame.func)
 
     def expr_NamedExpr(self, node: ast.NamedExpr) -> Value:
         value = self.eval(node.value)

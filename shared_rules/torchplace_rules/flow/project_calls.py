@@ -39,6 +39,14 @@ def call_function(ev, node: ast.Call, func: FuncV, evaluated=None) -> Value:
     return _call(ev, node, func, None, list(node.args), args, kwargs, None, None, ev.frame.self_dev)
 
 
+def map_function(ev, node: ast.Call, func: FuncV, seq: SeqV) -> Value:
+    """`map(f, seq)` with a function of the project (a lambda): `f` of each item, or of the
+    element when the items are not known one by one."""
+    if seq.items is not None and len(seq.items) <= 8:
+        return SeqV(tuple(_call(ev, node, func, None, [None], [item], {}, None, None, ev.frame.self_dev) for item in seq.items))
+    return SeqV(None, _call(ev, node, func, None, [None], [seq.element()], {}, None, None, ev.frame.self_dev))
+
+
 def _call(ev, node: ast.Call, func: FuncV, cls, arg_nodes: list, args: list, kwargs: dict,
           first: Optional[Value], first_path: Optional[str], self_dev, own_object: bool = False) -> Value:
     bound = bind_arguments(func.node, arg_nodes, args, kwargs, first)
