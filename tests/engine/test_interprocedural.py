@@ -36,6 +36,17 @@ SCALE = """\
                 return torch.cat([self.fc(x), self.w])
 """
 
+GAN_LOSS = """\
+        class GAN(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.disc = nn.Sequential(nn.Linear(4, 1), nn.Sigmoid())
+            def forward(self, x):
+                return self.disc(x)
+            def adversarial_loss(self, y_hat, y):
+                return nn.functional.binary_cross_entropy(y_hat, y)
+"""
+
 TABLE = """\
         class Table(nn.Module):
             def __init__(self, w):
@@ -529,6 +540,21 @@ CASES = {
     "lambda-moving-its-argument": ("""\
         to_gpu = lambda t: t.to("cuda")
         y = to_gpu(torch.ones(3)) + torch.ones(3, device="cuda")
+        """, set()),
+    # a CPU tensor a module's method makes and hands to another method of the same module (`self.loss`),
+    # which combines it with the module's output: created in the first, failing in the second
+    "cpu-tensor-made-in-a-method-passed-to-a-method-on-self": (GAN_LOSS + """\
+            def discriminator_loss(self, x):
+                fake = torch.zeros(x.size(0), 1)
+                fake = fake.type_as(fake)
+                return self.adversarial_loss(self.disc(x), fake)
+        gan = GAN().to("cuda")
+        """, {(10, "TP202")}),
+    # the same method called on another object: what it is passed is that caller's business
+    "cpu-tensor-passed-to-a-method-of-another-object": (GAN_LOSS + """\
+        def score(gan, x):
+            return gan.adversarial_loss(gan(x), torch.zeros(x.size(0), 1))
+        gan = GAN().to("cuda")
         """, set()),
     "device-attribute-stored-by-init-cpu-stays": ("""\
         class Features(nn.Module):

@@ -124,6 +124,9 @@ CASES = [
      "f = lambda t: torch.clamp(t, min=torch.zeros(4, 2))\ny = f(torch.ones(4, 2, device=device))\n", True, "TP101"),
     ("map-of-a-lambda-runs-it-on-each-item",
      "a, b = map(lambda t: t * 2, (torch.ones(3, device=device), torch.ones(3)))\ny = a + torch.ones(3)\n", True, "TP101"),
+    # `x.type_as(x)` is x: still the CPU tensor it was
+    ("type-as-itself-stays-on-the-cpu",
+     "x = torch.zeros(2, 1)\nx = x.type_as(x)\ny = torch.ones(2, 1, device=device) * x\n", True, "TP101"),
     # nn.Module has no `device`: `m.device` is the attribute its `__init__` stored, wherever the module is
     ("module-device-attribute-is-the-stored-one",
      "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.device = 'cuda'\n"

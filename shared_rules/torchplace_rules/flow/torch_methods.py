@@ -141,6 +141,9 @@ def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         return NumpyV(recv.dtype, recv.rank)
     if name == "type_as":  # converts to the other tensor's type, device included
         other = args[0] if args else UNKNOWN
+        if isinstance(other, TensorV) and other.dev is not None and other.dev == recv.dev and recv.dev.is_cpu:
+            # (on the CPU already, as `fake.type_as(fake)`: still the tensor made where it was made)
+            return replace(recv, origin=node, dtype=other.dtype)
         if isinstance(other, TensorV):
             return TensorV(other.dev, origin=node, rank=recv.rank, dtype=other.dtype, grad=recv.grad)
         return TensorV(None, origin=node, rank=recv.rank)

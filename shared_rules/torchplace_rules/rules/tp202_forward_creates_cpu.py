@@ -3,6 +3,7 @@ import ast
 
 from ..context import file_context
 from ..edits import insert_keyword, make_fix
+from ..flow.cross_file import foreign_home
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
 from ..rule_support import accepts_device, code_text, from_method_argument
@@ -94,11 +95,12 @@ class ForwardCreatesCpu(Rule):
         func = ev.frame.func
         if ev.frame.cls is None or not ev.frame.cls.is_module or func is None:
             return
-        if from_method_argument(c, func):
+        if from_method_argument(c, func, in_call=_on_self(ev.frame.call_site)):
             return  # another method's argument: its device is the caller's business, not the module's
         init = ev.frame.cls.methods.get("__init__")
         if func.name == "__init__" or init is not None and id(init) in ev.active_calls:
             return  # while the module is built its tensors are where they were created, not yet moved
+        func = _made_in(ev.frame.cls, c.cpu.factory) or func  # (a method of the module that called this one)
         # Reported at the end: whether this module ever reaches an accelerator depends on the whole file.
         other = c.other_node if c.kind != "module_input" else None
         factory = c.cpu.factory
@@ -123,6 +125,23 @@ class ForwardCreatesCpu(Rule):
                 if edit is not None:
                     fix = make_fix(f"Create it with `device={anchor}.device`", not random, edit)
             ev.report(self, factory, message, [(node, "combined with the module's tensors here")], fix)
+
+
+def _on_self(call) -> bool:
+    """Is this context a call of a method on `self` (`self.loss(out, target)`): its arguments are
+    what the same module's method passed, known in that method."""
+    return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+        and isinstance(call.func.value, ast.Name) and call.func.value.id == "self"
+
+
+def _made_in(cls, factory):
+    """The method of `cls` whose lines hold `factory` (None: none of them)."""
+    line = getattr(factory, "lineno", None)
+    for method in cls.methods.values():
+        if line is not None and method.lineno <= line <= (method.end_lineno or method.lineno) \
+                and foreign_home(method) is foreign_home(factory):
+            return method
+    return None
 
 
 def _device_anchor(other_node, func) -> str | None:
