@@ -30,6 +30,22 @@ CASES = {
     "mps-device": ("a = torch.ones(2, device=torch.device('mps'))\nc = a @ torch.ones(2, 2)\n", {(5, "TP101")}),
     "x-device": ("a = torch.ones(2).cuda()\nb = torch.ones(2, device=a.device)\nc = a + b + torch.ones(2)\n", {(4, "TP301"), (6, "TP101")}),
     "next-parameters-device": ("m = nn.Linear(2, 2).cuda()\nd = next(m.parameters()).device\nx = torch.ones(2, device=d) - torch.ones(2)\n", {(6, "TP101")}),
+    # a module's parameters, buffers and state_dict() are where the module is; an unknown module's are unknown
+    "iterate-parameters": ("m = nn.Linear(2, 2).cuda()\nfor p in m.parameters():\n    y = p + torch.ones(2, 2)\n", {(6, "TP101")}),
+    "list-of-parameters": ("m = nn.Linear(2, 2).cuda()\nps = list(m.parameters())\ny = ps[0] + torch.ones(2, 2)\n", {(6, "TP101")}),
+    "zip-parameters-of-two-modules": ("m = nn.Linear(2, 2).cuda()\nc = nn.Linear(2, 2)\n"
+                                      "for a, b in zip(c.parameters(), m.parameters()):\n    y = torch.cat([a, b])\n", {(7, "TP101")}),
+    # a parameter may be 0-dim (a CPU scalar may meet a CUDA tensor in arithmetic): at most a hint
+    "parameter-in-arithmetic-may-be-0dim": ("m = nn.Linear(2, 2).cuda()\nc = nn.Linear(2, 2)\n"
+                                            "for a, b in zip(c.parameters(), m.parameters()):\n    a.data = a.data + b\n", set()),
+    "state-dict-items": ("m = nn.Linear(2, 2).cuda()\nfor k, v in m.state_dict().items():\n    y = v + torch.ones(2, 2)\n", {(6, "TP101")}),
+    "named-buffers": ("m = nn.BatchNorm1d(2).cuda()\nfor k, b in m.named_buffers():\n    y = torch.cat([b, torch.ones(2)])\n", {(6, "TP101")}),
+    "parameters-of-an-unknown-module": ("m = build()\nfor p in m.parameters():\n    y = p + torch.ones(2, 2)\n", set()),
+    "parameters-of-a-moved-module": ("m = nn.Linear(2, 2).cuda()\nfor p in m.parameters():\n    y = p + torch.ones(2, 2, device='cuda')\n", set()),
+    # `type(v) is list` is False for a tensor (only "no" carries over from isinstance: a subclass's type is not the class)
+    "type-is-not-list-of-a-tensor": ("x = torch.ones(2).cuda()\nif type(x) is not list:\n    x = [x]\nfor t in x:\n    y = t + torch.ones(2)\n",
+                                     {(4, "TP301"), (8, "TP101")}),
+    "type-is-list-of-a-list-is-unknown": ("x = [torch.ones(2).cuda()]\nif type(x) is list:\n    x = x[0]\ny = x + torch.ones(2)\n", {(4, "TP301")}),
     "args-device": ("x = torch.ones(2).to(args.device)\ny = x * torch.ones(2)\n", {(4, "TP301"), (5, "TP101")}),
     "loop-fixed-point": ("device = torch.device('cuda')\nh = torch.zeros(3)\nfor x in xs:\n    h = h + torch.ones(3, device=device)\n", {(7, "TP101")}),
     "for-loader-enumerate": ("device = torch.device('cuda')\nm = nn.Linear(2, 2).to(device)\nfor i, (x, y) in enumerate(DataLoader(ds)):\n    out = m(x)\n", {(7, "TP103")}),

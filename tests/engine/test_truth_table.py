@@ -97,6 +97,24 @@ CASES = [
     ("stateless-container-runs-on-its-input",
      "s = nn.Sequential(nn.ReLU(), nn.Dropout(0.1))\nx = torch.ones(3, device=device)\ny = s(x) + x\n", False, None),
     ("stateless-pool-runs-on-its-input", "p = nn.MaxPool2d(2)\ny = p(torch.ones(1, 1, 4, 4, device=device)) + torch.ones(1, device=device)\n", False, None),
+    # a module's parameters and state_dict() values are where the module is (Module.to moved them)
+    ("parameters-are-where-the-module-is",
+     "m = nn.Linear(3, 3).to(device)\nfor p in m.parameters():\n    y = p + torch.ones(3, 3)\n", True, "TP101"),
+    ("state-dict-values-are-where-the-module-is",
+     "m = nn.Linear(3, 3).to(device)\nfor v in m.state_dict().values():\n    y = v + torch.ones(3, 3)\n", True, "TP101"),
+    ("named-parameters-are-where-the-module-is",
+     "m = nn.Linear(3, 3).to(device)\nfor n, p in m.named_parameters():\n    y = p * torch.ones(3)\n", True, "TP101"),
+    ("parameters-of-a-moved-module-meet-its-device",
+     "m = nn.Linear(3, 3).to(device)\nfor p in m.parameters():\n    y = p + torch.ones(3, device=device)\n", False, None),
+    # the CPU-scalar exemption is for the CPU only: a tensor of unknown rank on cuda:0 (a parameter,
+    # which may be 0-dim, moved with .cuda()) meets a cuda:1 tensor and raises, 0-dim or not
+    ("maybe-0dim-cuda0-with-cuda1-raises",
+     "m = nn.Linear(3, 3).to('cuda:1')\nfor p in m.parameters():\n    y = p - p.detach().cuda()\n", True, "TP101"),
+    # nor for the tensor an in-place op writes into: a CPU receiver of unknown rank += a CUDA tensor raises
+    ("inplace-into-a-maybe-0dim-cpu-tensor-raises",
+     "m = nn.Linear(3, 3).to(device)\nc = nn.Linear(3, 3)\nfor a, b in zip(c.parameters(), m.parameters()):\n    a.data += b\n",
+     True, "TP101"),
+    ("zero-dim-cuda0-with-cuda1-raises", "s = torch.ones((), device='cuda:0')\ny = torch.ones(3, device='cuda:1') + s\n", True, "TP101"),
     ("loss-with-cpu-weight-raises",
      "crit = nn.CrossEntropyLoss(weight=torch.ones(3))\ny = crit(torch.ones(2, 3, device=device), torch.zeros(2, dtype=torch.long, device=device))\n",
      True, "TP102"),
@@ -436,3 +454,21 @@ def test_sklearn_metrics_read_their_inputs_with_numpy():
     codes = lambda args: [f.code for f in check_source(src.format(args), "t.py") if f.severity <= Severity.WARNING]
     assert codes("y.cpu(), y") == ["TP104"]
     assert codes("y.cpu(), y.cpu()") == []
+def test_torch_nn_private_bases_are_modules():
+    """`class DiceLoss(_Loss)`, `class MyNorm(_BatchNorm)`: torch.nn's private bases are nn.Module
+    subclasses, so a project class deriving from one is a module (flow/torch_api.PRIVATE_MODULE_BASES)."""
+    import importlib
+
+    from torchplace_rules.flow.torch_api import PRIVATE_MODULE_BASES
+    for qual in sorted(PRIVATE_MODULE_BASES):
+        module, _, name = qual.rpartition(".")
+        assert issubclass(getattr(importlib.import_module(module), name), torch.nn.Module), qual
+
+
+def test_a_subclass_of_a_private_torch_base_is_a_module():
+    code = (HEADER + "from torch.nn.modules.loss import _Loss\n"
+            "class L(_Loss):\n    def __init__(self):\n        super().__init__()\n        self.fn = nn.MSELoss()\n"
+            "    def forward(self, x):\n        t = torch.ones(()).fill_(1.0).type(x.type()).expand_as(x)\n        return self.fn(x, t)\n"
+            "y = L()(torch.ones(2, 3, device='cuda:1'))\n")
+    assert isinstance(run_on_fake_gpu(code.replace(".type(x.type())", ".cuda()")), Exception)  # .type('torch.cuda.*') of a CPU tensor: the current GPU
+    assert [(f.code, f.span.start_line + 1) for f in check_source(code, "t.py") if f.severity <= Severity.WARNING] == [("TP101", 11)]

@@ -260,7 +260,7 @@ def call_builtin(ev, node: ast.Call, name: str) -> Value:
     first = args[0] if args else UNKNOWN
     if name == "next":
         if isinstance(first, ParamsV):
-            return TensorV(first.dev, origin=node, grad=True)
+            return first.element(node)
         if isinstance(first, SeqV):
             return first.element()
         if isinstance(first, LoaderV):
@@ -279,6 +279,8 @@ def call_builtin(ev, node: ast.Call, name: str) -> Value:
             return SeqV(first.items if name in ("list", "tuple") else None, first.element())
         if isinstance(first, ItemsV):
             return SeqV(None, SeqV((UNKNOWN, first.inner)))
+        if isinstance(first, ParamsV):
+            return SeqV(None, first.element(node))
         return UNKNOWN
     if name not in PURE_BUILTINS:
         forget_moved_arguments(ev, node)

@@ -177,6 +177,13 @@ class ExpressionEvaluator:
         if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance" \
                 and len(test.args) == 2 and not test.keywords and self.lookup("isinstance") is UNKNOWN:
             return self._isinstance_answer(self.eval(test.args[0]), test.args[1])
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], _TYPE_TESTS) \
+                and isinstance(test.left, ast.Call) and isinstance(test.left.func, ast.Name) and test.left.func.id == "type" \
+                and len(test.left.args) == 1 and not test.left.keywords and self.lookup("type") is UNKNOWN:
+            # `type(v) is list`: False where v cannot be one at all (a subclass's type is not the class,
+            # so only "no" carries over from isinstance)
+            if self._isinstance_answer(self.eval(test.left.args[0]), test.comparators[0]) is False:
+                return isinstance(test.ops[0], (ast.IsNot, ast.NotEq))
         return None
 
     def _isinstance_answer(self, value: Value, kind_node) -> Optional[bool]:
@@ -629,6 +636,9 @@ def device_type(dev: Dev) -> Optional[str]:
         return None
     kind = dev.label.split(":")[0]
     return kind if kind in ("cuda", "mps", "xpu", "meta") else None
+
+
+_TYPE_TESTS = (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)
 
 
 def none_test(test) -> Optional[tuple]:

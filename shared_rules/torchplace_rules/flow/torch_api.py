@@ -60,8 +60,17 @@ CONTAINERS = {"Sequential", "ModuleList", "ModuleDict"}
 # Wrappers that scatter inputs themselves or whose device we cannot know.
 UNKNOWN_DEVICE_WRAPPERS = {"DataParallel", "DistributedDataParallel", "FullyShardedDataParallel"}
 
+# torch.nn's private base classes, all nn.Module subclasses (torch 2.13; checked against torch in
+# tests/engine/test_truth_table.py): `class DiceLoss(_Loss)`, `class MyNorm(_BatchNorm)`.
+PRIVATE_MODULE_BASES = {f"torch.nn.modules.{name}" for name in (
+    "loss._Loss", "loss._WeightedLoss", "batchnorm._NormBase", "batchnorm._BatchNorm", "batchnorm._LazyNormBase",
+    "conv._ConvNd", "conv._ConvTransposeNd", "conv._ConvTransposeMixin", "dropout._DropoutNd",
+    "instancenorm._InstanceNorm", "padding._CircularPadNd", "padding._ConstantPadNd", "padding._ReflectionPadNd",
+    "padding._ReplicationPadNd", "pooling._MaxPoolNd", "pooling._MaxUnpoolNd", "pooling._AvgPoolNd",
+    "pooling._LPPoolNd", "pooling._AdaptiveMaxPoolNd", "pooling._AdaptiveAvgPoolNd")}
 MODULE_BASES = {"torch.nn.Module", "torch.nn.modules.module.Module", "nn.Module", "pytorch_lightning.LightningModule",
-                "lightning.LightningModule", "lightning.pytorch.LightningModule", "pytorch_lightning.core.LightningModule"}
+                "lightning.LightningModule", "lightning.pytorch.LightningModule", "pytorch_lightning.core.LightningModule",
+                *PRIVATE_MODULE_BASES}
 CUDA_AVAILABILITY = {"torch.cuda.is_available", "torch.backends.mps.is_available", "torch.xpu.is_available",
                      "torch.accelerator.is_available", "torch.mps.is_available"}
 TRAINING_STEP_METHODS = {"backward", "step"}

@@ -198,8 +198,12 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
         return moved
     args, kwargs = ev.eval_args(node)
     ev.emit("call", node, None, name, module, args, kwargs)
-    if name == "parameters":
-        return ParamsV(module.dev)
+    if name in ("parameters", "buffers"):
+        return ParamsV(module.dev, name == "parameters")
+    if name in ("named_parameters", "named_buffers"):
+        return ItemsV(TensorV(module.dev, origin=node, grad=name == "named_parameters"))
+    if name == "state_dict" and not args and not kwargs:
+        return DictV(TensorV(module.dev, origin=node))  # parameters and buffers, where the module is
     if name in MODULE_SELF_METHODS:
         return module
     return UNKNOWN

@@ -234,9 +234,14 @@ class PlacedV(Value):
 
 @dataclass(frozen=True)
 class ParamsV(Value):
-    """`model.parameters()`: `next(...)` of it is a parameter on the module's device."""
+    """`model.parameters()` (or `.buffers()`): each item, `next(...)` of it, is a tensor on the
+    module's device."""
 
     dev: Optional[Dev]
+    grad: bool = True
+
+    def element(self, at: ast.AST) -> "TensorV":
+        return TensorV(self.dev, origin=at, grad=self.grad)
 
 
 @dataclass(frozen=True)
@@ -483,6 +488,8 @@ def iteration_element(iterable: Value, loop) -> tuple[Value, Optional[LoaderV]]:
         return SeqV((UNKNOWN, iterable.inner)), None
     if isinstance(iterable, SeqV):
         return iterable.element(), None
+    if isinstance(iterable, ParamsV):
+        return iterable.element(loop.iter), None
     if isinstance(iterable, ModuleV) and iterable.layer in ("ModuleList", "Sequential"):
         return iterable.member(), None
     if isinstance(iterable, DatasetV) and iterable.dev is not None:

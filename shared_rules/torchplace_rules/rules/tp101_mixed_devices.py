@@ -222,7 +222,11 @@ class MixedDevices(Rule):
         if made_in_module_method(ev, c) or _cause_reported(ev, self.code, c):
             return
         # A 0-dim CPU tensor may meet a CUDA tensor in arithmetic: without the rank it is not proven.
-        certain = not (c.cpu.maybe_scalar and isinstance(c.node, _ITERATOR_OPS))
+        # (A 0-dim tensor on another accelerator, cuda:0 with cuda:1, raises whatever its rank.)
+        # Nor is the CPU tensor an in-place op writes into (`a += b`): its output stays where it is.
+        on_cpu = c.cpu.dev is None or c.cpu.dev.is_cpu
+        written = isinstance(c.node, ast.AugAssign) and c.cpu_node is c.node.target
+        certain = not (c.cpu.maybe_scalar and on_cpu and not written and isinstance(c.node, _ITERATOR_OPS))
         src = ev.src
         cpu_text, other_text = code_text(src, c.cpu_node), code_text(src, c.other_node)
         made = _made_elsewhere(ev, c) or ""
