@@ -3,6 +3,7 @@ import ast
 import re
 
 from ..context import file_context
+from ..context.load_callers import project_saves_cpu_state, run_by_device_choosing_importer
 from ..edits import insert_keyword, make_fix
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
@@ -18,8 +19,11 @@ class LoadWithoutMapLocation(Rule):
         Finds `torch.load(...)` calls without `map_location` in files that pick a
         device (`torch.device(...)`, a `device` variable, `.cuda()`), when what is
         loaded is weights or a checkpoint: passed to `load_state_dict`, or bound to
-        a name such as `model`, `state_dict`, `checkpoint` or `weights`.  Loads of
+        a name such as `model`, `state_dict`, `checkpoint` or `weights` (the loaded
+        object or an entry of it, `torch.load(p)["state_dict"]`).  Loads of
         scheduler, scaler or RNG state (plain numbers and CPU tensors) are left alone.
+        A loading helper in a file that picks no device is checked for the programs
+        that import the file and call it.
     """
     why_bad = """
         `torch.load` restores each tensor on the device it was saved from.  A
@@ -40,7 +44,11 @@ class LoadWithoutMapLocation(Rule):
         `open(p, "wb")`, a path under the run's or test's temporary directory, a path handed out
         by the object that wrote it, or a helper of the same file that writes it and is called
         first), or when every writer in the file saves that module's state from the CPU
-        (`model.cpu()` before `torch.save(model.state_dict(), p)`).
+        (`model.cpu()` before `torch.save(model.state_dict(), p)`).  An entry of a loaded
+        checkpoint (`torch.load(p)["params"]`) is left alone where the project has a checkpoint
+        writer that saves CPU tensors (`torch.save` of `param.cpu()` values).  A helper in a file
+        that picks no device is reported only when a file importing it calls it from a program
+        with a CPU path that writes no checkpoint itself.
     """
     example = """
         device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
@@ -117,22 +125,28 @@ class LoadWithoutMapLocation(Rule):
     def on_call(self, ev, node, qual, method, recv, args, kwargs) -> None:
         if qual != "torch.load" or "map_location" in kwargs or len(node.args) >= 2 or any(k.startswith("**") for k in kwargs):
             return
-        if not _loads_weights(node, ev.current_stmt):
+        how = _loads_weights(node, ev.current_stmt)
+        if not how:
             return
-        ev.deferred.append((self.code, (node, device_variable_in_scope(ev))))
+        ev.deferred.append((self.code, (node, device_variable_in_scope(ev), how == "entry")))
 
     def on_finish(self, ev) -> None:
-        if not ev.targets_accelerator:
-            return
         loads = [payload for code, payload in ev.deferred if code == self.code]
         if not loads:
             return
         ctx = file_context(ev)
+        if not ev.targets_accelerator:
+            # a helper of a file that picks no device: the programs that call it do
+            loads = [load for load in loads if run_by_device_choosing_importer(ev, ctx, load[0])]
+            if not loads:
+                return
         if ctx.cuda_only:
             return  # no machine without the GPU ever runs this program
-        for node, device_name in loads:
+        for node, device_name, entry in loads:
             if ctx.loads_own_checkpoint(node) or ctx.runs_only_with_accelerator(node):
                 continue
+            if entry and project_saves_cpu_state(ev):
+                continue  # an entry of the project's own checkpoints, which it writes from the CPU
             location = device_name or '"cpu"'
             edit = insert_keyword(ev.src, node, f"map_location={location}")
             fix = make_fix(f"Add `map_location={location}`", False, edit) if edit else None
@@ -144,17 +158,30 @@ _WEIGHTS = re.compile(r"model|ckpt|checkpoint|state_dict|weights|params|net\b", 
 _NOT_WEIGHTS = re.compile(r"sched|scaler|rng|random|seed|lr_|metric|config|args|history", re.IGNORECASE)
 
 
-def _loads_weights(call: ast.Call, stmt) -> bool:
-    """Is the loaded object model/optimizer state (tensors saved on a device)?"""
+def _loads_weights(call: ast.Call, stmt):
+    """Is the loaded object model/optimizer state (tensors saved on a device)?  "whole" for the
+    loaded object itself, "entry" for an entry of it (`torch.load(p)["state_dict"]`), else False."""
     if stmt is None:
         return False
     for node in ast.walk(stmt):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "load_state_dict" \
-                and any(arg is call for arg in node.args):
-            owner = ast.unparse(node.func.value)
-            return not _NOT_WEIGHTS.search(owner)
-    if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is call:
+                and node.args:
+            how = _reads(node.args[0], call)
+            if how:
+                owner = ast.unparse(node.func.value)
+                return how if not _NOT_WEIGHTS.search(owner) else False
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+        how = _reads(stmt.value, call)
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
         names = " ".join(ast.unparse(t) for t in targets)
-        return bool(_WEIGHTS.search(names)) and not _NOT_WEIGHTS.search(names)
+        return how if how and _WEIGHTS.search(names) and not _NOT_WEIGHTS.search(names) else False
     return False
+
+
+def _reads(expr, call: ast.Call):
+    """"whole" when `expr` is `call`, "entry" when it is an entry of its result (`call["params"][0]`)."""
+    if expr is call:
+        return "whole"
+    while isinstance(expr, ast.Subscript):
+        expr = expr.value
+    return "entry" if expr is call else False

@@ -1,0 +1,148 @@
+"""Where a `torch.load` runs and what the project's own checkpoints hold, beyond the checked file.
+
+A helper that loads a checkpoint (`def _load(path): return torch.load(path)`) often sits in a file
+that picks no device; the program that calls it does (`device = "cuda" if ... else "cpu"`, a
+`--device` option).  `run_by_device_choosing_importer` finds such a program among the files that
+import the checked file: it calls the function that loads (or a function of the checked file that
+calls it), has a CPU path, puts something on an accelerator, and writes no checkpoint itself (a
+file the same run wrote is loaded where it was written).
+
+`project_saves_cpu_state` answers "does the project write its checkpoints from the CPU?": a
+function of the project that calls `torch.save` and moves tensors to the CPU (`param.cpu()`,
+`.to("cpu")`, BasicSR's `save_network`).  An entry read from a loaded checkpoint
+(`torch.load(p)["params"]`) may be such a file's; without a link between that writer and this
+reader, nothing is reported for it.
+
+Both read other files' syntax only when a candidate load is about to be reported, once per file
+and project (kept on the `ProjectIndex`).
+"""
+from __future__ import annotations
+
+import ast
+import os
+from pathlib import Path
+from typing import Optional
+
+from .checkpoints import _called_name, is_writer_call
+from .device_choice import commits_to_accelerator, has_cpu_path
+from .scopes import parent_map
+
+MAX_IMPORTERS = 4
+MAX_PROJECT_FILES = 4000
+_SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", "site-packages", ".venv", "venv", ".tox", "build", "dist"}
+_NOT_WRITERS = ("load", "read", "restore", "resume", "from_")
+
+
+def run_by_device_choosing_importer(ev, ctx, load: ast.Call) -> bool:
+    """Does a file importing the checked one run this load (call its function) in a program that
+    chooses its device at run time, with a CPU path, and writes no checkpoint of its own?"""
+    project = getattr(ev, "project", None)
+    if project is None or not ev.path:
+        return False
+    func = ctx.enclosing_function(load)
+    if func is None:
+        return False
+    names = _entry_names(ctx, func)
+    for importer in project.importers.importers_of(Path(ev.path))[:MAX_IMPORTERS]:
+        facts = _importer_facts(project, importer)
+        if facts is not None and facts[1] and facts[0] & names:
+            return True
+    return False
+
+
+def _entry_names(ctx, func) -> set:
+    """The function's name and the names of the checked file's functions that call it."""
+    names = {func.name}
+    for node in ast.walk(ctx.tree):
+        if isinstance(node, ast.Call) and _called_name(node.func) == func.name:
+            caller = ctx.enclosing_function(node)
+            if caller is not None and caller is not func:
+                names.add(caller.name)
+    return names
+
+
+def _importer_facts(project, path: Path) -> Optional[tuple]:
+    """(names it calls, chooses its device with a CPU path and writes no checkpoint), kept per file."""
+    cache = project.__dict__.setdefault("_load_caller_facts", {})
+    key = (path, project.fingerprint(path))
+    if key in cache:
+        return cache[key]
+    facts = None
+    text = project.read(path)
+    if text is not None:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            tree = None
+        if tree is not None:
+            calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+            names = {_called_name(c.func) for c in calls} - {None}
+            writes = any(is_writer_call(c) and not (_called_name(c.func) or "").lower().startswith(_NOT_WRITERS)
+                         for c in calls)
+            chooses = not writes and commits_to_accelerator(tree) and has_cpu_path(tree, parent_map(tree))
+            facts = (names, chooses)
+    cache[key] = facts
+    return facts
+
+
+def project_saves_cpu_state(ev) -> bool:
+    """Does a function of the project (the checked file's, without a project) call `torch.save` and
+    move tensors to the CPU?"""
+    project = getattr(ev, "project", None)
+    if project is None:
+        return _saves_cpu_state(ev.tree)
+    cache = project.__dict__.setdefault("_saves_cpu_state", {})
+    root = project.root
+    if root is None and ev.path:
+        from ..project_index import find_project_root  # (the CLI's index serves every project it meets)
+        root = find_project_root(Path(ev.path)) or Path(ev.path).parent
+    if root is None:
+        return _saves_cpu_state(ev.tree)
+    if root not in cache:
+        cache[root] = _scan(project, Path(root))
+    return cache[root] or _saves_cpu_state(ev.tree)
+
+
+def _scan(project, root: Path) -> bool:
+    seen = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            seen += 1
+            if seen > MAX_PROJECT_FILES:
+                return False
+            text = project.read(Path(folder) / name)
+            if text is None or "torch.save(" not in text or "cpu" not in text:
+                continue
+            try:
+                tree = ast.parse(text)
+            except (SyntaxError, ValueError):
+                continue
+            if _saves_cpu_state(tree):
+                return True
+    return False
+
+
+def _saves_cpu_state(tree: ast.AST) -> bool:
+    for func in ast.walk(tree):
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        calls = [n for n in ast.walk(func) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)]
+        if any(c.func.attr == "save" and isinstance(c.func.value, ast.Name) and c.func.value.id == "torch" for c in calls) \
+                and any(_to_cpu(c) for c in calls):
+            return True
+    return False
+
+
+def _to_cpu(call: ast.Call) -> bool:
+    """`t.cpu()`, `t.to("cpu")`, `t.to(torch.device("cpu"))`."""
+    if call.func.attr == "cpu" and not call.args:
+        return True
+    if call.func.attr == "to" and call.args:
+        arg = call.args[0]
+        if isinstance(arg, ast.Call) and _called_name(arg.func) == "device" and arg.args:
+            arg = arg.args[0]
+        return isinstance(arg, ast.Constant) and arg.value == "cpu"
+    return False
