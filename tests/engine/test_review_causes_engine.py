@@ -74,6 +74,59 @@ CASES = {
         for imgs in torch.utils.data.DataLoader(torch.ones(8, 4)):
             penalty(imgs)
         """, {(3, "TP301")}),  # (the information note on `alpha`; no TP103/TP101 on `real`)
+    # TP102 (review of this session's merged engine: MONAI's FocalLoss/DiceLoss tests): a module whose only
+    # state is buffers fails only where its forward combines them with the input; MONAI moves them first
+    "buffer-only-module-moves-its-buffer-in-forward": ("""\
+        class WeightedLoss(nn.Module):
+            def __init__(self, weight=None):
+                super().__init__()
+                self.register_buffer("w", torch.as_tensor(weight) if weight is not None else None)
+            def forward(self, x, y):
+                if self.w is not None:
+                    self.w = self.w.to(x)
+                return ((x - y) ** 2).mean()
+        x = torch.ones(2, 3, device="cuda")
+        loss = WeightedLoss(1.0)(x, x)
+        """, set()),
+    "module-with-parameters-never-moved": ("""\
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(3, 3)
+                self.register_buffer("w", torch.ones(3))
+            def forward(self, x):
+                return self.fc(x)
+        y = Head()(torch.ones(2, 3, device="cuda"))
+        """, {(8, "TP102")}),
+    # TP203 (speechbrain SrpPhat/Music): a plain attribute handed by keyword to a staticmethod of the
+    # class that moves it (`doas = doas.to(XXs.device)`) before any use
+    "plain-attribute-moved-by-a-staticmethod-it-is-passed-to": ("""\
+        class Locate(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(3, 3)
+                self.doas = torch.randn(4, 3)
+            def forward(self, x):
+                return Locate._pick(self.lin(x), doas=self.doas)
+            @staticmethod
+            def _pick(scores, doas):
+                doas = doas.to(scores.device)
+                return scores @ doas.T
+        model = Locate().to("cuda")
+        """, set()),
+    "plain-attribute-used-by-a-staticmethod-it-is-passed-to": ("""\
+        class Locate(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(3, 3)
+                self.doas = torch.randn(4, 3)
+            def forward(self, x):
+                return Locate._pick(self.lin(x), doas=self.doas)
+            @staticmethod
+            def _pick(scores, doas):
+                return scores @ doas.T
+        model = Locate().to("cuda")
+        """, {(5, "TP203")}),
 }
 
 

@@ -25,11 +25,12 @@ _KEEP_ATTRS = {"int", "long", "float", "double", "half", "bool", "round", "floor
 _MAX_DEPTH = 2
 
 
-def argument_parameter(method: ast.FunctionDef, position: Optional[int], keyword: Optional[str]) -> Optional[str]:
-    """The parameter of `method` (a method: `self` first) that the call's argument binds, or None
-    when it goes to `*args`/`**kwargs` or is unknown."""
+def argument_parameter(method: ast.FunctionDef, position: Optional[int], keyword: Optional[str],
+                       static: bool = False) -> Optional[str]:
+    """The parameter of `method` (a method: `self` first, unless `static`) that the call's argument
+    binds, or None when it goes to `*args`/`**kwargs` or is unknown."""
     a = method.args
-    positional = [p.arg for p in a.posonlyargs + a.args][1:]
+    positional = [p.arg for p in a.posonlyargs + a.args][0 if static else 1:]
     if keyword is not None:
         return keyword if keyword in positional or keyword in {p.arg for p in a.kwonlyargs} else None
     if position is not None and position < len(positional):
@@ -60,6 +61,10 @@ def first_device_use(method: ast.FunctionDef, methods: dict, name: Optional[str]
         if not uses:
             current = pending.pop()
             uses = [n for n in nodes if isinstance(n, ast.Name) and n.id == current and isinstance(n.ctx, ast.Load)]
+            if current == name:  # the parameter itself: up to where the method re-binds it (`x = x.to(dev)`)
+                rebound = min((n.lineno for n in nodes if isinstance(n, ast.Name) and n.id == name
+                               and isinstance(n.ctx, ast.Store)), default=None)
+                uses = [n for n in uses if rebound is None or n.lineno <= rebound]
             continue
         node = uses.pop(0)
         verdict = _use(node, parents, methods, depth)
@@ -125,24 +130,34 @@ def _use(node: ast.AST, parents: dict, methods: dict, depth: int):
                 return False
             names |= _names(target)
         return names
+    if isinstance(parent, ast.keyword):  # `f(..., name=arg)`: an argument of the call above
+        parent = parents.get(id(parent))
     if isinstance(parent, ast.Call) and child is not parent.func:
         return _passed_to_method(parent, child, methods, depth)
     return False
 
 
 def _passed_to_method(call: ast.Call, arg: ast.AST, methods: dict, depth: int) -> bool:
-    """`self.helper(..., arg, ...)`: follow the argument into the helper of the same class."""
+    """`self.helper(..., arg, ...)` (or `Owner.helper(...)` of a staticmethod of the class): follow the
+    argument into the helper of the same class."""
     func = call.func
     if depth >= _MAX_DEPTH or not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-                                   and func.value.id == "self" and func.attr in methods):
+                                   and func.attr in methods):
+        return False
+    static = _is_static(methods[func.attr])
+    if func.value.id != "self" and not static:
         return False
     position = next((i for i, a in enumerate(call.args) if a is arg), None)
     keyword = next((k.arg for k in call.keywords if k.value is arg), None)
     if position is None and keyword is None:
         return False
     callee = methods[func.attr]
-    param = argument_parameter(callee, position, keyword)
+    param = argument_parameter(callee, position, keyword, static)
     return param is not None and host_only(callee, param, methods, depth + 1)
+
+
+def _is_static(method: ast.AST) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in getattr(method, "decorator_list", ()))
 
 
 def _plain_number(node: ast.AST) -> bool:

@@ -26,7 +26,7 @@ from .project_calls import (
 from .project_calls import call_method as project_method
 from .state import MODULE_MOVES, forget_moved_arguments
 from .torch_calls import call_qualified
-from .torch_methods import module_input_conflicts, module_method, numpy_method, stateless_module_output, tensor_method, to_target
+from .torch_methods import buffers_only, module_input_conflicts, module_method, numpy_method, stateless_module_output, tensor_method, to_target
 from .values import (
     SELF_MOVED, NONE, UNKNOWN, BatchV, BoundMethodV, ClassV, DeviceV, DictV, EncodingV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ObjectV,
     ParamsV, PartialV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, ZipV, attrs_get, iteration_element,
@@ -229,6 +229,11 @@ def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
     if module.torch_layer and not module.has_params:  # a loss, pooling, an activation: runs where its input is
         return stateless_module_output(ev, node, args)
     if module.dev is not None and module.dev.is_cpu and not _has_cpu_tensor(args, kwargs):
+        if buffers_only(module):
+            # Its forward decides: a buffer may be moved to the input there (`self.w.to(x)`), or be 0-dim.
+            followed = follow_forward(ev, node, module, args, kwargs)
+            if followed is not None:
+                return followed
         if not module.has_params and module.cls is not None and not module.torch_layer:
             # A module of the project without parameters runs where its input is: its forward is
             # followed with its own device unknown (its plain CPU attributes are still on the CPU).

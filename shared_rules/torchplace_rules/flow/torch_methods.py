@@ -209,6 +209,24 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
     return UNKNOWN
 
 
+def buffers_only(module: "ModuleV") -> bool:
+    """A module class of the project whose only state is buffers, which its `forward` moves where it
+    uses them (`self.w.to(x)`: MONAI's losses): the call is no evidence, `forward` is followed and
+    decides (a buffer it uses unmoved still makes the call a TP102)."""
+    info = module.cls
+    if info is None or module.torch_layer or not info.buffers or info.params or any(info.submodules.values()):
+        return False
+    forward = info.methods.get("forward")
+    return forward is not None and any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _BUFFER_MOVES
+        and isinstance(n.func.value, ast.Attribute) and n.func.value.attr in info.buffers
+        and isinstance(n.func.value.value, ast.Name) and n.func.value.value.id == "self"
+        for n in ast.walk(forward))
+
+
+_BUFFER_MOVES = frozenset({"to", "cuda", "type_as"})
+
+
 def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwargs: dict) -> bool:
     """Emit a conflict for each input of `module(...)` on another device than its
     parameters, and between the inputs of a loss; True when the call would raise (its
@@ -223,7 +241,7 @@ def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwar
     conflict = False
     host = module.cls.host_inputs() if module.cls is not None and not module.torch_layer else ()
     keys = list(range(len(args))) + list(kwargs)
-    if module.dev is not None and module.has_params:
+    if module.dev is not None and module.has_params and not buffers_only(module):
         for key, value, arg in zip(keys, list(args) + list(kwargs.values()), arg_nodes):
             if key in host:
                 continue  # forward reads it on the host (lengths) or moves it itself
