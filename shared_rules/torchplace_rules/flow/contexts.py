@@ -224,8 +224,7 @@ def bind_arguments(fnode, arg_nodes: list, args: list, kwargs: dict, first: Opti
     None when the call cannot match the signature.  Parameters the call may have passed
     through an unknown `*seq` or `**mapping` are unknown; the others get their defaults."""
     a = fnode.args
-    names = [p.arg for p in a.posonlyargs + a.args]
-    kwonly = [p.arg for p in a.kwonlyargs]
+    names, kwonly, defaults = _signature(fnode)
     positional, known = [] if first is None else [first], True
     for arg_node, value in zip(arg_nodes, args):
         if isinstance(arg_node, ast.Starred):
@@ -256,8 +255,6 @@ def bind_arguments(fnode, arg_nodes: list, args: list, kwargs: dict, first: Opti
             kw_extra.append((key, value))
         else:
             return None
-    defaults = dict(zip(names[len(names) - len(a.defaults):], a.defaults))
-    defaults.update((p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)
     for name in names + kwonly:
         if name not in bound:
             bound[name] = default_value(defaults[name]) if known and name in defaults else UNKNOWN
@@ -266,6 +263,19 @@ def bind_arguments(fnode, arg_nodes: list, args: list, kwargs: dict, first: Opti
     if a.kwarg is not None:
         bound[a.kwarg.arg] = DictV(_join_all(v for _, v in kw_extra), tuple(kw_extra)) if known else UNKNOWN
     return bound
+
+
+def _signature(fnode) -> tuple:
+    """(positional parameter names, keyword-only names, name -> default node) of `fnode`; memoised
+    on the node (read, never changed, by `bind_arguments`)."""
+    known = fnode.__dict__.get("_tp_signature")
+    if known is None:
+        a = fnode.args
+        names = [p.arg for p in a.posonlyargs + a.args]
+        defaults = dict(zip(names[len(names) - len(a.defaults):], a.defaults))
+        defaults.update((p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)
+        known = fnode._tp_signature = (names, [p.arg for p in a.kwonlyargs], defaults)
+    return known
 
 
 def default_value(node: ast.AST) -> Value:
