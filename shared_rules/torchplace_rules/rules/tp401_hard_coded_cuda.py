@@ -64,8 +64,7 @@ class HardCodedCuda(Rule):
     def on_call(self, ev, node, qual, method, recv, args, kwargs) -> None:
         if qual == "torch.device":
             return
-        if method != "cuda" and not any(isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.startswith("cuda")
-                                        for n in list(node.args) + [k.value for k in node.keywords]):
+        if method != "cuda" and not _passes_cuda_string(node):
             return  # cheap test first: this runs on every call
         name = device_variable_in_scope(ev)
         if name is None or file_context(ev).guarded_by_device_choice(node):
@@ -81,3 +80,14 @@ class HardCodedCuda(Rule):
                     and value_node.value.split(":")[0] == "cuda" and (method == "to" or qual or value_node in [k.value for k in node.keywords]):
                 ev.report(self, value_node, f"`{value_node.value!r}` ignores the device variable `{name}`; this may fail "
                           f"where `{name}` is not CUDA", [], make_fix(f"Use `{name}`", False, replace_node(ev.src, value_node, name)))
+
+
+def _passes_cuda_string(node: ast.Call) -> bool:
+    """Does the call pass a string starting with "cuda"?  Memoised on the node: a call is
+    evaluated once per context its function is analysed for."""
+    known = node.__dict__.get("_tp_cuda_string")
+    if known is None:
+        known = node._tp_cuda_string = any(
+            isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.startswith("cuda")
+            for n in list(node.args) + [k.value for k in node.keywords])
+    return known
