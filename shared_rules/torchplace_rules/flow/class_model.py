@@ -13,7 +13,7 @@ from .torch_api import CONTAINERS, MODULE_BASES, PARAMETER_CLASSES, TORCH_FACTOR
 from .devices import CPU, SELF_DEV
 from .torch_placement import container_elements
 from .values import NONE, UNKNOWN, ClassV, DeviceV, DictV, ModuleV, QualV, SeqV, TensorV, Value, map_leaves
-from ..syntax_nodes import calls_and_assignments
+from ..syntax_nodes import calls_and_assignments, own_nodes
 
 MOVE_METHODS = {"to", "cuda", "cpu", "type_as", "type"}
 _HOST_USES = {"cpu", "tolist", "item", "numpy", "to", "cuda"}  # what forward may do with a CPU input itself
@@ -458,13 +458,13 @@ def _find_none_guards(init) -> dict:
     guards = {}
     if not optional:
         return guards  # no parameter defaults to None: nothing to guard, no walk
-    for node in ast.walk(init):
+    for node in own_nodes(init):  # (breadth first, as `ast.walk`: the outermost guard counts)
         test = node.test if isinstance(node, ast.If) else None
         if isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id in optional \
                 and len(test.ops) == 1 and isinstance(test.ops[0], ast.IsNot) \
                 and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
             for stmt in node.body:
-                for inner in ast.walk(stmt):
+                for inner in own_nodes(stmt):
                     guards.setdefault(id(inner), test.left.id)
     return guards
 

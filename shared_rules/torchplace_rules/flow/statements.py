@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Optional
 
 from ..model import EngineError
+from ..syntax_nodes import own_nodes
 from .cross_file import decorator_from_project, import_from, import_module
 from .state import MAX_LOOP_PASSES, LoopContext, Terminated, join_env, same_env
 from .torch_api import TRAINING_STEP_METHODS
@@ -346,7 +347,7 @@ def _has_training_step(body) -> bool:
 
 
 def _scan_training_step(body) -> bool:
-    for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+    for node in (node for stmt in body for node in own_nodes(stmt)):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in TRAINING_STEP_METHODS:
             if node.func.attr == "backward" or "optim" in ast.unparse(node.func.value).lower():
                 return True
