@@ -68,9 +68,8 @@ class _FileCache:
     def note_dependencies(ev, entry) -> None:
         """The analysis `ev` read `entry`: it depends on its file and what that file read."""
         if ev is not None and entry is not None:
-            deps = ev.__dict__.setdefault("cross_deps", {})
-            deps[entry.path] = entry.fingerprint
-            deps.update(entry.deps)
+            ev.add_cross_deps({entry.path: entry.fingerprint})
+            ev.add_cross_deps(entry.deps)
 
     def build(self, key, path: Path, make):
         """`make(text, fingerprint)` for `path`, kept under `key` (None: unreadable, or a cycle)."""

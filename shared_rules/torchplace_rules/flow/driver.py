@@ -67,6 +67,7 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.used_scans: set = set()
         self.project = project  # ProjectIndex: imports of the project's own modules get their real values
         self.foreign_depth = 0  # > 0 while inlining another file's function: it reports nothing
+        self.cross_writes = 0  # how many times `cross_deps` was written (see `add_cross_deps`)
         self.home = None  # the summary of the other file whose code runs now (None: this file's)
         self.src = src  # a GuardedSource when `project` is given (see `check_source`)
         self.file_src = src  # the checked file's text, also while another file's code runs
@@ -196,7 +197,7 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         recorder = Recorder(scan=False) if not self.crashed else None
         saved_flag, self.targets_accelerator = self.targets_accelerator, False
         n_errors, n_deferred = len(self.errors), len(self.deferred)
-        cross_before = dict(self.__dict__.get("cross_deps", {}))
+        cross_before = self.cross_snapshot()
         self.owned_classes = {cls} if cls is not None else set()
         self.recorder = recorder
         try:
@@ -208,7 +209,7 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         if recorder is None or recorder.uncacheable or len(self.errors) != n_errors or self.crashed:
             memo.groups.pop(id(owner), None)
             return
-        cross = {k: v for k, v in self.__dict__.get("cross_deps", {}).items() if cross_before.get(k) != v}
+        cross = self.cross_since(cross_before)
         memo.groups[id(owner)] = GroupRecord(
             owner, cls, recorder.reads, [replace(f) for f in recorder.reported], sets_flag,
             self.deferred[n_deferred:], cross, dict(cls.init_values) if cls is not None else None)
@@ -234,10 +235,26 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
             self.findings.setdefault((f.code, f.span), replace(f))
         self.targets_accelerator = self.targets_accelerator or record.sets_accelerator
         self.deferred.extend(record.deferred)
-        if record.cross_deps:
-            self.__dict__.setdefault("cross_deps", {}).update(record.cross_deps)
+        self.add_cross_deps(record.cross_deps)
         if record.cls is not None:
             record.cls.init_values = dict(record.init_values)
+
+    # -- what the analysis read of other project files: path -> fingerprint ---------------
+    def add_cross_deps(self, deps: dict) -> None:
+        if deps:
+            self.__dict__.setdefault("cross_deps", {}).update(deps)
+            self.cross_writes += 1
+
+    def cross_snapshot(self) -> tuple:
+        return self.cross_writes, dict(self.__dict__.get("cross_deps", {}))
+
+    def cross_since(self, snapshot: tuple) -> dict:
+        """The entries of `cross_deps` added or changed since `snapshot` (none where nothing was
+        written: comparing every entry costs a `Path` hash each, on every call context)."""
+        writes, before = snapshot
+        if writes == self.cross_writes:
+            return {}
+        return {k: v for k, v in self.__dict__.get("cross_deps", {}).items() if before.get(k) != v}
 
     # -- call contexts: kept for the whole run, their reads and findings go to every group using them --
     def run_context(self, analyse, shared: bool = False):
@@ -249,7 +266,7 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         child = Recorder(scan=False) if self.memo is not None or shared else None
         saved_flag, self.targets_accelerator = self.targets_accelerator, False
         n_errors, n_deferred = len(self.errors), len(self.deferred)
-        cross_before = dict(self.__dict__.get("cross_deps", {}))
+        cross_before = self.cross_snapshot()
         self.recorder = child
         try:
             result = analyse()
@@ -257,7 +274,7 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
             self.recorder = parent
             sets_flag = self.targets_accelerator
             self.targets_accelerator = saved_flag or sets_flag
-        cross = {k: v for k, v in self.__dict__.get("cross_deps", {}).items() if cross_before.get(k) != v}
+        cross = self.cross_since(cross_before)
         record = ContextRecord(child.reads if child else {}, child.reported if child else [], sets_flag,
                                self.deferred[n_deferred:], cross, bool(child and child.uncacheable) or len(self.errors) != n_errors)
         self._merge_context(record)
@@ -267,8 +284,7 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         """A context analysed before is used again: its side effects count here too."""
         self.targets_accelerator = self.targets_accelerator or record.sets_accelerator
         self.deferred.extend(record.deferred)
-        if record.cross_deps:
-            self.__dict__.setdefault("cross_deps", {}).update(record.cross_deps)
+        self.add_cross_deps(record.cross_deps)
         self._merge_context(record)
 
     def _merge_context(self, record: "ContextRecord") -> None:
