@@ -387,6 +387,10 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
     # -- names: lookups record what a group reads from outside itself ----------
     def lookup(self, name: str) -> Value:
         recorder = self.recorder
+        if recorder is None or not recorder.scan:  # a local name (most reads): as `_lookup` finds it
+            value = self.frame.env.get(name)
+            if value is not None and type(value) is not LazyImportV:
+                return value
         if recorder is None:
             return self._lookup(name)
         if recorder.scan:  # a class scan in the module body depends on every name it reads
