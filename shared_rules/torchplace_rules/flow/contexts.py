@@ -306,16 +306,30 @@ def _join_all(values) -> Value:
     return UNKNOWN if out is None else out
 
 
-def context_key(fnode, bound: dict, self_dev: Optional[Dev]) -> Optional[tuple]:
+def context_key(fnode, bound: dict, self_dev: Optional[Dev]) -> Optional["ContextKey"]:
     """What makes two calls the same context (values compare without their origins;
     modules and objects also by their class)."""
     try:
         items = tuple(sorted((name, value, _identity(value)) for name, value in bound.items()))
-        key = (id(fnode), items, self_dev)
-        hash(key)
-        return key
+        return ContextKey((id(fnode), items, self_dev))
     except TypeError:
         return None
+
+
+class ContextKey:
+    """A context's key, hashed once: the values hash their fields in Python, and a key is looked
+    up, then stored."""
+    __slots__ = ("parts", "_hash")
+
+    def __init__(self, parts: tuple) -> None:
+        self.parts = parts
+        self._hash = hash(parts)  # (TypeError: a value that cannot be part of a key)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, ContextKey) and self.parts == other.parts
 
 
 def _identity(value: Value):
@@ -346,8 +360,9 @@ def call_in_context(ev, func, cls, bound: dict, node: ast.Call, self_dev: Option
         if held:
             bound = {**held, **bound}  # (a parameter of the same name is the parameter)
     key = context_key(fnode, bound, self_dev)
-    if key is not None and key in cache:
-        result, record = cache[key]
+    kept = cache.get(key) if key is not None else None
+    if kept is not None:
+        result, record = kept
         ev.replay_context(record)
         return result
     result, record = ev.run_context(lambda: _run_body(ev, func, cls, bound, node, self_dev, depth),
