@@ -187,35 +187,10 @@ def _annotated_tensor(annotation) -> bool:
         return "Tensor" in annotation.id
     known = annotation.__dict__.get("_tp_tensor_annotation")
     if known is None:
-        text = ast.unparse(annotation) if _may_say_tensor(annotation) else ""
+        text = ast.unparse(annotation)
         known = annotation._tp_tensor_annotation = \
             "Tensor" in text and "[" not in text.replace("Optional[", "").replace("]", "", 1)
     return known
-
-
-# Annotation nodes whose text is only punctuation around their children's (`X[Y]`, `(X, Y)`, `[X]`, `X | Y`).
-_PUNCTUATION_NODES = (ast.Subscript, ast.Tuple, ast.List, ast.BinOp, ast.expr_context, ast.operator)
-
-
-def _may_say_tensor(annotation) -> bool:
-    """Can `ast.unparse(annotation)` contain "Tensor"?  Only through a name, an attribute or a
-    constant (`"torch.Tensor"`, written as its repr) where the annotation is made of those and
-    punctuation; anything else is unparsed.  Most annotations (`int`, `Optional[bool]`,
-    `Cache | None`) are answered without the text."""
-    for node in ast.walk(annotation):
-        if isinstance(node, ast.Name):
-            text = node.id
-        elif isinstance(node, ast.Attribute):
-            text = node.attr
-        elif isinstance(node, ast.Constant):
-            text = repr(node.value)
-        elif isinstance(node, _PUNCTUATION_NODES):
-            continue
-        else:
-            return True
-        if "Tensor" in text:
-            return True
-    return False
 
 
 # -- call contexts -------------------------------------------------------------------
