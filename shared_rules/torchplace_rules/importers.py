@@ -135,7 +135,6 @@ class ImporterTable:
             return direct[source]
 
         found = list(importers(path))
-        known = set(found)  # (a list's `in` compares paths one by one, each in Python)
         handed_on: dict = {}
         layer: dict = {path: None}
         for _ in range(MAX_PACKAGE_HOPS):
@@ -148,10 +147,9 @@ class ImporterTable:
                             handed_on[importer] = packages[importer] = given
             for package, names in packages.items():
                 for importer in importers(package):
-                    if importer.name != "__init__.py" and importer != path and importer not in known \
+                    if importer.name != "__init__.py" and importer != path and importer not in found \
                             and self._bound_names(importer, package, names):
                         found.append(importer)
-                        known.add(importer)
             layer = packages
         found.sort(key=lambda p: (_distance(p, path), str(p)))
         return found, handed_on
