@@ -68,8 +68,10 @@ class _FileCache:
     def note_dependencies(ev, entry) -> None:
         """The analysis `ev` read `entry`: it depends on its file and what that file read."""
         if ev is not None and entry is not None:
-            ev.add_cross_deps({entry.path: entry.fingerprint})
-            ev.add_cross_deps(entry.deps)
+            deps = ev.__dict__.setdefault("cross_deps", {})
+            deps[entry.path] = entry.fingerprint
+            deps.update(entry.deps)
+            ev.cross_writes += 1  # (see `Analyzer.add_cross_deps`)
 
     def build(self, key, path: Path, make):
         """`make(text, fingerprint)` for `path`, kept under `key` (None: unreadable, or a cycle)."""
