@@ -200,6 +200,21 @@ CASES = {
     "module-call-after-an-if-reads-current-globals-cpu": ("w = torch.ones(3, 3, device='cuda')\nif torch.cuda.is_available():\n"
                                                           "    pass\nw = torch.ones(3, 3)\ndef f(x):\n    return x + w\n"
                                                           "f(torch.ones(3, 3, device='cuda'))\n", {(9, "TP101")}),
+    # a dict's known entry taken out by key (`d.pop("k")`, `d.get("k")`), also one stored by `d["k"] = v`
+    "dict-pop-known-entry": ("def f():\n    im = torch.randn(2, 3, device='cuda')\n    windows = {'crop': im, 'n': 1}\n"
+                             "    crop = windows.pop('crop')\n    return nn.Linear(3, 3)(crop)\n", {(8, "TP102")}),
+    "dict-get-stored-entry": ("def f(x):\n    d = {}\n    d['x'] = x.cuda()\n    return nn.Linear(3, 3)(d.get('x'))\n",
+                              {(7, "TP102")}),
+    "dict-get-missing-entry-is-unknown": ("def f(x, y):\n    d = {'x': x.cuda()}\n    return nn.Linear(3, 3)(d.get('y', y))\n", set()),
+    # a dict returned after `d["k"] = v`: the caller gets the entry
+    "dict-entry-stored-then-returned": ("def get_config():\n    config = {'lr': 1}\n    config['device'] = torch.device('cuda')\n"
+                                       "    return config\ndef main():\n    config = get_config()\n    m = nn.Linear(3, 3)\n"
+                                       "    x = torch.ones(2, 3, device=config['device'])\n    return m(x)\n", {(12, "TP102")}),
+    # `"cuda:" + str(gpu)` is an accelerator whose index is chosen at run time, as f"cuda:{gpu}"
+    "cuda-prefix-concatenated": ("dev = torch.device('cuda:' + str(args.gpu))\nx = torch.ones(2, device=dev) + torch.ones(2)\n",
+                                 {(5, "TP101")}),
+    "cpu-prefix-concatenated-is-no-accelerator": ("dev = torch.device('cpu' + suffix)\nx = torch.ones(2, device=dev) + torch.ones(2)\n",
+                                                  set()),
 }
 
 

@@ -157,6 +157,10 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         return ItemsV(recv.elem)
     if isinstance(recv, DictV) and name == "values":
         return SeqV(None, recv.elem)
+    if isinstance(recv, DictV) and name in ("get", "pop"):
+        found = _mapping_entry(ev, node, recv)
+        if found is not None:
+            return found
     if isinstance(recv, NumpyV):
         return numpy_method(ev, node, recv, name)
     if isinstance(recv, ParamsV):
@@ -169,6 +173,20 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
     if not isinstance(recv, SelfV):
         forget_moved_arguments(ev, node)
     return UNKNOWN
+
+
+def _mapping_entry(ev, node: ast.Call, recv: DictV) -> Optional[Value]:
+    """`d.get("k")` / `d.pop("k")` of a dict whose entry "k" is known (bound by `d["k"] = v` here,
+    or one of its known items): that entry (None: not known, the call goes on as any other)."""
+    key = node.args[0] if node.args else None
+    if not isinstance(key, ast.Constant) or not isinstance(key.value, str) or node.keywords:
+        return None
+    ev.eval_args(node)
+    path = ev.path_of(node.func.value)
+    value = ev.frame.env.get(f"{path}[{key.value!r}]") if path is not None else None
+    if value is None and recv.items is not None:
+        value = recv.get(key.value)
+    return value if value is not None and value is not UNKNOWN else None
 
 
 def _move_self(ev, node: ast.Call, recv: SelfV, name: str) -> Value:

@@ -336,6 +336,9 @@ class ExpressionEvaluator:
     def expr_BinOp(self, node: ast.BinOp) -> Value:
         left = self.eval(node.left)
         right = self.eval(node.right)
+        if left.__class__ is DeviceV and type(node.op) is ast.Add and isinstance(node.left, ast.Constant):
+            dev = runtime_device(node.left.value, node)  # "cuda:" + args.gpu, as f"cuda:{gpu}"
+            return DeviceV(dev) if dev is not None else UNKNOWN
         return self.combine(node, [(left, node.left), (right, node.right)])
 
     def expr_Compare(self, node: ast.Compare) -> Value:

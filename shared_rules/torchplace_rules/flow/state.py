@@ -14,7 +14,7 @@ from typing import Optional
 
 from ..syntax_nodes import calls_and_assignments
 from .devices import ACCEL_KIND, Dev
-from .values import UNKNOWN, DeviceV, LoaderV, ModuleV, PlacedV, Value
+from .values import UNKNOWN, DeviceV, DictV, LoaderV, ModuleV, PlacedV, Value
 
 MAX_LOOP_PASSES = 3  # a loop body runs until its entry environment stops changing, at most this often
 
@@ -82,6 +82,28 @@ def _join_before(value, prior):
     if isinstance(prior, NotYetSet):
         return value if prior.absent() else UNKNOWN
     return value.join(prior)
+
+
+def with_stored_items(env: dict, name: str, value: DictV) -> Value:
+    """The dict `value` bound to `name`, with the entries the code stored since (`d["k"] = v` binds
+    the path `d['k']`): what a function returning `d` hands back."""
+    prefixes = (name + "['", name + '["')
+    stored = {}
+    for key, item in env.items():
+        if key.startswith(prefixes) and key.endswith("]"):
+            try:
+                entry = ast.literal_eval(key[len(name) + 1:-1])
+            except (ValueError, SyntaxError):
+                continue
+            if isinstance(entry, str) and key == f"{name}[{entry!r}]":
+                stored[entry] = item
+    if not stored:
+        return value
+    items = tuple((k, stored.pop(k, v)) for k, v in value.items) + tuple(stored.items())
+    elem = items[0][1]
+    for _, item in items[1:]:
+        elem = elem.join(item)
+    return replace(value, items=items, elem=elem)
 
 
 def same_env(a: dict, b: dict) -> bool:
