@@ -152,8 +152,8 @@ def summarise(index: "ProjectIndex", path: Path, text: str, fingerprint: tuple, 
     summary.deps.pop(path, None)
     # (named ones only where the depth left imports unresolved, and only for a package: what
     # `cross_file.reexported` reads there)
-    if "import" in text and (depth == MAX_DEPTH and path.name == "__init__.py" or "*" in text):
-        summary.reexports, summary.stars = _imports_handed_on(tree, env, depth == MAX_DEPTH and path.name == "__init__.py")
+    if "import" in text and (depth == MAX_DEPTH or "*" in text):
+        summary.reexports, summary.stars = _imports_handed_on(tree, env, depth == MAX_DEPTH)
     return summary
 
 

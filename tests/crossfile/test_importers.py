@@ -262,3 +262,56 @@ def test_the_import_lines_of_a_file_are_read_with_every_name_they_import():
     assert imports_in(text) == [(0, "os", ()), (0, "torch.nn", ()), (1, "knn", ("KNN", "Mahalanobis")),
                                 (1, "", ("utils",)), (2, "ops", ("*",)), (0, "pkg.sub", ("g", "h")),
                                 (0, "x", ("a", "b"))]
+
+
+def test_a_module_past_the_last_depth_that_imports_the_checked_file_gets_its_real_names(tmp_path):
+    # layer.py imports update.py, which is summarised without its imports (the depth limit): its
+    # `from frame import Frame` is still the checked file's class, so the Frame that update.py's
+    # forward returns reaches frame.py with its tensor on the GPU (nanofold's initial frame).
+    project = _project(tmp_path, {
+        "frame.py": """\
+            import torch
+
+            class Frame:
+                def __init__(self, rotations):
+                    self.rotations = rotations
+
+                @staticmethod
+                def compose(a, b):
+                    return Frame(a.rotations + b.rotations)
+        """,
+        "update.py": """\
+            from torch import nn
+            from frame import Frame
+
+            class Update(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.linear = nn.Linear(3, 3)
+
+                def forward(self, x):
+                    return Frame(self.linear(x))
+        """,
+        "layer.py": """\
+            import torch
+            from torch import nn
+            from frame import Frame
+            from update import Update
+
+            class Layer(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.update = Update()
+
+                def forward(self, x):
+                    start = Frame(torch.eye(3))
+                    return Frame.compose(start, self.update(x))
+        """,
+        "run.py": """\
+            import torch
+            from layer import Layer
+
+            model = Layer().to("cuda")
+            out = model(torch.ones(3, 3, device="cuda"))
+        """})
+    assert _findings(project, "frame.py") == [(9, "TP101")]

@@ -19,6 +19,10 @@ CASES = [
     ("inplace-add-mixed-raises", "a = torch.ones(3, device=device)\nb = torch.ones(3)\na += b\n", True, "TP101"),
     ("zero-dim-cpu-times-cuda", "x = torch.ones(3, device=device)\ny = x * torch.tensor(2.0)\n", False, None),
     ("zero-dim-cpu-first", "x = torch.ones(3, device=device)\ny = torch.tensor(2.0) + x\n", False, None),
+    # matmul takes no 0-dim operand ("both arguments to matmul need to be at least 1D"): a CPU tensor of
+    # unknown rank times a CUDA matrix raises whatever its rank
+    ("matmul-cpu-of-unknown-rank-with-cuda", "r = torch.ones(2, 3, 3).repeat(*[1, 1, 1])\ny = r @ torch.ones(3, 3, device=device)\n",
+     True, "TP101"),
     ("cpu-reduction-is-0dim", "x = torch.ones(3, device=device)\ns = torch.ones(3).sum()\ny = x * s\n", False, None),
     ("new-zeros-follows", "x = torch.ones(3, device=device)\ny = x + x.new_zeros(3)\n", False, None),
     ("zeros-like-follows", "x = torch.ones(3, device=device)\ny = x + torch.zeros_like(x)\n", False, None),

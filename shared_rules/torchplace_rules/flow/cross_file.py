@@ -117,6 +117,32 @@ def reexported(ev, summary, name: str, hops: int) -> Optional[Value]:
     return None
 
 
+def checked_file_import(ev, home, name: str) -> Optional[Value]:
+    """While an importer of the checked file is summarised: what `name` is in the code of `home`, a
+    summary of the last depth (its imports unresolved), when `home` imports it from the checked
+    file (`from nanofold.frame import Frame` in a module between the importer and the checked file).
+    Only imports of the checked file are followed: the depth limit holds for every other one."""
+    memo = ev.__dict__.setdefault("_checked_file_imports", {})
+    key = (id(home), name)
+    if key in memo:
+        return memo[key]
+    found = None
+    spec = home.reexports.get(name)
+    if spec is not None and ev.project is not None:
+        module, level, original = spec
+        if original is None:
+            path = ev.project.resolve(home.path, module, level)
+            if path is not None and path == ev.caller_target:
+                found = ProjectModuleV(module, path, 1)
+        else:
+            path = ev.project.resolve(home.path, module, level)
+            if path == ev.caller_target:
+                value = LazyImportV(path, module, original, 1, UNKNOWN).resolve(ev)
+                found = value if value is not UNKNOWN else None
+    memo[key] = found
+    return found
+
+
 def resolved(ev, value):
     """`value`, with a lazy import looked up (unknown when that fails)."""
     if type(value) is LazyImportV:

@@ -39,14 +39,14 @@ from ..model import EngineError, Finding, Related
 from ..rule_base import Rule
 from ..source_text import SourceText
 from .class_model import ClassInfo, scan_class
-from .cross_file import MAX_CALLER_HOPS, IncomingCall, LazyImportV, incoming_calls, is_foreign
+from .cross_file import MAX_CALLER_HOPS, IncomingCall, LazyImportV, checked_file_import, incoming_calls, is_foreign
 from .devices import Dev
 from .events import EVENTS
 from .expressions import ExpressionEvaluator
 from .contexts import analyze_function, run_incoming
 from .state import PLACEABLE, Frame, device_variable, globals_moved_in_functions, move_call_roots, unplaced
 from .statements import StatementRunner
-from .values import UNKNOWN, Value
+from .values import UNKNOWN, QualV, Value
 
 
 
@@ -411,6 +411,9 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
             value = self.module_env.get(name)
             if value is None:
                 return UNKNOWN
+            if self.caller_target is not None and self.home is not None and self.home.reexports \
+                    and (value is UNKNOWN or value.__class__ is QualV):
+                value = checked_file_import(self, self.home, name) or value
             if value.__class__ in PLACEABLE and self.module_env is self.own_env and self.frame.kind != "module" \
                     and self.moved_by_a_function(name, value):
                 value = unplaced(value)  # a function run from the module body: see run()

@@ -226,7 +226,9 @@ class MixedDevices(Rule):
         # Nor is the CPU tensor an in-place op writes into (`a += b`): its output stays where it is.
         on_cpu = c.cpu.dev is None or c.cpu.dev.is_cpu
         written = isinstance(c.node, ast.AugAssign) and c.cpu_node is c.node.target
-        certain = not (c.cpu.maybe_scalar and on_cpu and not written and isinstance(c.node, _ITERATOR_OPS))
+        # (`a @ b` takes no 0-dim operand at all: "both arguments to matmul need to be at least 1D")
+        matmul = isinstance(getattr(c.node, "op", None), ast.MatMult)
+        certain = not (c.cpu.maybe_scalar and on_cpu and not written and isinstance(c.node, _ITERATOR_OPS) and not matmul)
         src = ev.src
         cpu_text, other_text = code_text(src, c.cpu_node), code_text(src, c.other_node)
         made = _made_elsewhere(ev, c) or ""
