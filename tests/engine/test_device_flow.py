@@ -215,6 +215,12 @@ CASES = {
                                  {(5, "TP101")}),
     "cpu-prefix-concatenated-is-no-accelerator": ("dev = torch.device('cpu' + suffix)\nx = torch.ones(2, device=dev) + torch.ones(2)\n",
                                                   set()),
+    # a tensor is no NumPy array: `lib = np if isinstance(x, np.ndarray) else torch` picks torch for one
+    "isinstance-ndarray-of-a-tensor-is-false": ("import numpy as np\ndef mae(a, b):\n    lib = np if isinstance(a, np.ndarray) else torch\n"
+                                                "    return lib.mean(lib.abs(a - b))\nx = torch.ones(3, device='cuda')\n"
+                                                "loss = mae(x, x)\nif np.equal(loss, 0.0):\n    pass\n", {(10, "TP104")}),
+    "isinstance-ndarray-of-unknown-is-unknown": ("import numpy as np\ndef mae(a, b):\n    lib = np if isinstance(a, np.ndarray) else torch\n"
+                                                 "    return lib.mean(lib.abs(a - b))\nloss = mae(y, y)\nif np.equal(loss, 0.0):\n    pass\n", set()),
 }
 
 

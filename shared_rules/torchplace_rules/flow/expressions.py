@@ -189,10 +189,15 @@ class ExpressionEvaluator:
     def _isinstance_answer(self, value: Value, kind_node) -> Optional[bool]:
         if value is UNKNOWN:
             return None
-        if self.qualname(kind_node) == "torch.Tensor":
+        kind = self.qualname(kind_node)
+        if kind == "torch.Tensor":
             if isinstance(value, TensorV):
                 return True
             return False if value is NONE or value is NUMBER or isinstance(value, (SeqV, DictV, NumpyV, ModuleV)) else None
+        if kind == "numpy.ndarray":  # (a tensor is no ndarray: `lib = np if isinstance(x, np.ndarray) else torch`)
+            if isinstance(value, NumpyV):
+                return True
+            return False if value is NONE or value is NUMBER or isinstance(value, (TensorV, SeqV, DictV, ModuleV)) else None
         if isinstance(kind_node, ast.Name) and kind_node.id in ("dict", "list", "tuple") \
                 and self.lookup(kind_node.id) is UNKNOWN:  # the builtin, not a name rebound here
             if kind_node.id == "dict" and value.__class__ is DictV:
