@@ -16,8 +16,9 @@ import ast
 from dataclasses import replace
 from typing import Optional
 
+from .contexts import static_lambda
 from .cross_file import ProjectModuleV
-from .devices import SELF_DEV, runtime_device
+from .devices import SELF_DEV, parse_device_string, runtime_device
 from .project_calls import (
     call_function, call_super, call_value, find_method, follow_forward, follow_paramless_forward, instantiate, loader_batch, make_partial,
     map_function,
@@ -116,6 +117,8 @@ def attribute_callee(ev, recv: Value, func: ast.Attribute) -> Optional[Value]:
         return value if isinstance(value, CALLABLE_VALUES) or type(value) is QualV else None
     if isinstance(recv, ObjectV):
         value = attrs_get(recv.attrs, func.attr)
+        if value is None and func.attr in recv.info.class_values:
+            return static_lambda(recv.info, recv.info.class_values[func.attr])
         return value if isinstance(value, CALLABLE_VALUES) or type(value) is QualV else None
     if isinstance(recv, ModuleV) and recv.cls is not None and func.attr in recv.cls.submodules:
         return ModuleV(recv.dev, recv.cls.submodules[func.attr], recv.placed_at)
@@ -148,6 +151,11 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         ev.eval_args(node)
         dev = runtime_device(node.func.value.value, node)  # "cuda:{}".format(gpu)
         return DeviceV(dev) if dev is not None else UNKNOWN
+    if isinstance(recv, DeviceV) and recv.text is not None and name in ("lower", "strip") and not node.args \
+            and not node.keywords:  # "CUDA".lower(): the string it gives
+        text = getattr(recv.text, name)()
+        dev = parse_device_string(text, node) if 2 < len(text) < 12 else None
+        return DeviceV(dev, True, text) if dev is not None else UNKNOWN
     if isinstance(recv, SeqV) and name in ("append", "extend", "insert"):
         return _grow_list(ev, node, recv, name)
     if isinstance(recv, DictV) and name in ("to", "cuda", "cpu"):
@@ -224,7 +232,7 @@ def _grow_list(ev, node: ast.Call, lst: SeqV, name: str) -> Value:
         added = added.element() if isinstance(added, SeqV) else UNKNOWN
     path = ev.path_of(node.func.value)
     if path is not None:
-        ev.frame.env[path] = SeqV(None, lst.element().join(added))
+        ev.frame.env[path] = SeqV(None, lst.element().join(added), not_none=True)  # (None has no append)
     return NONE
 
 

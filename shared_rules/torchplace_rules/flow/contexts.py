@@ -29,7 +29,7 @@ from .cross_file import HOME_ATTR, foreign_home, foreign_result, foreign_text, q
 from .devices import ACCEL_KIND, CPU, SELF_DEV, SELF_KIND, Dev, parse_device_string
 from .state import PLACEABLE, Frame, local_names
 from .values import (
-    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, LoaderV, ModuleV, ObjectV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, map_leaves,
+    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, FuncV, LoaderV, ModuleV, ObjectV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, map_leaves,
 )
 
 MAX_CALL_DEPTH = 4
@@ -266,7 +266,7 @@ def default_value(node: ast.AST) -> Value:
             return NUMBER
         if isinstance(node.value, str):
             dev = parse_device_string(node.value, node)
-            return DeviceV(dev) if dev is not None else UNKNOWN
+            return DeviceV(dev, True, node.value) if dev is not None else UNKNOWN
     return UNKNOWN
 
 
@@ -583,3 +583,12 @@ def same_place(a: Dev, b: Dev) -> bool:
     if a.kind != b.kind:
         return False
     return a.kind != ACCEL_KIND or a.label == b.label or bool({"target", "runtime"} & {a.label, b.label})
+
+
+def static_lambda(info, value_node) -> Optional[FuncV]:
+    """A class attribute `make = staticmethod(lambda: Net())`: the function, however it is reached."""
+    if isinstance(value_node, ast.Call) and isinstance(value_node.func, ast.Name) and value_node.func.id == "staticmethod" \
+            and len(value_node.args) == 1 and isinstance(value_node.args[0], ast.Lambda) and not value_node.keywords:
+        fnode = lambda_function(value_node.args[0])
+        return FuncV(fnode, id(fnode), None, info.home)
+    return None

@@ -46,7 +46,7 @@ from .expressions import ExpressionEvaluator
 from .contexts import analyze_function, run_incoming
 from .state import PLACEABLE, Frame, device_variable, globals_moved_in_functions, move_call_roots, unplaced
 from .statements import StatementRunner
-from .values import UNKNOWN, QualV, Value
+from .values import PROVEN, UNKNOWN, QualV, Value, unproven
 
 
 
@@ -417,6 +417,8 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
             if value.__class__ in PLACEABLE and self.module_env is self.own_env and self.frame.kind != "module" \
                     and self.moved_by_a_function(name, value):
                 value = unplaced(value)  # a function run from the module body: see run()
+            elif value.__class__ in PROVEN and self.frame.kind != "module":
+                value = unproven(value)  # a global some function or module may rebind
         if type(value) is LazyImportV:  # a project import, summarised on first use
             value = value.resolve(self)
         return value

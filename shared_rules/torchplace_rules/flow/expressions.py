@@ -9,7 +9,7 @@ from typing import Optional
 
 from . import torch_api as api
 from .calls import dispatch_call
-from .contexts import default_value, lambda_function
+from .contexts import default_value, lambda_function, static_lambda
 from .project_calls import find_method, property_value, self_attribute
 from .ranks import broadcast_rank, floor, subscript_rank
 from .torch_methods import setitem_conflicts
@@ -21,7 +21,7 @@ from .values import (
     SELF_MOVED,
     ACCELERATOR_AVAILABLE,
     NONE, NUMBER, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, FuncV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
-    SelfV, SeqV, TensorV, Value, attrs_get, iteration_element,
+    SelfV, SeqV, TensorV, Value, attrs_get, iteration_element, unproven, PROVEN as _PROVEN,
 )
 
 # Attributes of a tensor that are no tensors (a module's output may be an object with tensor fields).
@@ -141,7 +141,7 @@ class ExpressionEvaluator:
         if isinstance(value, DeviceV):
             if value.dev.kind == ACCEL_KIND:
                 self.targets_accelerator = True
-            return DeviceV(replace(value.dev, expr=name))
+            return replace(value, dev=replace(value.dev, expr=name))
         if (value is UNKNOWN or value is NONE or value is NUMBER) and name in self.device_names and not _reads_tensor_device(value_node):
             self.targets_accelerator = True
             return DeviceV(Dev(ACCEL_KIND, "target", name))
@@ -156,6 +156,17 @@ class ExpressionEvaluator:
             return None if inner is None else not inner
         if isinstance(test, ast.Call) and not test.args and self.qualname(test.func) in api.CUDA_AVAILABILITY:
             return True
+        if isinstance(test, ast.BoolOp):
+            # `a and b`: false where one operand is, true where all are (operands after the deciding
+            # one are not run, as Python does not run them); `or` the other way round
+            stop = isinstance(test.op, ast.Or)
+            answers = []
+            for operand in test.values:
+                answer = self.assumed_truth(operand)
+                if answer is stop:
+                    return stop
+                answers.append(answer)
+            return None if None in answers else not stop
         known = self.known_answer(test)
         if known is not None:
             return known
@@ -166,10 +177,26 @@ class ExpressionEvaluator:
         every path, `t.is_cuda` / `t.is_cpu` / `t.is_mps` for a tensor whose device type is known,
         `isinstance(v, torch.Tensor / dict)` for a value whose kind is known.  None: not known."""
         narrowed = none_test(test)
-        if narrowed is not None:  # a local name or parameter only: an attribute or a global may be set elsewhere
-            if narrowed[0] is None or self.frame.kind == "module" or self.frame.env.get(narrowed[0]) is not NONE:
+        if narrowed is not None:
+            # a local name or parameter, or an attribute path this frame bound itself (`self.device = device`
+            # ... `if self.device is not None:`): an attribute or a global bound elsewhere may be set elsewhere
+            if self.frame.kind == "module":
                 return None
-            return narrowed[1]
+            name = narrowed[0]
+            if name is None:
+                name = self.path_of(test.left) if isinstance(test.left, ast.Attribute) else None
+                if name is None or name not in self.frame.assigned:
+                    return None
+            value = self.frame.env.get(name)
+            if value is NONE:
+                return narrowed[1]
+            if isinstance(value, (DeviceV, SeqV)) and value.not_none:  # made on every path: not None
+                return not narrowed[1]
+            return None
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], _CONSTANT_TESTS):
+            answer = self._constant_test(test.left, test.ops[0], test.comparators[0])
+            if answer is not None:
+                return answer
         if isinstance(test, ast.Attribute) and test.attr in _DEVICE_TYPE_TESTS:
             value = self.eval(test.value)
             kind = device_type(value.dev) if isinstance(value, TensorV) and value.dev is not None else None
@@ -185,6 +212,35 @@ class ExpressionEvaluator:
             if self._isinstance_answer(self.eval(test.left.args[0]), test.comparators[0]) is False:
                 return isinstance(test.ops[0], (ast.IsNot, ast.NotEq))
         return None
+
+    def _constant_test(self, left, op, right) -> Optional[bool]:
+        """`name == "cuda"`, `name != "cpu"`, `name in ("cuda", "cpu")`: answered where `name` holds
+        one string on every path (`known_text`) and the other side is a string literal (or a tuple,
+        list or set of them)."""
+        if isinstance(op, (ast.In, ast.NotIn)):
+            if not isinstance(right, (ast.Tuple, ast.List, ast.Set)) or not right.elts \
+                    or not all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in right.elts):
+                return None
+            text = self.known_text(left)
+            return None if text is None else (text in [e.value for e in right.elts]) == isinstance(op, ast.In)
+        if isinstance(left, ast.Constant):
+            left, right = right, left
+        if not (isinstance(right, ast.Constant) and isinstance(right.value, str)):
+            return None
+        text = self.known_text(left)
+        return None if text is None else (text == right.value) == isinstance(op, ast.Eq)
+
+    def known_text(self, node) -> Optional[str]:
+        """The string a local name (or an attribute path this frame bound) holds on every path."""
+        if self.frame.kind == "module":
+            return None
+        if isinstance(node, ast.Name):
+            value = self.frame.env.get(node.id)
+        elif isinstance(node, ast.Attribute) and self.path_of(node) in self.frame.assigned:
+            value = self.frame.env.get(self.path_of(node))
+        else:
+            return None
+        return value.text if value.__class__ is DeviceV else None
 
     def _isinstance_answer(self, value: Value, kind_node) -> Optional[bool]:
         if value is UNKNOWN:
@@ -223,7 +279,7 @@ class ExpressionEvaluator:
         if isinstance(node.value, str) and 2 < len(node.value) < 12:
             dev = parse_device_string(node.value, node)
             if dev is not None:
-                return DeviceV(dev)
+                return DeviceV(dev, True, node.value)
         return UNKNOWN
 
     def expr_Name(self, node: ast.Name) -> Value:
@@ -232,6 +288,8 @@ class ExpressionEvaluator:
     def expr_Attribute(self, node: ast.Attribute) -> Value:
         value = self.bound_path_value(node)
         if value is not None:
+            if value.__class__ in _PROVEN and self.path_of(node) not in self.frame.assigned:
+                return unproven(value)  # (bound where this frame did not see it: it may be rebound)
             return value
         base = self.eval(node.value)
         attr = node.attr
@@ -251,10 +309,10 @@ class ExpressionEvaluator:
             return UNKNOWN
         if isinstance(base, SelfV):
             value = self_attribute(self, base, attr, node)
-            return value if value is not UNKNOWN else self.class_member(base, attr, node)
+            return unproven(value) if value is not UNKNOWN else self.class_member(base, attr, node)
         if isinstance(base, ObjectV):
             value = attrs_get(base.attrs, attr)
-            return value if value is not None else self.class_member(base, attr, node)
+            return unproven(value) if value is not None else self.class_member(base, attr, node)
         if isinstance(base, ModuleV):
             if attr in ("weight", "bias") or (base.cls is not None and (attr in base.cls.params or attr in base.cls.buffers)):
                 return TensorV(base.dev, origin=node, grad=True)
@@ -267,11 +325,11 @@ class ExpressionEvaluator:
             if isinstance(held, ModuleV):  # a module it holds is its submodule: it moved with it
                 return replace(held, dev=base.dev, placed_at=base.placed_at)
             if held is not None:
-                return held
+                return unproven(held)
             return self.class_member(base, attr, node) if base.cls is not None else UNKNOWN
         if isinstance(base, ClassV):
             value = base.info.class_values.get(attr)
-            return default_value(value) if value is not None else UNKNOWN
+            return unproven(default_value(value)) if value is not None else UNKNOWN
         if isinstance(base, PlacedV) and attr == "device":
             return DeviceV(replace(base.dev, expr=self.src.segment(node)))
         if attr in self.device_names and base is UNKNOWN and isinstance(node.value, ast.Name) \
@@ -290,12 +348,14 @@ class ExpressionEvaluator:
             return BoundMethodV(found[0], receiver)
         info = receiver.cls if isinstance(receiver, ModuleV) else receiver.info
         value = info.class_values.get(name) if info is not None else None
-        return default_value(value) if value is not None else UNKNOWN
+        if value is None:
+            return UNKNOWN
+        return static_lambda(info, value) or unproven(default_value(value))
 
     def expr_Subscript(self, node: ast.Subscript) -> Value:
         value = self.bound_path_value(node)
         if value is not None:
-            return value
+            return unproven(value)  # (an item of a container some callee may have changed)
         base = self.eval(node.value)
         index = self.eval(node.slice)
         if isinstance(base, TensorV):
@@ -324,13 +384,13 @@ class ExpressionEvaluator:
         if isinstance(base, SeqV):
             if base.items is not None and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
                 try:
-                    return base.items[node.slice.value]
+                    return unproven(base.items[node.slice.value])
                 except IndexError:
                     return UNKNOWN
             return base.element() if not isinstance(node.slice, ast.Slice) else base
         if isinstance(base, DictV):
             if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
-                return base.get(node.slice.value)
+                return unproven(base.get(node.slice.value))
             return base.elem
         if isinstance(base, DatasetV) and base.dev is not None:
             return SeqV(None, TensorV(base.dev, origin=node))
@@ -402,8 +462,8 @@ class ExpressionEvaluator:
         if any(isinstance(e, ast.Starred) for e in node.elts):
             for e in node.elts:
                 self.eval(e)
-            return SeqV(None, UNKNOWN)
-        return SeqV(tuple(self.eval(e) for e in node.elts))
+            return SeqV(None, UNKNOWN, True)
+        return SeqV(tuple(self.eval(e) for e in node.elts), UNKNOWN, True)
 
     expr_List = expr_Tuple
 
@@ -647,6 +707,7 @@ def device_type(dev: Dev) -> Optional[str]:
 
 
 _TYPE_TESTS = (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)
+_CONSTANT_TESTS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
 
 
 def none_test(test) -> Optional[tuple]:

@@ -161,9 +161,9 @@ def torch_device(node: ast.Call, args: list) -> Value:
         if len(node.args) > 1 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, int):
             text = f"{text}:{node.args[1].value}"
         dev = parse_device_string(text, node)
-        return DeviceV(dev) if dev else UNKNOWN
+        return DeviceV(dev, True) if dev else UNKNOWN
     if isinstance(args[0], DeviceV):
-        return args[0]
+        return DeviceV(args[0].dev, True)  # torch.device(...) returns a device or raises
     return UNKNOWN
 
 
@@ -180,6 +180,13 @@ def operator_call(ev, node: ast.Call, name: str, callable_, args: list, kwargs: 
     place the result where PyTorch puts it."""
     bound = operators.bind(callable_, node, args, kwargs)
     if bound is None:
+        if api.TORCH_FACTORIES.get(name) == "args" and any(isinstance(a, ast.Starred) for a in node.args) \
+                and all(k.arg is not None for k in node.keywords):
+            # `torch.rand(2, *shape)`: sizes however they are passed, on device= or the default device
+            has_kw, dev = kw_device(ev, node, kwargs)
+            least = sum(not isinstance(a, ast.Starred) for a in node.args)
+            return TensorV(dev if has_kw else default_device(ev), origin=node, min_rank=least,
+                           random=name in api.RANDOM_FACTORIES)
         return _first_tensor_device(node, args)
     overload, operands = bound
     result = overload.result

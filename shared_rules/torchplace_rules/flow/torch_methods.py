@@ -243,7 +243,7 @@ def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwar
     keys = list(range(len(args))) + list(kwargs)
     if module.dev is not None and module.has_params and not buffers_only(module):
         for key, value, arg in zip(keys, list(args) + list(kwargs.values()), arg_nodes):
-            if key in host:
+            if key in host or (host and isinstance(arg, ast.Starred)):
                 continue  # forward reads it on the host (lengths) or moves it itself
             for tensor in _tensors_in(value, arg):
                 if tensor.dev is None or tensor.rank == 0:
@@ -322,6 +322,8 @@ def _tensors_in(value: Value, node) -> list:
         return [value.elem]
     if isinstance(value, SeqV) and value.items is not None:
         return [v for v in value.items if isinstance(v, TensorV)]
+    if isinstance(value, SeqV) and isinstance(node, ast.Starred) and isinstance(value.elem, TensorV):
+        return [value.elem]  # `model(*inputs)`: each input is an item of the list
     return []
 
 

@@ -18,8 +18,13 @@ class Value:
 
     def join(self, other: "Value") -> "Value":
         if other is NONE:
-            return self
+            return self.maybe_none()
         return self if self == other else UNKNOWN
+
+    def maybe_none(self) -> "Value":
+        """This value where another path has None (the join keeps the value, `_None.join`): a value
+        that carried a proof of not being None (`not_none`) loses it."""
+        return self
 
 
 class _Unknown(Value):
@@ -46,7 +51,7 @@ class _None(Value):
         return "NONE"
 
     def join(self, other: "Value") -> "Value":
-        return other
+        return other.maybe_none()
 
 
 NONE = _None()
@@ -99,14 +104,20 @@ class BatchInfo:
 @dataclass(frozen=True, eq=True)
 class DeviceV(Value):
     dev: Dev
+    not_none: bool = False  # made on every path (a device string, `torch.device(...)`): `is None` is False
+    text: Optional[str] = None  # the string itself where the value is this string on every path ("cuda")
 
     def join(self, other):
         if other is NONE:
-            return self
+            return self.maybe_none()
         if isinstance(other, DeviceV):
             d = join_dev(self.dev, other.dev)
-            return DeviceV(d) if d else UNKNOWN
+            return DeviceV(d, self.not_none and other.not_none, self.text if self.text == other.text else None) \
+                if d else UNKNOWN
         return UNKNOWN
+
+    def maybe_none(self):
+        return DeviceV(self.dev) if self.not_none or self.text is not None else self
 
 
 @fast_init
@@ -275,6 +286,10 @@ class SeqV(Value):
 
     items: Optional[tuple] = None
     elem: Value = UNKNOWN
+    not_none: bool = False  # a list or tuple made on every path (a display, a list appended to): `is None` is False
+
+    def maybe_none(self):
+        return replace(self, not_none=False) if self.not_none else self
 
     def element(self) -> Value:
         if self.items:
@@ -288,13 +303,14 @@ class SeqV(Value):
 
     def join(self, other):
         if other is NONE:
-            return self
+            return self.maybe_none()
         if isinstance(other, SeqV):
             if self == other:
                 return self
+            not_none = self.not_none and other.not_none
             if self.items is not None and other.items is not None and len(self.items) == len(other.items):
-                return SeqV(tuple(a.join(b) for a, b in zip(self.items, other.items)))
-            return SeqV(None, self.element().join(other.element()))
+                return SeqV(tuple(a.join(b) for a, b in zip(self.items, other.items)), UNKNOWN, not_none)
+            return SeqV(None, self.element().join(other.element()), not_none)
         return UNKNOWN
 
 
@@ -416,6 +432,21 @@ class PartialV(Value):
     func: Value
     args: tuple = ()
     kwargs: tuple = ()  # (name, value) pairs
+
+
+# the values that may carry what only a binding seen on every path proves (`unproven`)
+PROVEN = frozenset({DeviceV, SeqV})
+
+
+def unproven(value: Value) -> Value:
+    """`value` less what only a binding seen on every path proves (the string it is, not being None),
+    as read from what another method or module may rebind (an attribute, a global)."""
+    cls = value.__class__
+    if cls is DeviceV:
+        return DeviceV(value.dev) if value.not_none or value.text is not None else value
+    if cls is SeqV and value.not_none:
+        return replace(value, not_none=False)
+    return value
 
 
 def attrs_get(attrs: Optional[tuple], name: str) -> Optional[Value]:

@@ -1,0 +1,122 @@
+"""Device strings known on every path answer `==` / `!=` / `in` tests (issue 10, value lattice gap 1),
+and the constructs the torchsummary case goes through: `and`/`or` of answered tests, `"CUDA".lower()`,
+`torch.rand(2, *shape)`, `model(*inputs)`, a `staticmethod(lambda: ...)` class attribute.
+
+A literal device string (or a default argument the caller did not pass) keeps its text
+(`DeviceV.text`); a join of two different strings, a join with None, and a value read from an
+attribute or global some other code may rebind lose it.  Both directions are tested: an answered
+test prunes a branch.
+"""
+
+from torchplace_rules import Severity, check_source
+
+H = "import torch\nimport torch.nn as nn\n"
+
+
+def loud(source):
+    # (spans count lines from 0)
+    return [(f.span.start_line + 1, f.code) for f in check_source(H + source, "t.py") if f.severity <= Severity.WARNING]
+
+
+BRANCH = (
+    "    if device == 'cuda':\n"
+    "        dtype = torch.cuda.FloatTensor\n"
+    "    else:\n"
+    "        dtype = torch.FloatTensor\n"
+    "    return torch.ones(3, device='cuda') + torch.ones(3).type(dtype)\n"
+)
+
+
+def test_default_argument_string_decides_eq():
+    src = "def f(device='cpu'):\n" + BRANCH + "f()\n"
+    assert loud(src) == [(8, "TP101")]
+
+
+def test_local_string_decides_eq_and_not_eq():
+    src = "def f():\n    device = 'cpu'\n" + BRANCH.replace("==", "!=").replace(
+        "torch.cuda.FloatTensor\n    else:\n        dtype = torch.FloatTensor",
+        "torch.FloatTensor\n    else:\n        dtype = torch.cuda.FloatTensor")
+    assert loud(src) == [(9, "TP101")]
+
+
+def test_string_in_tuple():
+    src = ("def f():\n    device = 'CPU'.lower()\n    if device in ('cpu', 'mps'):\n        dtype = torch.FloatTensor\n"
+           "    else:\n        dtype = torch.cuda.FloatTensor\n"
+           "    return torch.ones(3, device='cuda') + torch.ones(3).type(dtype)\n")
+    assert loud(src) == [(9, "TP101")]
+
+
+def test_entry_parameter_is_not_decided():
+    # nothing says what a caller passes to an entry point: its default is no proof
+    src = "def f(device='cpu'):\n" + BRANCH
+    assert loud(src) == []
+
+
+def test_string_joined_with_another_is_not_decided():
+    src = "def f(flag):\n    device = 'cuda' if flag else 'cpu'\n" + BRANCH
+    assert loud(src) == []
+
+
+def test_string_or_none_is_not_decided():
+    src = "def f(flag):\n    device = 'cpu' if flag else None\n" + BRANCH
+    assert loud(src) == []
+
+
+def test_torch_device_object_is_not_a_string():
+    # torch.device('cpu') == 'cpu' compares a device with a str: not answered from the string
+    src = "def f():\n    device = torch.device('cpu')\n" + BRANCH
+    assert loud(src) == []
+
+
+def test_attribute_read_is_not_decided():
+    src = ("class C:\n    def __init__(self):\n        self.device = 'cpu'\n    def reset(self):\n        self.device = 'cuda'\n"
+           "    def run(self):\n        device = self.device\n" + BRANCH + "C().run()\n")
+    assert loud(src) == []
+
+
+def test_global_string_is_not_decided():
+    src = "DEVICE = 'cpu'\ndef f():\n    device = DEVICE\n" + BRANCH + "f()\n"
+    assert loud(src) == []
+
+
+def test_and_or_of_answered_tests():
+    src = ("def f(device='cuda'):\n"
+           "    if device == 'cuda' and torch.cuda.is_available():\n        x = torch.ones(3, device='cuda')\n"
+           "    else:\n        x = torch.ones(3)\n"
+           "    if device == 'cpu' or device == 'mps':\n        y = x\n    else:\n        y = torch.ones(3)\n"
+           "    return x + y\n"
+           "f()\n")
+    assert loud(src) == [(12, "TP101")]
+
+
+def test_and_with_an_unknown_operand_is_not_decided():
+    src = ("def f(flag, device='cuda'):\n"
+           "    if device == 'cuda' and flag:\n        x = torch.ones(3, device='cuda')\n"
+           "    else:\n        x = torch.ones(3)\n"
+           "    return x + torch.ones(3)\n"
+           "f(True)\n")
+    assert loud(src) == []
+
+
+def test_factory_with_star_sizes_and_star_inputs():
+    src = ("def f(model, sizes):\n"
+           "    xs = [torch.rand(2, *s).type(torch.cuda.FloatTensor) for s in sizes]\n"
+           "    model(*xs)\n"
+           "f(nn.Linear(3, 4), [(3,)])\n")
+    assert loud(src) == [(5, "TP102")]
+
+
+def test_star_factory_keeps_device_keyword():
+    src = ("def f(model, shape):\n"
+           "    model(torch.rand(*shape, device='cuda'))\n"
+           "    model.cuda()\n"
+           "    model(torch.rand(2, *shape, device='cuda'))\n"
+           "f(nn.Linear(3, 4), (2, 3))\n")
+    assert loud(src) == [(4, "TP102")]
+
+
+def test_staticmethod_lambda_class_attribute():
+    src = ("class Config:\n    network_fn = staticmethod(lambda: nn.Linear(3, 4))\n"
+           "def f(config):\n    net = config.network_fn()\n    net(torch.ones(2, 3, device='cuda'))\n"
+           "f(Config())\n")
+    assert loud(src) == [(7, "TP102")]
