@@ -125,3 +125,56 @@ def test_attribute_the_frame_bound_is_answered():
         "    return torch.zeros(3, device=dev) + torch.ones(3)\n"
     )
     assert loud(src) == []
+
+
+# A model `from_pretrained` made is not None and, an nn.Module without __len__/__bool__, true:
+# `if not model:` is answered where the caller passed one (fitbert's constructor).
+PRETRAINED = "from transformers import AutoModelForCausalLM\n"
+
+
+def test_pretrained_model_passed_in_is_true():
+    src = PRETRAINED + (
+        "def f(model=None):\n"
+        "    if not model:\n"
+        "        model = AutoModelForCausalLM.from_pretrained('x')\n"
+        "    return model(torch.ones(2, 3))\n"
+        "m = AutoModelForCausalLM.from_pretrained('y')\n"
+        "m.to('cuda')\n"
+        "f(m)\n"
+    )
+    assert loud(src) == [(6, "TP102")]
+
+
+def test_pretrained_model_or_none_is_not_decided():
+    src = PRETRAINED + (
+        "def f(flag):\n"
+        "    model = None\n"
+        "    if flag:\n"
+        "        model = AutoModelForCausalLM.from_pretrained('y').to('cuda')\n"
+        "    if not model:\n"
+        "        model = AutoModelForCausalLM.from_pretrained('x')\n"
+        "    return model(torch.ones(2, 3))\n"
+    )
+    assert loud(src) == []
+
+
+def test_module_parameter_at_entry_is_not_decided():
+    src = PRETRAINED + (
+        "def f(model=None):\n"
+        "    if model is None:\n"
+        "        model = AutoModelForCausalLM.from_pretrained('x').to('cuda')\n"
+        "    return model(torch.ones(2, 3))\n"
+    )
+    assert loud(src) == []
+
+
+def test_module_container_is_not_decided():
+    src = (
+        "import torch.nn as nn\n"
+        "def f():\n"
+        "    layers = nn.ModuleList()\n"
+        "    if not layers:\n"
+        "        layers = nn.ModuleList([nn.Linear(3, 3)]).cuda()\n"
+        "    return layers[0](torch.ones(2, 3))\n"
+    )
+    assert loud(src) == []

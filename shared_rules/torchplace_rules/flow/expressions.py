@@ -190,9 +190,16 @@ class ExpressionEvaluator:
             value = self.frame.env.get(name)
             if value is NONE:
                 return narrowed[1]
-            if isinstance(value, (DeviceV, SeqV)) and value.not_none:  # made on every path: not None
+            if isinstance(value, (DeviceV, SeqV, ModuleV)) and value.not_none:  # made on every path: not None
                 return not narrowed[1]
             return None
+        if isinstance(test, (ast.Name, ast.Attribute)) and self.frame.kind != "module":
+            # `if model:` / `if not model:`: a model made on every path is true (nn.Module has no
+            # __bool__ or __len__; the containers, empty, are false, and a project class may define them)
+            value = self.frame.env.get(test.id) if isinstance(test, ast.Name) else \
+                self.frame.env.get(self.path_of(test)) if self.path_of(test) in self.frame.assigned else None
+            if value.__class__ is ModuleV and value.not_none and value.cls is None and value.layer is None:
+                return True
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], _CONSTANT_TESTS):
             answer = self._constant_test(test.left, test.ops[0], test.comparators[0])
             if answer is not None:

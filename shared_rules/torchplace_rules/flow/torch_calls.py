@@ -103,7 +103,7 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
         return TensorV(t.dev, origin=node, grad=t.grad, module_output=t.module_output) if isinstance(t, TensorV) \
             else UNKNOWN
     if last == "from_pretrained" and ("Model" in head.rpartition(".")[2] or "For" in head.rpartition(".")[2]):
-        return ModuleV(None if "device_map" in kwargs else CPU, True, None, None, known_class=False)
+        return ModuleV(None if "device_map" in kwargs else CPU, True, None, None, known_class=False, not_none=True)
     if last == "from_pretrained" and head.rpartition(".")[2].endswith(_ENCODER_CLASSES):
         return QualV(TOKENIZER)  # AutoTokenizer / BertTokenizerFast / AutoProcessor ... .from_pretrained(...)
     if qual == TOKENIZER or head == TOKENIZER:

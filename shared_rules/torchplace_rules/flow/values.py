@@ -190,6 +190,10 @@ class ModuleV(Value):
     attrs: tuple = ()  # (name, value) pairs: plain attributes of an instance made here (`self.device = device`)
     layer: Optional[str] = None  # the torch.nn class of a torch layer (`CrossEntropyLoss`)
     items: Optional[Value] = None  # an nn.ModuleList / Sequential / ModuleDict: what its members are
+    not_none: bool = False  # made on every path (`from_pretrained(...)`): `is None` is False
+
+    def maybe_none(self):
+        return replace(self, not_none=False) if self.not_none else self
 
     @property
     def loss(self) -> bool:
@@ -198,7 +202,7 @@ class ModuleV(Value):
 
     def join(self, other):
         if other is NONE:
-            return self
+            return self.maybe_none()
         if isinstance(other, ModuleV):
             if self == other and self.placed_at is other.placed_at and self.cls is other.cls:
                 return self
@@ -209,7 +213,8 @@ class ModuleV(Value):
                            self.torch_layer and other.torch_layer,
                            join_attrs(self.attrs, other.attrs) if self.cls is other.cls else (),
                            self.layer if self.layer == other.layer else None,
-                           self.items.join(other.items) if self.items is not None and other.items is not None else None)
+                           self.items.join(other.items) if self.items is not None and other.items is not None else None,
+                           self.not_none and other.not_none)
         return UNKNOWN
 
     def member(self, at=None) -> "Value":
@@ -435,7 +440,7 @@ class PartialV(Value):
 
 
 # the values that may carry what only a binding seen on every path proves (`unproven`)
-PROVEN = frozenset({DeviceV, SeqV})
+PROVEN = frozenset({DeviceV, SeqV, ModuleV})
 
 
 def unproven(value: Value) -> Value:
@@ -444,7 +449,7 @@ def unproven(value: Value) -> Value:
     cls = value.__class__
     if cls is DeviceV:
         return DeviceV(value.dev) if value.not_none or value.text is not None else value
-    if cls is SeqV and value.not_none:
+    if (cls is SeqV or cls is ModuleV) and value.not_none:
         return replace(value, not_none=False)
     return value
 
