@@ -146,6 +146,19 @@ CASES = {
     "numpy-function-result-is-on-the-cpu": ("import numpy as np\nx = torch.tensor(np.genfromtxt('x.csv'))\n"
                                             "_, idx = torch.topk(torch.ones(5, device='cuda'), 2)\nrows = x[idx]\n",
                                             {(7, "TP101")}),
+    # a weighted sum of accelerator losses (`total += weights[k] * loss`, the weight unknown) is on the
+    # accelerator, and so is a running list of such sums that NumPy then converts
+    "weighted-cuda-losses-in-a-list-to-numpy": ("import numpy as np\ndef evaluate(batches, weights):\n    losses = []\n"
+                                                "    for out in batches:\n        total = 0.\n"
+                                                "        for k in range(2):\n"
+                                                "            total += weights[k] * torch.ones(3, device='cuda').sum()\n"
+                                                "        losses.append(total)\n    return np.sum(losses)\n",
+                                                {(12, "TP104")}),
+    "unknown-times-cuda-scalar-is-on-cuda": ("import numpy as np\ndef f(w):\n    loss = w * torch.ones(3, device='cuda').sum()\n"
+                                             "    return np.asarray(loss)\n", {(7, "TP104")}),
+    # ... not where the other tensor is unknown: it may be the CPU tensor the result is on
+    "unknown-times-cpu-scalar-stays-unknown": ("import numpy as np\ndef f(w):\n    loss = w * torch.ones(3).sum()\n"
+                                               "    return np.asarray(loss)\n", set()),
     "torch-sparse-follows-its-tensors": ("import numpy as np\nemb = torch.ones(5, 4, device='cuda')\n"
                                          "adj = torch.ones(5, 5, device='cuda').to_sparse()\nout = torch.sparse.mm(adj, emb)\n"
                                          "s = np.sum(out)\n", {(8, "TP104")}),

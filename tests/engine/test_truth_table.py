@@ -158,6 +158,14 @@ CASES = [
      "q = torch.ones(2, 3, device=device)\ns = torch.einsum('ij,kj->ik', q, q)\ny = s + torch.ones(2, 2)\n", True, "TP101"),
     ("einsum-list-form-result-on-its-operands",
      "q = torch.ones(2, 3, device=device)\ns = torch.einsum('ij,kj->ik', [q, q])\ny = s + torch.ones(2, 2)\n", True, "TP101"),
+    # an accelerator scalar times an operand the analysis does not know (a weight read from a dict, a
+    # parameter): a number, a 0-dim CPU tensor or a tensor on that accelerator give a result there,
+    # a CPU tensor that is not 0-dim raises, so the result is on the accelerator wherever there is one
+    ("cuda-scalar-times-unknown-weight-is-on-cuda",
+     "import json\nw = json.loads('2.0')\nloss = w * torch.ones(3, device=device).sum()\ny = loss + torch.ones(3)\n", True, "TP101"),
+    ("cuda-scalar-times-unknown-weight-meets-cuda",
+     "import json\nw = json.loads('2.0')\nloss = w * torch.ones(3, device=device).sum()\ny = loss + torch.ones(3, device=device)\n",
+     False, None),
     ("einsum-cuda-result-meets-cuda", "q = torch.ones(2, 3, device=device)\ny = torch.einsum('ij,kj->ik', q, q) + torch.ones(2, 2, device=device)\n", False, None),
 ]
 # Advanced indexing with CPU indices is allowed on CUDA, but FakeTensorMode in a

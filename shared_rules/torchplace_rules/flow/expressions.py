@@ -575,6 +575,10 @@ class ExpressionEvaluator:
                 devs = {d for d in devs if d is not None and not d.is_cpu} or devs
             if len(devs) == 1 and len(tensors) == sum(1 for v, _ in operands if v is not NUMBER):  # numbers stay put
                 result_dev = devs.pop()
+            elif len(devs) == 1 and None not in devs and next(iter(devs)).kind == ACCEL_KIND:
+                # an accelerator scalar and unknown operands (`w * loss`): a number, a 0-dim CPU tensor or a
+                # tensor there gives a result there; a CPU tensor that is not 0-dim raises (FakeTensorMode)
+                result_dev = devs.pop()
             elif len(devs) == 1 and None not in devs and next(iter(devs)).is_cpu and any(floor(v) > 0 for v, _ in tensors):
                 # a CPU tensor that is not 0-dim decides: an unknown operand is a number, a CPU tensor (the
                 # result is on the CPU) or an accelerator tensor (the op raises: there is no result)
