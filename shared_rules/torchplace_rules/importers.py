@@ -99,13 +99,21 @@ class ImporterTable:
     def may_bind(self, path: Path, name: str) -> bool:
         """Can the module `path` bind `name`, itself or through a star import the summaries follow
         (a cheap look at its text before summarising it)?"""
+        known = self._bindings(path)
+        return name in known[1] or 0 < known[2] <= MAX_STAR_IMPORTS
+
+    def names_of(self, path: Path) -> frozenset:
+        """The names the module `path` may bind itself (`names_bound_in`)."""
+        return self._bindings(path)[1]
+
+    def _bindings(self, path: Path) -> tuple:
         with self.index.lock:
             fingerprint = self.index.fingerprint(path)
             known = self.bindings.get(path)
             if known is None or known[0] != fingerprint:
                 text = self.index.read(path) if fingerprint is not None else None
                 known = self.bindings[path] = (fingerprint, *(names_bound_in(text) if text is not None else (frozenset(), 0)))
-            return name in known[1] or 0 < known[2] <= MAX_STAR_IMPORTS
+            return known
 
     def importers_of(self, path: Path) -> list[Path]:
         """The files that import `path`, nearest first (kept for the whole run when files do not change)."""

@@ -339,3 +339,64 @@ def test_a_state_made_where_a_gpu_constructor_argument_is_gives_nothing(tmp_path
     train = TRAIN.replace("Block(torch.zeros(4, 16, 8))", "Block(torch.zeros(4, 16, 8, device=device))")
     project = _project(tmp_path, {"block.py": BLOCK, "train.py": train})
     assert _findings(project, "block.py") == []
+
+
+AGENT = """\
+    import torch
+
+    class Agent(object):
+        def __init__(self, n, use_cuda=False):
+            self.device = torch.device('cuda' if use_cuda else 'cpu')
+            self.model = torch.nn.Linear(n, 2).to(self.device)
+
+        def get_action(self, state):
+            policy = self.model(torch.Tensor(state).to(self.device))
+            return 1, policy.detach()
+"""
+
+ROLLOUT = """\
+    {imports}
+    import numpy as np
+
+    def main(use_cuda):
+        agent = Agent(4, use_cuda=use_cuda)
+        total_policy = []
+        for _ in range(3):
+            action, policy = agent.get_action(np.zeros(4))
+            total_policy.append(policy)
+        return np.vstack(total_policy)
+"""
+
+
+def test_a_star_import_of_a_project_module_binds_its_names(tmp_path):
+    # `from agents import *` binds Agent (and the `torch` agents imports): the script is analysed
+    # although it never names torch itself, and the policies it collects are on the GPU
+    project = _project(tmp_path, {"agents.py": AGENT, "train.py": ROLLOUT.format(imports="from agents import *")})
+    assert [(line, code) for line, code, _ in _findings(project, "train.py")] == [(10, "TP104")]
+
+
+def test_a_script_that_names_cuda_but_not_torch_is_analysed(tmp_path):
+    project = _project(tmp_path, {"agents.py": AGENT, "train.py": ROLLOUT.format(imports="from agents import Agent")})
+    assert [(line, code) for line, code, _ in _findings(project, "train.py")] == [(10, "TP104")]
+
+
+def test_a_star_import_binds_no_private_name_and_no_name_of_a_function_body(tmp_path):
+    helpers = """\
+        import torch
+        _cache = torch.zeros(3, device="cuda")
+        def make():
+            buf = torch.zeros(3, device="cuda")
+            return buf
+    """
+    script = """\
+        import numpy as np
+        import torch
+        from helpers import *
+
+        def main(_cache):
+            a = np.asarray(make())
+            b = np.asarray(_cache)
+            c = np.asarray(buf)
+    """
+    project = _project(tmp_path, {"helpers.py": helpers, "run.py": script})
+    assert [(line, code) for line, code, _ in _findings(project, "run.py")] == [(6, "TP104")]

@@ -495,7 +495,9 @@ def _handlers(rules: list) -> dict:
 def analyze(tree: ast.Module, src: SourceText, rules: list[Rule], config: Config,
             path: Optional[str] = None, errors: Optional[list] = None, project=None, memo=None) -> list[Finding]:
     """Findings of `rules`; engine bugs go to `errors` (rule crashes) or raise (the core)."""
-    if "torch" not in src.text:
+    # A file that never names torch has no tensors of its own; in a project it may still get them from
+    # the project's modules (`from agents import *`, `agent.get_action(...)`): one that names CUDA is read.
+    if "torch" not in src.text and (project is None or "cuda" not in src.text):
         if project is not None:
             project.record_dependencies(path, {})
         return []

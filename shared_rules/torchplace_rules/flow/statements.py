@@ -14,7 +14,7 @@ from typing import Optional
 
 from ..model import EngineError
 from ..syntax_nodes import own_nodes
-from .cross_file import decorator_from_project, import_from, import_module
+from .cross_file import decorator_from_project, import_from, import_module, import_star
 from .state import MAX_LOOP_PASSES, LoopContext, Terminated, join_env, same_env, with_stored_items
 from .torch_api import TRAINING_STEP_METHODS
 from .values import NUMBER, UNKNOWN, ClassV, DeviceV, DictV, FuncV, QualV, TensorV, Value, iteration_element
@@ -122,6 +122,10 @@ class StatementRunner:
     def stmt_ImportFrom(self, stmt: ast.ImportFrom) -> None:
         for alias in stmt.names:
             if alias.name == "*":
+                if self.project is not None and self.frame.kind == "module":
+                    env = self.frame.env
+                    for name, value in (self.project_import(import_star, stmt.module, stmt.level) or {}).items():
+                        env.setdefault(name, value)  # (a name bound before keeps its value)
                 continue
             if stmt.level or not stmt.module:
                 value = UNKNOWN
