@@ -32,7 +32,7 @@ def saved_on_cpu(tree: ast.Module, load: ast.Call, scope_of, enclosing_function)
         return False
     writers = 0
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and _is_torch_save(node) and node.args):
+        if not (isinstance(node, ast.Call) and is_torch_save(node) and node.args):
             continue
         saved = node.args[0]
         if not (isinstance(saved, ast.Call) and isinstance(saved.func, ast.Attribute) and saved.func.attr == "state_dict"):
@@ -52,7 +52,7 @@ def saved_on_cpu(tree: ast.Module, load: ast.Call, scope_of, enclosing_function)
     return writers > 0
 
 
-def _is_torch_save(call: ast.Call) -> bool:
+def is_torch_save(call: ast.Call) -> bool:
     func = call.func
     return isinstance(func, ast.Attribute) and func.attr == "save" and isinstance(func.value, ast.Name) \
         and func.value.id == "torch"

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Optional
 
 from .checkpoints import _called_name, is_writer_call
+from .cpu_checkpoints import is_torch_save
 from .device_choice import commits_to_accelerator, has_cpu_path
 from .scopes import parent_map
 
@@ -130,8 +131,7 @@ def _saves_cpu_state(tree: ast.AST) -> bool:
         if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         calls = [n for n in ast.walk(func) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)]
-        if any(c.func.attr == "save" and isinstance(c.func.value, ast.Name) and c.func.value.id == "torch" for c in calls) \
-                and any(_to_cpu(c) for c in calls):
+        if any(is_torch_save(c) for c in calls) and any(_to_cpu(c) for c in calls):
             return True
     return False
 

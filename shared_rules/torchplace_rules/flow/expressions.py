@@ -180,24 +180,16 @@ class ExpressionEvaluator:
         if narrowed is not None:
             # a local name or parameter, or an attribute path this frame bound itself (`self.device = device`
             # ... `if self.device is not None:`): an attribute or a global bound elsewhere may be set elsewhere
-            if self.frame.kind == "module":
-                return None
-            name = narrowed[0]
-            if name is None:
-                name = self.path_of(test.left) if isinstance(test.left, ast.Attribute) else None
-                if name is None or name not in self.frame.assigned:
-                    return None
-            value = self.frame.env.get(name)
+            value = self.frame_bound(test.left)
             if value is NONE:
                 return narrowed[1]
             if isinstance(value, (DeviceV, SeqV, ModuleV)) and value.not_none:  # made on every path: not None
                 return not narrowed[1]
             return None
-        if isinstance(test, (ast.Name, ast.Attribute)) and self.frame.kind != "module":
+        if isinstance(test, (ast.Name, ast.Attribute)):
             # `if model:` / `if not model:`: a model made on every path is true (nn.Module has no
             # __bool__ or __len__; the containers, empty, are false, and a project class may define them)
-            value = self.frame.env.get(test.id) if isinstance(test, ast.Name) else \
-                self.frame.env.get(self.path_of(test)) if self.path_of(test) in self.frame.assigned else None
+            value = self.frame_bound(test)
             if value.__class__ is ModuleV and value.not_none and value.cls is None and value.layer is None:
                 return True
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], _CONSTANT_TESTS):
@@ -239,15 +231,22 @@ class ExpressionEvaluator:
 
     def known_text(self, node) -> Optional[str]:
         """The string a local name (or an attribute path this frame bound) holds on every path."""
+        value = self.frame_bound(node)
+        return value.text if value.__class__ is DeviceV else None
+
+    def frame_bound(self, node) -> Optional[Value]:
+        """What a local name, or an attribute path this frame bound itself (`self.device = device`),
+        holds here: the values a test may be answered from (None: neither, or module code, whose
+        names other code may rebind)."""
         if self.frame.kind == "module":
             return None
         if isinstance(node, ast.Name):
-            value = self.frame.env.get(node.id)
-        elif isinstance(node, ast.Attribute) and self.path_of(node) in self.frame.assigned:
-            value = self.frame.env.get(self.path_of(node))
-        else:
-            return None
-        return value.text if value.__class__ is DeviceV else None
+            return self.frame.env.get(node.id)
+        if isinstance(node, ast.Attribute):
+            path = self.path_of(node)
+            if path is not None and path in self.frame.assigned:
+                return self.frame.env.get(path)
+        return None
 
     def _isinstance_answer(self, value: Value, kind_node) -> Optional[bool]:
         if value is UNKNOWN:

@@ -216,12 +216,15 @@ def buffers_only(module: "ModuleV") -> bool:
     info = module.cls
     if info is None or module.torch_layer or not info.buffers or info.params or any(info.submodules.values()):
         return False
-    forward = info.methods.get("forward")
-    return forward is not None and any(
-        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _BUFFER_MOVES
-        and isinstance(n.func.value, ast.Attribute) and n.func.value.attr in info.buffers
-        and isinstance(n.func.value.value, ast.Name) and n.func.value.value.id == "self"
-        for n in ast.walk(forward))
+    known = info.__dict__.get("_tp_forward_moves_buffer")  # (the class's `forward` is read once)
+    if known is None:
+        forward = info.methods.get("forward")
+        known = info._tp_forward_moves_buffer = forward is not None and any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _BUFFER_MOVES
+            and isinstance(n.func.value, ast.Attribute) and n.func.value.attr in info.buffers
+            and isinstance(n.func.value.value, ast.Name) and n.func.value.value.id == "self"
+            for n in ast.walk(forward))
+    return known
 
 
 _BUFFER_MOVES = frozenset({"to", "cuda", "type_as"})

@@ -445,13 +445,9 @@ PROVEN = frozenset({DeviceV, SeqV, ModuleV})
 
 def unproven(value: Value) -> Value:
     """`value` less what only a binding seen on every path proves (the string it is, not being None),
-    as read from what another method or module may rebind (an attribute, a global)."""
-    cls = value.__class__
-    if cls is DeviceV:
-        return DeviceV(value.dev) if value.not_none or value.text is not None else value
-    if (cls is SeqV or cls is ModuleV) and value.not_none:
-        return replace(value, not_none=False)
-    return value
+    as read from what another method or module may rebind (an attribute, a global): what a join
+    with None leaves of it (`maybe_none`)."""
+    return value.maybe_none()
 
 
 def attrs_get(attrs: Optional[tuple], name: str) -> Optional[Value]:
