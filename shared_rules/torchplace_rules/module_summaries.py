@@ -42,10 +42,18 @@ class ModuleSummary:
     stars: tuple = ()  # (module, level) of each `from module import *`
 
 
-def _mark(tree: ast.AST, summary: ModuleSummary) -> None:
+@dataclass(eq=False)
+class FileHome:
+    """What a node of another file's tree says of that file (`cross_file.foreign_home`): its path and
+    text.  One per parse: the summaries of one file at two depths share the tree and its home."""
+    path: Path
+    src: SourceText
+
+
+def _mark(tree: ast.AST, home) -> None:
     """Tag every node of another file's tree with its home."""
     for node in own_nodes(tree):
-        node._tp_home = summary
+        node._tp_home = home
 
 
 class _FileCache:
@@ -95,7 +103,25 @@ class _FileCache:
 
 
 class SummaryCache(_FileCache):
-    """Module summaries, by (file, depth)."""
+    """Module summaries, by (file, depth).  A file summarised at two depths (imported by the checked
+    file and by one of its imports) is parsed once: the depths share its tree (`trees`)."""
+
+    def __init__(self, index: "ProjectIndex", limit: int) -> None:
+        super().__init__(index, limit)
+        self.trees: OrderedDict = OrderedDict()  # path -> (fingerprint, tree | None, FileHome)
+
+    def parsed(self, path: Path, text: str, fingerprint: tuple) -> tuple:
+        """(tree | None when it does not parse, its FileHome) of `path` at `fingerprint`."""
+        known = self.trees.get(path)
+        if known is not None and known[0] == fingerprint:
+            self.trees.move_to_end(path)
+            return known[1], known[2]
+        home = FileHome(path, SourceText(text))
+        tree = _parse_marked(path, text, home)
+        self.trees[path] = (fingerprint, tree, home)
+        while len(self.trees) > self.limit:
+            self.trees.popitem(last=False)
+        return tree, home
 
     def get(self, path: Path, ev=None, depth: Optional[int] = None) -> Optional[ModuleSummary]:
         """The summary of `path` (None: unreadable, unparsable or part of an import cycle)."""
@@ -112,10 +138,11 @@ class SummaryCache(_FileCache):
             self.entries.move_to_end(key)
             return summary
         # (never a summary of another depth: what an analysis sees must not depend on what ran before it)
-        return self.build(key, path, lambda text, fp: summarise(self.index, path, text, fp, depth))
+        return self.build(key, path, lambda text, fp: summarise(self.index, path, text, fp, depth,
+                                                                 self.parsed(path, text, fp)))
 
 
-def _parse_marked(path: Path, text: str, home: ModuleSummary) -> Optional[ast.Module]:
+def _parse_marked(path: Path, text: str, home) -> Optional[ast.Module]:
     """Another file's tree, every node tagged with its home (None: it does not parse)."""
     if "\x00" in text:
         return None
@@ -127,14 +154,18 @@ def _parse_marked(path: Path, text: str, home: ModuleSummary) -> Optional[ast.Mo
     return tree
 
 
-def summarise(index: "ProjectIndex", path: Path, text: str, fingerprint: tuple, depth: int = 1) -> ModuleSummary:
-    """Run the module body of `path` with no rules; anything odd leaves an empty summary."""
-    src = SourceText(text)
-    summary = ModuleSummary(path, fingerprint, src, {}, {}, depth)
-    tree = _parse_marked(path, text, summary)
+def summarise(index: "ProjectIndex", path: Path, text: str, fingerprint: tuple, depth: int = 1,
+              parsed: Optional[tuple] = None) -> ModuleSummary:
+    """Run the module body of `path` with no rules; anything odd leaves an empty summary.
+    `parsed`: (tree, FileHome) of the text when another depth parsed it already."""
+    if parsed is None:
+        home = FileHome(path, SourceText(text))
+        parsed = _parse_marked(path, text, home), home
+    tree, home = parsed
+    summary = ModuleSummary(path, fingerprint, home.src, {}, {}, depth)
     if tree is None:
         return summary
-    analyzer = Analyzer(tree, src, [], Config(), str(path), project=index if depth < MAX_DEPTH else None)
+    analyzer = Analyzer(tree, home.src, [], Config(), str(path), project=index if depth < MAX_DEPTH else None)
     analyzer.summary_depth = depth
     try:
         analyzer.exec_body(tree.body)
@@ -346,7 +377,7 @@ def summarise_callers(index: "ProjectIndex", path: Path, text: str, fingerprint:
     """Run the parts of `path` that can call into `target` (no rules) and keep the contexts of
     their calls into other project files."""
     entry = CallerSummary(path, fingerprint, {}, {})
-    home = ModuleSummary(path, fingerprint, SourceText(text), {}, {}, 1)
+    home = FileHome(path, SourceText(text))
     tree = _parse_marked(path, text, home)
     if tree is None:
         return entry

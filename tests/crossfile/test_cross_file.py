@@ -204,6 +204,29 @@ def test_summary_of_a_module_is_computed_once(tmp_path, monkeypatch):
     assert [p.name for p in calls] == ["net.py"]
 
 
+def test_a_module_summarised_at_two_depths_is_parsed_once(tmp_path, monkeypatch):
+    """run.py imports net.py and mid.py, which imports net.py too: net.py is summarised for run.py
+    (depth 1) and for mid.py (depth 2), from one parse; both summaries place `Net` the same."""
+    from torchplace_rules import module_summaries
+
+    project = _project(tmp_path, {
+        "net.py": NET,
+        "mid.py": "from net import Net\n\ndef build():\n    return Net()\n",
+        "run.py": ("import torch\nfrom net import Net\nfrom mid import build\n\n"
+                   "x = torch.randn(2, 4, device='cuda')\nprint(Net()(x))\nprint(build()(x))\n"),
+    })
+    summarised, parsed = [], []
+    real_summarise, real_parse = module_summaries.summarise, module_summaries._parse_marked
+    monkeypatch.setattr(module_summaries, "summarise",
+                        lambda *a: summarised.append((a[1].name, a[4])) or real_summarise(*a))
+    monkeypatch.setattr(module_summaries, "_parse_marked", lambda *a: parsed.append(a[0].name) or real_parse(*a))
+    index = ProjectIndex(project)
+    found = [(f.code, f.span.start_line + 1) for f in check_path(project / "run.py", Config(), project=index)]
+    assert found == [("TP102", 6), ("TP102", 7)]
+    assert sorted(summarised) == [("mid.py", 1), ("net.py", 1), ("net.py", 2)]
+    assert sorted(parsed) == ["mid.py", "net.py"]
+
+
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "torchplace_rules.cli", "check", *args], cwd=cwd,
                           capture_output=True, text=True, timeout=300)

@@ -287,7 +287,7 @@ def is_foreign(node) -> bool:
 
 
 def foreign_home(node) -> Optional[object]:
-    """The `ModuleSummary` of the other file `node` belongs to (None: it is in the checked file)."""
+    """The `FileHome` (path, text) of the other file `node` belongs to (None: it is in the checked file)."""
     return getattr(node, HOME_ATTR, None)
 
 
