@@ -188,6 +188,11 @@ ENGINE_ONLY = [
      "p = pack_padded_sequence(x, torch.tensor([3, 2]), batch_first=True)\n", None),
     ("setitem-checks-values", "x = torch.ones(4, device=device)\nx[x > 0] = torch.zeros(4)\n", "TP101"),
     ("setitem-0dim-value", "x = torch.ones(4, device=device)\nx[x > 0] = torch.tensor(0.)\n", None),
+    # an item written into a tensor is copied there: x[0] stays where x is (see the meta test below)
+    ("setitem-item-stays-on-the-tensor",
+     "x = torch.zeros(3, 4, device=device)\nx[0] = torch.ones(4)\ny = x[0] * torch.ones(4, device=device)\n", None),
+    ("setitem-item-of-a-cpu-tensor-stays-on-the-cpu",
+     "x = torch.zeros(3, 4)\nx[0] = torch.ones(4, device=device)\ny = x[0] * torch.ones(4, device=device)\n", "TP101"),
     ("module-built-with-device",
      "class Net(nn.Module):\n    def __init__(self, device=None):\n        super().__init__()\n"
      "        self.fc = nn.Linear(3, 2, device=device)\n    def forward(self, x):\n        return self.fc(x)\n"
@@ -310,6 +315,16 @@ def test_setitem_checks_its_values():
     assert _roles(_overload("__setitem__", ["tensor", "tensor"], method=True)) == {
         "self": "s", "indices": "i", "value": "z"}
     assert _roles(_overload("index_put_", ["tensors", "tensor"], method=True))["values"] == "z"
+
+
+def test_an_item_written_into_a_tensor_is_copied_there():
+    # FakeTensorMode in a CPU build cannot index a fake cuda tensor; "meta" stands in for the
+    # accelerator: `x[i] = v` runs copy_ into a view of x, whatever device v is on.
+    x = torch.zeros(3, 4, device="meta")
+    x[0] = torch.ones(4)
+    i = 1
+    x[i] = torch.ones(4)
+    assert x.device.type == x[0].device.type == x[i].device.type == "meta"
 
 
 def test_where_moves_zero_dim_operands_but_not_others():

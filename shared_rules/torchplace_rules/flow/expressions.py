@@ -90,6 +90,10 @@ class ExpressionEvaluator:
             index = self.eval(target.slice)
             if isinstance(base, TensorV) and base.batch is None:  # x[mask] = values: PyTorch checks values (index_put_)
                 setitem_conflicts(self, target, base, index, value, value_node)
+                # An item written into a tensor is copied there: `x[0]` stays on x's device, whatever
+                # `value`'s is (in-place writes never move a tensor), so no path remembers `value`.
+                self.frame.env.pop(path, None)
+                return
         elif isinstance(target, ast.Attribute):
             self.eval(target.value)
             unplace_parameter_owners(self, target, value, value_node)
