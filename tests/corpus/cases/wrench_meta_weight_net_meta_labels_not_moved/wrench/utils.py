@@ -10,35 +10,24 @@ def cross_entropy_with_probs(
         weight: Optional[torch.Tensor] = None,
         reduction: str = "mean",
 ) -> torch.Tensor:
-    """Calculate cross-entropy loss when targets are probabilities (floats), not ints.
-
-    Takes integer labels (a 1D tensor) as well, as a drop-in replacement of F.cross_entropy().
-    """
-    if input.shape[1] == 1:
-        input = input.squeeze()
+    """Cross-entropy that takes hard labels (1-D) or soft labels ([N, C] probabilities)."""
+    if input.shape[1] == 1:  # binary mode: one logit per example
         if target.ndim == 2:
             target = target[:, 1]
-        return F.binary_cross_entropy_with_logits(input, target, weight=weight, reduction=reduction)
-    else:
+        return F.binary_cross_entropy_with_logits(input.squeeze(), target, weight=weight, reduction=reduction)
 
-        if target.ndim == 1:
-            return F.cross_entropy(input, target.long(), weight=weight, reduction=reduction)
+    if target.ndim == 1:  # hard labels
+        return F.cross_entropy(input, target.long(), weight=weight, reduction=reduction)
 
-        num_points, num_classes = input.shape
-        # Note that t.new_zeros, t.new_full put tensor on same device as t
-        cum_losses = input.new_zeros(num_points)
-        for y in range(num_classes):
-            target_temp = input.new_full((num_points,), y, dtype=torch.long)
-            y_loss = F.cross_entropy(input, target_temp, reduction="none")
-            if weight is not None:
-                y_loss = y_loss * weight[y]
-            cum_losses += target[:, y].float() * y_loss
-
+    # soft labels: expected cross-entropy under the label distribution
+    log_probs = F.log_softmax(input, dim=1)
+    if weight is not None:
+        log_probs = log_probs * weight
+    losses = -(target.float() * log_probs).sum(1)
     if reduction == "none":
-        return cum_losses
-    elif reduction == "mean":
-        return cum_losses.mean()
-    elif reduction == "sum":
-        return cum_losses.sum()
-    else:
-        raise ValueError("Keyword 'reduction' must be one of ['none', 'mean', 'sum']")
+        return losses
+    if reduction == "mean":
+        return losses.mean()
+    if reduction == "sum":
+        return losses.sum()
+    raise ValueError("Keyword 'reduction' must be one of ['none', 'mean', 'sum']")
