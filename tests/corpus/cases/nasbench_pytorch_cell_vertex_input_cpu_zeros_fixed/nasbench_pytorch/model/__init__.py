@@ -1,0 +1,4 @@
+from .model import Network
+from .model_spec import ModelSpec
+
+__all__ = [Network, ModelSpec]

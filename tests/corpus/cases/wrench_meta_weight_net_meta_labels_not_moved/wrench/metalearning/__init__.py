@@ -1,0 +1,1 @@
+from .meta_weight_net import MetaWeightNet

@@ -1,0 +1,1 @@
+from .majority_voting import MajorityVoting

@@ -1,0 +1,2 @@
+from .batches import PaddedBatch, PaddedTensor
+from .datamodules import DataModule
