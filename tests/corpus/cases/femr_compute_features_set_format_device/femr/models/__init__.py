@@ -1,0 +1,4 @@
+import femr.models.tasks
+import femr.models.tokenizer
+import femr.models.processor
+import femr.models.transformer
