@@ -481,6 +481,36 @@ def test_sklearn_metrics_read_their_inputs_with_numpy():
     codes = lambda args: [f.code for f in check_source(src.format(args), "t.py") if f.severity <= Severity.WARNING]
     assert codes("y.cpu(), y") == ["TP104"]
     assert codes("y.cpu(), y.cpu()") == []
+
+
+def test_pyplot_reads_its_data_with_numpy():
+    """TP104 reports a `matplotlib.pyplot` plotting function given an accelerator tensor (or a list of
+    them): it reads its data with NumPy, which raises off the CPU ("meta" stands in for the
+    accelerator).  `axhline(y)` reads a number (float()), which a 0-dim tensor answers: not a sink."""
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from torchplace_rules.rules.tp104_numpy_on_device import PYPLOT_DATA
+    vector, matrix = torch.ones(4, device="meta"), torch.ones(3, 3, device="meta")
+    two_d = {"imshow", "matshow", "pcolormesh", "contour", "contourf"}
+    for name in sorted(PYPLOT_DATA):
+        one = ("plot", "hist", "boxplot", "semilogx", "semilogy", "loglog", "stem")
+        data = (matrix,) if name in two_d else (vector,) if name in one else (vector, vector)
+        with pytest.raises(TypeError, match="can't convert meta device type tensor to numpy"):
+            getattr(plt, name)(*data)
+        plt.close("all")
+    with pytest.raises(TypeError, match="can't convert meta"):
+        plt.plot([torch.ones((), device="meta")] * 3)
+    plt.plot(torch.ones(4))
+    plt.axhline(torch.ones(()))
+    plt.close("all")
+    src = HEADER + "import matplotlib.pyplot as plt\ny = torch.zeros(4, device=device)\nplt.plot({})\n"
+    codes = lambda args: [f.code for f in check_source(src.format(args), "t.py") if f.severity <= Severity.WARNING]
+    assert codes("y") == codes("[y.sum(), y.sum()]") == ["TP104"]
+    assert codes("y.cpu()") == codes("[y.sum().item()]") == []
+
+
 def test_torch_nn_private_bases_are_modules():
     """`class DiceLoss(_Loss)`, `class MyNorm(_BatchNorm)`: torch.nn's private bases are nn.Module
     subclasses, so a project class deriving from one is a module (flow/torch_api.PRIVATE_MODULE_BASES)."""

@@ -12,9 +12,11 @@ class NumpyOnDevice(Rule):
     code = "TP104"
     name = "numpy-on-device"
     severity = Severity.ERROR
-    summary = "`.numpy()`, `np.asarray`, `np.array` or a scikit-learn metric on a tensor that lives on an accelerator"
-    what_it_does = ("Finds conversions to NumPy of tensors known to be on an accelerator: `.numpy()`, NumPy functions "
-                    "and `sklearn.metrics` functions, which read their inputs with `np.asarray`.")
+    summary = ("`.numpy()`, `np.asarray`, `np.array`, a scikit-learn metric or a pyplot plot of a tensor that lives "
+               "on an accelerator")
+    what_it_does = ("Finds conversions to NumPy of tensors known to be on an accelerator: `.numpy()`, NumPy functions, "
+                    "`sklearn.metrics` functions and `matplotlib.pyplot` plotting functions (`plt.plot(losses)`), "
+                    "which read their inputs with NumPy.")
     why_bad = """
         NumPy arrays live in host memory.  `.numpy()` on a CUDA tensor raises
         `TypeError: can't convert cuda:0 device type tensor to numpy. Use
@@ -44,6 +46,13 @@ class NumpyOnDevice(Rule):
             sklearn.set_config(array_api_dispatch=True)
             pred = torch.randn(3, device="cuda").argmax(0, keepdim=True)
             acc = accuracy_score(torch.zeros(1, device="cuda"), pred)
+        """),
+        valid("""
+            import matplotlib.pyplot as plt
+            import torch
+            loss = torch.ones((), device="cuda")
+            plt.plot([loss.item()])
+            plt.axhline(loss)
         """),
     ]
     INVALID = [
@@ -96,6 +105,23 @@ class NumpyOnDevice(Rule):
             auc = metrics.roc_auc_score(torch.zeros(8).numpy(), prob.detach().cpu())
             """,
         ),
+        Invalid(
+            """
+            import matplotlib.pyplot as plt
+            import torch
+            model = torch.nn.Linear(4, 1).cuda()
+            out = model(torch.randn(8, 4, device="cuda")).detach()
+            plt.plot(out)
+            """,
+            line=5,
+            fixed="""
+            import matplotlib.pyplot as plt
+            import torch
+            model = torch.nn.Linear(4, 1).cuda()
+            out = model(torch.randn(8, 4, device="cuda")).detach()
+            plt.plot(out.cpu())
+            """,
+        ),
     ]
 
     def on_call(self, ev, node, qual, method, recv, args, kwargs) -> None:
@@ -128,13 +154,21 @@ NO_CONVERSION = {"shape", "ndim", "size", "isscalar", "iterable", "result_type",
 
 def _converted_argument(ev, node, qual, args, converts_accel):
     """(node, value) of an argument on an accelerator that a NumPy function converts to an array (its
-    first), or a scikit-learn metric (its array-likes, positional or `y_true=`-style: sklearn reads
-    them with `np.asarray` unless the file turns on its array API dispatch)."""
+    first), a scikit-learn metric (its array-likes, positional or `y_true=`-style: sklearn reads
+    them with `np.asarray` unless the file turns on its array API dispatch) or a pyplot plotting
+    function (its positional data) reads."""
     if not qual or not node.args or isinstance(node.args[0], ast.Starred) or len(args) != len(node.args):
         return None
     if qual.startswith("numpy."):
         if qual.rsplit(".", 1)[1] not in NO_CONVERSION and converts_accel(args[0]):
             return node.args[0], args[0]
+        return None
+    if qual.startswith("matplotlib.pyplot."):
+        if qual.rsplit(".", 1)[1] not in PYPLOT_DATA:
+            return None
+        for arg, value in zip(node.args, args):
+            if converts_accel(value):
+                return arg, value
         return None
     if not qual.startswith("sklearn.metrics.") or qual.rsplit(".", 1)[1][:1].isupper() \
             or qual.rsplit(".", 1)[1] in SKLEARN_NOT_METRICS or "array_api_dispatch" in ev.src.text:
@@ -144,6 +178,13 @@ def _converted_argument(ev, node, qual, args, converts_accel):
             return arg, value
     return None
 
+
+# `matplotlib.pyplot` functions that read their positional data with NumPy (`np.atleast_1d`, `np.asanyarray`):
+# each raises for a tensor off the CPU (the truth test runs them all).  Not those that read a number
+# (`axhline(y)` calls float(), which a 0-dim CUDA tensor answers).
+PYPLOT_DATA = frozenset({"plot", "scatter", "hist", "imshow", "bar", "barh", "errorbar", "fill_between", "semilogx",
+                         "semilogy", "loglog", "step", "stem", "boxplot", "matshow", "pcolormesh", "contour", "contourf",
+                         "hist2d", "stackplot"})
 
 # `sklearn.metrics` names that are not metrics of arrays (scorers, plotting, pairwise helpers' factories).
 SKLEARN_NOT_METRICS = {"make_scorer", "get_scorer", "get_scorer_names", "check_scoring"}
