@@ -511,6 +511,47 @@ def test_pyplot_reads_its_data_with_numpy():
     assert codes("y.cpu()") == codes("[y.sum().item()]") == []
 
 
+def test_a_tensor_stored_into_a_numpy_array_slot_is_converted_with_numpy():
+    """`a[i] = t`: where the slot is itself an array (a slice, one index into a 2-d array) NumPy converts
+    t with `__array__` (.numpy(), which raises off the CPU: "meta" stands in for the accelerator); a
+    scalar slot reads a number (float(t): `.item()`, which a CUDA tensor answers).  TP104 reports the
+    first kind only."""
+    import numpy as np
+    t = torch.ones((), device="meta")
+    for shape, key in (((5, 1), 0), ((5,), slice(1, 3)), ((5, 2), slice(None))):
+        with pytest.raises(TypeError, match="can't convert meta device type tensor to numpy"):
+            np.zeros(shape)[key] = t
+    calls = []
+
+    class Probe:  # which protocol NumPy uses for a scalar slot
+        def __array__(self, dtype=None, copy=None):
+            calls.append("__array__")
+            return np.array(1.0)
+
+        def __float__(self):
+            calls.append("__float__")
+            return 1.0
+    np.zeros(5)[0] = Probe()
+    np.zeros((5, 2))[0, 1] = Probe()
+    np.zeros((5, 2))[0] = Probe()
+    assert calls == ["__float__", "__float__", "__array__"]
+    src = (HEADER + "import numpy as np\nloss = torch.ones((), device=device)\ng = np.zeros((9, 1))\nv = np.zeros(9)\n"
+           "for i in range(9):\n    {}\n")
+    codes = lambda stmt: [f.code for f in check_source(src.format(stmt), "t.py") if f.severity <= Severity.WARNING]
+    assert codes("g[i] = loss") == codes("g[1:3] = loss") == codes("v[:] = loss") == ["TP104"]
+    assert codes("v[i] = loss") == codes("g[i, 0] = loss") == codes("g[i] = loss.cpu()") == []
+
+
+def test_numbers_from_len_range_and_numpy_vectors():
+    """`len(x)` is an int, `range(...)` and a NumPy vector (`np.random.permutation(n)`, `np.arange(n)`)
+    yield numbers: an index made from them selects (a row of a 2-d array is an array)."""
+    src = (HEADER + "import numpy as np\nloss = torch.ones((), device=device)\ng = np.zeros((9, 1))\n"
+           "for i in {}:\n    g[i] = loss\n")
+    codes = lambda it: [f.code for f in check_source(src.format(it), "t.py") if f.severity <= Severity.WARNING]
+    for iterable in ("range(3)", "np.random.permutation(len(g))", "np.arange(4)", "g[:, 0].astype(int)"):
+        assert codes(iterable) == (["TP104"] if iterable != "g[:, 0].astype(int)" else []), iterable
+
+
 def test_torch_nn_private_bases_are_modules():
     """`class DiceLoss(_Loss)`, `class MyNorm(_BatchNorm)`: torch.nn's private bases are nn.Module
     subclasses, so a project class deriving from one is a module (flow/torch_api.PRIVATE_MODULE_BASES)."""

@@ -29,7 +29,7 @@ from .state import MODULE_MOVES, forget_moved_arguments
 from .torch_calls import call_qualified
 from .torch_methods import buffers_only, module_input_conflicts, module_method, numpy_method, stateless_module_output, tensor_method, to_target
 from .values import (
-    SELF_MOVED, NONE, UNKNOWN, BatchV, BoundMethodV, ClassV, DeviceV, DictV, EncodingV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ObjectV,
+    SELF_MOVED, NONE, NUMBER, UNKNOWN, BatchV, BoundMethodV, ClassV, DeviceV, DictV, EncodingV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ObjectV,
     ParamsV, PartialV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, ZipV, attrs_get, iteration_element,
 )
 
@@ -301,6 +301,10 @@ def call_builtin(ev, node: ast.Call, name: str) -> Value:
         return first
     if name == "enumerate":
         return EnumerateV(first)
+    if name == "len":
+        return NUMBER
+    if name == "range":
+        return SeqV(None, NUMBER)  # (its items are ints, whatever its arguments)
     if name == "zip":
         return ZipV(tuple(args))
     if name == "map" and len(args) == 2 and isinstance(first, FuncV) and isinstance(args[1], SeqV):

@@ -15,6 +15,8 @@ defines `on_<event>` methods, and the interpreter calls them as it goes.
                                            kept CPU tensors in plain attributes: {name: the assignment}
     on_module_call(ev, node, module, args, kwargs)
                                            an nn.Module is called
+    on_numpy_store(ev, target, array, key, value, value_node)
+                                           `a[key] = value` into a NumPy array (`array`: its NumpyV)
     on_finish(ev)                          the whole file has run (rules that report at the end)
 
 `ev` is the running `Analyzer`: `ev.report(...)`, `ev.src`, `ev.frame`, and the
@@ -29,7 +31,8 @@ from typing import Optional
 from .devices import Dev
 from .values import TensorV, Value
 
-EVENTS = ("conflict", "call", "transfer", "expr_stmt", "class", "init_analysed", "init_context", "finish", "module_call")
+EVENTS = ("conflict", "call", "transfer", "expr_stmt", "class", "init_analysed", "init_context", "finish", "module_call",
+          "numpy_store")
 
 
 @dataclass

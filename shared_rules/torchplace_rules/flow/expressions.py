@@ -88,7 +88,9 @@ class ExpressionEvaluator:
         if isinstance(target, ast.Subscript):
             base = self.eval(target.value)
             index = self.eval(target.slice)
-            if isinstance(base, TensorV) and base.batch is None:  # x[mask] = values: PyTorch checks values (index_put_)
+            if base.__class__ is NumpyV:
+                self.emit("numpy_store", target, base, index, value, value_node)
+            elif isinstance(base, TensorV) and base.batch is None:  # x[mask] = values: PyTorch checks values (index_put_)
                 setitem_conflicts(self, target, base, index, value, value_node)
                 # An item written into a tensor is copied there: `x[0]` stays on x's device, whatever
                 # `value`'s is (in-place writes never move a tensor), so no path remembers `value`.
@@ -131,8 +133,8 @@ class ExpressionEvaluator:
         if path is None:
             return
         value = self.eval(node)
-        if isinstance(value, TensorV) and value.batch is None:
-            return
+        if isinstance(value, TensorV) and value.batch is None or value.__class__ is NumpyV:
+            return  # (an array written into stays an array, of its dtype: NumPy converts what is stored)
         env = self.frame.env
         for key in [k for k in env if k.startswith(path + ".") or k.startswith(path + "[")]:
             del env[key]

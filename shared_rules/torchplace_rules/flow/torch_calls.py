@@ -403,6 +403,8 @@ def numpy_call(ev, node: ast.Call, qual: str, args: list, kwargs: dict) -> Value
             elif isinstance(size, ast.Constant):
                 rank = 1
         return NumpyV(dtype or "float64", rank)
+    if qual in ("numpy.arange", "numpy.random.permutation") and args and args[0] is NUMBER:
+        return NumpyV(dtype, 1)  # a vector of numbers (`for i in np.random.permutation(n)`: i is a number)
     if qual == f"numpy.{last}" and last in api.NUMPY_FLOAT64_MAKERS:
         shape = node.args[0] if node.args else None
         rank = len(shape.elts) if isinstance(shape, (ast.Tuple, ast.List)) else (1 if isinstance(shape, ast.Constant) else None)

@@ -520,6 +520,9 @@ def iteration_element(iterable: Value, loop) -> tuple[Value, Optional[LoaderV]]:
         return SeqV((UNKNOWN, iterable.inner)), None
     if isinstance(iterable, SeqV):
         return iterable.element(), None
+    if iterable.__class__ is NumpyV and iterable.rank is not None and iterable.rank >= 1:
+        # rows of a NumPy array: numbers (NumPy scalars) for a vector, arrays one rank down otherwise
+        return (NUMBER if iterable.rank == 1 else NumpyV(iterable.dtype, iterable.rank - 1)), None
     if isinstance(iterable, ParamsV):
         return iterable.element(loop.iter), None
     if isinstance(iterable, ModuleV) and iterable.layer in ("ModuleList", "Sequential"):

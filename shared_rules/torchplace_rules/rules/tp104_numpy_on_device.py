@@ -5,7 +5,7 @@ from ..edits import make_fix, method_suffix
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
 from ..rule_support import code_text, dev_text, origin_related, placed_device
-from ..flow.values import SeqV, TensorV
+from ..flow.values import NUMBER, SeqV, TensorV
 
 
 class NumpyOnDevice(Rule):
@@ -16,7 +16,8 @@ class NumpyOnDevice(Rule):
                "on an accelerator")
     what_it_does = ("Finds conversions to NumPy of tensors known to be on an accelerator: `.numpy()`, NumPy functions, "
                     "`sklearn.metrics` functions and `matplotlib.pyplot` plotting functions (`plt.plot(losses)`), "
-                    "which read their inputs with NumPy.")
+                    "which read their inputs with NumPy, and stores into a NumPy array where the slot is itself an array "
+                    "(`history[step] = loss` into a 2-d array; a scalar slot reads a number, which works).")
     why_bad = """
         NumPy arrays live in host memory.  `.numpy()` on a CUDA tensor raises
         `TypeError: can't convert cuda:0 device type tensor to numpy. Use
@@ -122,6 +123,25 @@ class NumpyOnDevice(Rule):
             plt.plot(out.cpu())
             """,
         ),
+        Invalid(
+            """
+            import numpy as np
+            import torch
+            losses = np.zeros((100, 1))
+            for step in range(100):
+                loss = torch.randn((), device="cuda")
+                losses[step] = loss
+            """,
+            line=6,
+            fixed="""
+            import numpy as np
+            import torch
+            losses = np.zeros((100, 1))
+            for step in range(100):
+                loss = torch.randn((), device="cuda")
+                losses[step] = loss.cpu()
+            """,
+        ),
     ]
 
     def on_call(self, ev, node, qual, method, recv, args, kwargs) -> None:
@@ -145,6 +165,29 @@ class NumpyOnDevice(Rule):
         fix = make_fix(f"Insert `{suffix}` before the conversion", True, *method_suffix(ev.src, target, suffix))
         related = origin_related(target, tensor, f"placed on {dev_text(placed_device(ev, tensor.dev))} here")
         ev.report(self, node, message, [related] if related else [], fix)
+
+
+    def on_numpy_store(self, ev, target, array, key, value, value_node) -> None:
+        """`a[key] = t` where the slot is an array (a slice, or one index into an array of rank >= 2):
+        NumPy converts `t` with `__array__`, which raises off the CPU.  A scalar slot reads a number
+        (`float(t)`, `.item()`), which an accelerator tensor answers: not reported."""
+        on_accel, _ = _checks(ev)
+        if value_node is None or not on_accel(value) or not _array_slot(target.slice, key, array):
+            return
+        suffix = ".detach().cpu()" if value.grad else ".cpu()"
+        message = (f"`{code_text(ev.src, value_node)}` is on {dev_text(placed_device(ev, value.dev))}: storing it in "
+                   f"the NumPy array `{code_text(ev.src, target.value)}` converts it, which raises; copy it to the host "
+                   f"with `{suffix}` first")
+        fix = make_fix(f"Insert `{suffix}` before the store", True, *method_suffix(ev.src, value_node, suffix))
+        related = origin_related(value_node, value, f"placed on {dev_text(placed_device(ev, value.dev))} here")
+        ev.report(self, value_node, message, [related] if related else [], fix)
+
+
+def _array_slot(key_node, key, array) -> bool:
+    """Is `a[key]` (of the NumPy array value `array`) an array rather than one element?"""
+    if isinstance(key_node, ast.Slice):
+        return True
+    return not isinstance(key_node, ast.Tuple) and key is NUMBER and array.rank is not None and array.rank >= 2
 
 
 # NumPy functions that look at an argument without converting it to an array.
