@@ -40,6 +40,7 @@ class ModuleSummary:
     # what its module code imports from elsewhere and hands on (see `cross_file.reexported`):
     reexports: dict = field(default_factory=dict)  # name -> (module, level, name | None for `import module`)
     stars: tuple = ()  # (module, level) of each `from module import *`
+    run_stars: tuple = ()  # those that run with the module (not under `if TYPE_CHECKING:`)
 
 
 @dataclass(eq=False)
@@ -185,21 +186,32 @@ def summarise(index: "ProjectIndex", path: Path, text: str, fingerprint: tuple, 
     # `cross_file.reexported` reads there)
     if "import" in text and (depth == MAX_DEPTH or "*" in text):
         summary.reexports, summary.stars = _imports_handed_on(tree, env, depth == MAX_DEPTH)
+        if summary.stars:
+            summary.run_stars = tuple((s.module, s.level) for s in _module_statements(tree.body, run_only=True)
+                                      if type(s) is ast.ImportFrom and s.names[0].name == "*")
     return summary
 
 
 _BLOCKS = (ast.If, ast.Try, ast.With, getattr(ast, "TryStar", ast.Try))
 
 
-def _module_statements(body: list):
-    """The statements run with the module (those in `if`, `try` and `with` blocks too)."""
+def _module_statements(body: list, run_only: bool = False):
+    """The statements run with the module (those in `if`, `try` and `with` blocks too; `run_only`:
+    not those under `if TYPE_CHECKING:`, which never run)."""
     for stmt in body:
         yield stmt
         if isinstance(stmt, _BLOCKS):
-            for block in (stmt.body, getattr(stmt, "orelse", ()), getattr(stmt, "finalbody", ())):
-                yield from _module_statements(block)
+            skip = run_only and type(stmt) is ast.If and _type_checking(stmt.test)
+            for block in (() if skip else stmt.body, getattr(stmt, "orelse", ()), getattr(stmt, "finalbody", ())):
+                yield from _module_statements(block, run_only)
             for handler in getattr(stmt, "handlers", ()):
-                yield from _module_statements(handler.body)
+                yield from _module_statements(handler.body, run_only)
+
+
+def _type_checking(test: ast.expr) -> bool:
+    """`TYPE_CHECKING`, `typing.TYPE_CHECKING`."""
+    return (type(test) is ast.Name and test.id == "TYPE_CHECKING") \
+        or (type(test) is ast.Attribute and test.attr == "TYPE_CHECKING")
 
 
 def _imports_handed_on(tree: ast.Module, env: dict, unresolved: bool) -> tuple[dict, tuple]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from .flow.contexts import MODULE_CALL_ENTRIES
 from .flow.cross_file import home_elsewhere
 from .flow.devices import Dev
 from .flow.state import device_variable
@@ -87,12 +88,12 @@ def accepts_device(ev, call: ast.Call) -> bool:
 
 
 def from_method_argument(c, func, in_call: bool = False) -> bool:
-    """Is the module-side operand an argument of a method other than `forward`, assumed rather
-    than known?  Only `forward`'s inputs are assumed to be on the module's device; other methods
-    receive whatever their callers pass (a deserialised request, CPU test data).  In a call's
-    context (`in_call`) an argument the caller really passed (its origin is the caller's code, not
-    the parameter) is known."""
-    if func.name == "forward":
+    """Is the module-side operand an argument of a method other than `forward` (or a `__call__` the
+    class defines), assumed rather than known?  Only the module call's inputs are assumed to be on
+    the module's device; other methods receive whatever their callers pass (a deserialised request,
+    CPU test data).  In a call's context (`in_call`) an argument the caller really passed (its
+    origin is the caller's code, not the parameter) is known."""
+    if func.name in MODULE_CALL_ENTRIES:
         return False
     a = func.args
     params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}

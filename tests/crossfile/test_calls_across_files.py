@@ -400,3 +400,68 @@ def test_a_star_import_binds_no_private_name_and_no_name_of_a_function_body(tmp_
     """
     project = _project(tmp_path, {"helpers.py": helpers, "run.py": script})
     assert [(line, code) for line, code, _ in _findings(project, "run.py")] == [(6, "TP104")]
+
+
+STAR_NET = """\
+    import torch
+    import torch.nn as nn
+
+    __all__ = ["Net"]
+
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(4, 2)
+
+        def forward(self, x):
+            return self.fc(x).cpu()
+"""
+
+STAR_SCRIPT = """\
+    import torch
+    import torch.nn.functional as F
+    {imports}
+
+    device = torch.device("cuda")
+    model = {net}().to(device)
+    target = torch.zeros(3, 2, device=device)
+    out = model(torch.ones(3, 4, device=device))
+    loss = F.mse_loss(out, target)
+"""
+
+
+def _star_package(tmp_path: Path, imports: str, net: str) -> Path:
+    (tmp_path / "models" / "nets").mkdir(parents=True)
+    (tmp_path / "models" / "__init__.py").write_text("")
+    (tmp_path / "models" / "nets" / "__init__.py").write_text("from .net import *\n")
+    (tmp_path / "models" / "nets" / "net.py").write_text(textwrap.dedent(STAR_NET))
+    return _project(tmp_path, {"train.py": STAR_SCRIPT.format(imports=imports, net=net)})
+
+
+def test_a_class_a_package_star_imports_is_the_class_for_from_package_import(tmp_path):
+    # `from models.nets import Net` where models/nets/__init__.py does `from .net import *`: the
+    # class is followed into its forward (a CPU result meeting the GPU target)
+    project = _star_package(tmp_path, "from models.nets import Net", "Net")
+    assert [(line, code) for line, code, _ in _findings(project, "train.py")] == [(9, "TP101")]
+
+
+def test_a_class_a_package_star_imports_is_the_class_for_an_attribute_of_the_package(tmp_path):
+    project = _star_package(tmp_path, "import models.nets", "models.nets.Net")
+    assert [(line, code) for line, code, _ in _findings(project, "train.py")] == [(9, "TP101")]
+
+
+def test_a_star_imported_class_whose_forward_stays_on_the_device_gives_nothing(tmp_path):
+    project = _star_package(tmp_path, "from models.nets import Net", "Net")
+    net = tmp_path / "models" / "nets" / "net.py"
+    net.write_text(net.read_text().replace("self.fc(x).cpu()", "self.fc(x)"))
+    assert _findings(project, "train.py") == []
+
+
+def test_a_star_import_under_type_checking_is_not_followed_for_the_checked_file(tmp_path):
+    # `if TYPE_CHECKING: from .net import *` never runs (a lazily loaded library index binds the
+    # names at run time): the checked file's lookup does not summarise what it names
+    project = _star_package(tmp_path, "from models.nets import Net", "Net")
+    (tmp_path / "models" / "nets" / "__init__.py").write_text(
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from .net import *\n")
+    assert _findings(project, "train.py") == []

@@ -267,6 +267,60 @@ def test_every_cpu_state_made_in_forward_is_reported():
     assert lines == [9, 10]
 
 
+CALL_ENTRY_LOSS = """\
+    class Loss(nn.Module):
+        def __call__(self, y, y_hat):
+            w = torch.ones(y.shape[-1])
+            return (torch.abs(y - y_hat) * w).mean()
+"""
+
+
+def test_the_inputs_of_a_call_a_module_class_defines_are_its_call_inputs():
+    # `loss(y, y_hat)` runs the `__call__` the class defines in place of nn.Module's: its tensor
+    # arguments are the module call's inputs, as forward's are (TP202 for a CPU state meeting them)
+    source = H + textwrap.dedent(CALL_ENTRY_LOSS)
+    assert [(f.span.start_line + 1, f.code) for f in check_source(source, "t.py") if f.severity <= Severity.WARNING] \
+        == [(6, "TP202")]
+    # ... not those of another method of it (whatever its callers pass)
+    other = source.replace("def __call__(", "def weigh(")
+    assert [f.code for f in check_source(other, "t.py") if f.severity <= Severity.WARNING] == []
+
+
+def test_calling_a_module_whose_class_defines_call_runs_that_call():
+    # Python looks `crit(x)` up on the type: the class's own `__call__` runs, not nn.Module's forward
+    source = H + textwrap.dedent("""\
+        class Loss(nn.Module):
+            def __call__(self, y, y_hat):
+                return torch.abs(y - y_hat).cpu()
+        crit = Loss()
+        x = torch.ones(3, device="cuda")
+        z = crit(x, x) * x
+    """)
+    assert [(f.span.start_line + 1, f.code) for f in check_source(source, "t.py") if f.severity <= Severity.WARNING] \
+        == [(9, "TP101")]
+    kept = source.replace(".cpu()", "")
+    assert [f.code for f in check_source(kept, "t.py") if f.severity <= Severity.WARNING] == []
+
+
+OPTIONAL_MASK = """\
+    from typing import Optional, Union
+
+
+    class Masked(nn.Module):
+        def forward(self, n: int, mask: Optional[torch.Tensor] = None):
+            return mask * torch.ones(n)
+"""
+
+
+def test_union_of_a_tensor_and_none_is_an_optional_tensor():
+    # `Union[torch.Tensor, None]` is `Optional[torch.Tensor]`: a tensor argument of a module method
+    source = H + textwrap.dedent(OPTIONAL_MASK)
+    found = lambda text: [(f.span.start_line + 1, f.code) for f in check_source(text, "t.py") if f.severity <= Severity.WARNING]
+    assert found(source) == [(9, "TP202")]
+    assert found(source.replace("Optional[torch.Tensor]", "Union[torch.Tensor, None]")) == [(9, "TP202")]
+    assert found(source.replace("Optional[torch.Tensor]", "Union[torch.Tensor, int, None]")) == []
+
+
 REVIEWED_FALSE_POSITIVES = {
     # Shapes of findings judged false in the transformers/diffusers review (benchmarks/review/).
     "unresolved-base-submodule": """

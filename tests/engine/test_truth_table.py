@@ -118,6 +118,21 @@ CASES = [
     ("inplace-into-a-maybe-0dim-cpu-tensor-raises",
      "m = nn.Linear(3, 3).to(device)\nc = nn.Linear(3, 3)\nfor a, b in zip(c.parameters(), m.parameters()):\n    a.data += b\n",
      True, "TP101"),
+    # ... and a 0-dim CPU tensor is no exempt CPU scalar where it is the output (TensorIterator's
+    # `!op.is_output`): `acc = torch.tensor(0.); acc += loss` with a CUDA loss raises, as do the
+    # in-place methods; a 0-dim CPU operand added into a CUDA tensor is still fine
+    ("inplace-add-into-a-0dim-cpu-tensor-raises",
+     "acc = torch.tensor(0.0)\nacc += torch.ones(3, device=device).sum()\n", True, "TP101"),
+    ("inplace-sub-of-a-cuda-scalar-in-a-loop-raises",
+     "acc = torch.tensor(0.0)\nfor i in range(2):\n    acc -= torch.ones((), device=device)\n", True, "TP101"),
+    ("inplace-method-into-a-0dim-cpu-tensor-raises",
+     "acc = torch.tensor(1.0)\nacc.mul_(torch.ones(3, device=device).mean())\n", True, "TP101"),
+    ("inplace-add-method-into-a-0dim-cpu-tensor-raises",
+     "acc = torch.tensor(0.0)\nacc.add_(torch.ones(3, device=device).sum(), alpha=2)\n", True, "TP101"),
+    ("inplace-add-of-a-0dim-cpu-tensor-into-cuda", "a = torch.ones(3, device=device)\na += torch.tensor(2.0)\n", False, None),
+    ("inplace-add-of-a-0dim-cpu-tensor-into-a-cuda-scalar",
+     "a = torch.ones(3, device=device).sum()\na.add_(torch.tensor(2.0))\n", False, None),
+    ("inplace-add-of-a-number-into-a-0dim-cpu-tensor", "acc = torch.tensor(0.0)\nacc += 2\nacc.mul_(3)\n", False, None),
     ("zero-dim-cuda0-with-cuda1-raises", "s = torch.ones((), device='cuda:0')\ny = torch.ones(3, device='cuda:1') + s\n", True, "TP101"),
     ("loss-with-cpu-weight-raises",
      "crit = nn.CrossEntropyLoss(weight=torch.ones(3))\ny = crit(torch.ones(2, 3, device=device), torch.zeros(2, dtype=torch.long, device=device))\n",
@@ -410,6 +425,34 @@ def test_fake_tensor_is_more_lenient_than_cuda_kernels_in_these_cases():
                            "y = F.conv2d(torch.ones(1, 2, 4, 4, device=device), torch.ones(2, 2, 3, 3))\n") is None
     assert _roles(_overload("torch.addcmul", ["tensor", "tensor0", "tensor0"]))["tensor1"] == "s1"
     assert _roles(_overload("torch.nn.functional.conv2d", ["tensor", "tensor"]))["weight"] == "s"
+
+
+def test_the_output_of_a_tensor_iterator_op_is_no_exempt_cpu_scalar():
+    # TensorIteratorBase::compute_types lets a 0-dim CPU operand through only when it is not an
+    # output (`!op.is_output`, aten/src/ATen/TensorIterator.cpp): an in-place op's receiver and
+    # out= are strict (`s`), the other operands keep their exemption (`s1`)
+    for code in ("y = torch.tensor(0.).add_(torch.ones((), device=device))\n",
+                 "y = torch.tensor(0.).pow_(torch.ones((), device=device))\n",
+                 "y = torch.sign(torch.ones((), device=device), out=torch.tensor(0.))\n"):
+        assert isinstance(run_on_fake_gpu(HEADER + code), RuntimeError), code
+    assert run_on_fake_gpu(HEADER + "y = torch.ones(3, device=device).add_(torch.tensor(2.))\n") is None
+    assert run_on_fake_gpu(HEADER + "y = torch.sign(torch.tensor(2.), out=torch.ones((), device=device))\n") is None
+    add_ = _overload("add_", ["tensor"], method=True)
+    assert (add_.result, _roles(add_)["self"], _roles(add_)["other"]) == ("receiver", "s", "s1")
+    assert _overload("torch.sign", ["tensor"], {"out": "tensor"}).param("out").role == "s"
+    for name in ("__iadd__", "__imul__", "__ior__", "floor_divide_", "clamp_", "lerp_"):
+        for o in ts.lookup_method(name).overloads:
+            assert _roles(o).get("self") in ("s", "f", "?", None), (name, o.source)
+    # binary_cross_entropy_with_logits: only with pos_weight does log_sigmoid(input) become an
+    # in-place output (Loss.cpp, seen in the kernels it runs); without it a 0-dim CPU input is read
+    # like any TensorIterator operand. One role per overload: the lenient one.
+    import torch.nn.functional as F
+    from torch_semantics import tracing
+    x, t, w = torch.randn(3), torch.rand(3), torch.rand(3)
+    roles = lambda **kw: tracing.roles_from(tracing.trace(lambda: F.binary_cross_entropy_with_logits(x, t, **kw),
+                                                          {"input": x, "target": t, **kw}))
+    assert (roles()["input"], roles(pos_weight=w)["input"]) == ("s1", "s")
+    assert _roles(_overload("torch.nn.functional.binary_cross_entropy_with_logits", ["tensor", "tensor"]))["input"] == "s1"
 
 
 def test_torchvision_to_tensor_is_on_the_cpu_and_tensor_transforms_keep_the_device():

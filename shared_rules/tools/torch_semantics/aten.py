@@ -58,12 +58,15 @@ def python_name(name: str, method: bool) -> str:
     return "input" if name == "self" and not method else name
 
 
-def default_role(check: str, kwarg_only: bool, is_out: bool) -> str:
-    """The role a tensor argument gets from its operator's check class (contracts.py)."""
+def default_role(check: str, kwarg_only: bool, is_out: bool, written: bool = False) -> str:
+    """The role a tensor argument gets from its operator's check class (contracts.py).
+    `written`: the op writes into it (`out=`, an in-place op's `Tensor(a!) self`)."""
     if check == "exact":  # the wrapper checks positional tensors and out=, not other kwargs
         return "s" if not kwarg_only or is_out else "?"
     if check == "iterator":
-        return "s1"
+        # TensorIteratorBase::compute_types exempts a 0-dim CPU operand only when it is no output
+        # (`!op.is_output`, aten/src/ATen/TensorIterator.cpp): `cpu_0dim.add_(cuda)` raises
+        return "s" if is_out or written else "s1"
     return "?"
 
 

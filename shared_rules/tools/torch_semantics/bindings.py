@@ -60,7 +60,8 @@ def _leaf_roles(op: aten.AtenOp, method: bool) -> dict[str, str]:
     roles = {}
     for a in op.func.func.arguments.flat_all:
         if a.type.is_tensor_like():
-            role = curated.get(a.name) or aten.default_role(op.check, a.name in flat_kw, a.name in out_names)
+            written = a.annotation is not None and a.annotation.is_write
+            role = curated.get(a.name) or aten.default_role(op.check, a.name in flat_kw, a.name in out_names, written)
             roles[aten.python_name(a.name, method)] = role
     if op.has_out and op.check in ("exact", "iterator"):  # the out= overload is checked alike
         roles["out"] = aten.default_role(op.check, True, True)

@@ -54,7 +54,8 @@ KERNEL_ROLES: dict[str, tuple[dict[str, str], str]] = {
     "copy_": ({"self": "f", "src": "f"}, "aten/src/ATen/native/Copy.cpp"),
     # Binary kernels built with TensorIterator's binary-op config (allow_cpu_scalars).
     "floor_divide": ({"self": "s1", "other": "s1"}, "aten/src/ATen/native/BinaryOps.cpp"),
-    "floor_divide_.Tensor": ({"self": "s1", "other": "s1"}, "aten/src/ATen/native/BinaryOps.cpp"),
+    # (an in-place op's self is TensorIterator's output: no CPU-scalar exemption there)
+    "floor_divide_.Tensor": ({"self": "s", "other": "s1"}, "aten/src/ATen/native/BinaryOps.cpp"),
     "rsub.Tensor": ({"self": "s1", "other": "s1"}, "aten/src/ATen/native/BinaryOps.cpp"),
     # binary_cross_entropy_out_cuda iterates input and target together; weight is multiplied in.
     "binary_cross_entropy": ({"self": "s1", "target": "s1", "weight": "s1"}, "aten/src/ATen/native/cuda/Loss.cu"),
@@ -89,6 +90,13 @@ PY_CONTRACTS: dict[str, dict] = {
     "Tensor.item": {"result": "none", "src": "aten/src/ATen/native/Scalar.cpp"},
     # torch/nn/utils/rnn.py: a tensor `lengths` keeps its device and _pack_padded_sequence
     # raises "'lengths' argument should be a 1D CPU int64 tensor" (PackedSequence.cpp).
+    # binary_cross_entropy_with_logits (Loss.cpp): only with pos_weight is log_sigmoid(input) an
+    # in-place output (`log_sigmoid_input.mul_(log_weight)`, where a 0-dim CPU input raises);
+    # without it input is read like TensorIterator's other operands. One role per overload: the
+    # lenient one.
+    "torch.nn.functional.binary_cross_entropy_with_logits": {
+        "roles": {"input": "s1", "target": "s1", "weight": "s1", "pos_weight": "s1"},
+        "src": "aten/src/ATen/native/Loss.cpp"},
     "torch.nn.utils.rnn.pack_padded_sequence": {"roles": {"input": "f", "lengths": "c"},
                                                 "src": "aten/src/ATen/native/PackedSequence.cpp"},
 }

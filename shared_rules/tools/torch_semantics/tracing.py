@@ -54,7 +54,8 @@ def leaf_roles(func, args, kwargs) -> list[tuple[torch.Tensor, str]]:
     for i, arg in enumerate(func._schema.arguments):
         value = args[i] if i < len(args) else kwargs.get(arg.name)
         for tensor in tensors_in(value):
-            found.append((tensor, curated.get(arg.name) or aten.default_role(check, arg.kwarg_only, arg.is_out)))
+            written = arg.alias_info is not None and arg.alias_info.is_write
+            found.append((tensor, curated.get(arg.name) or aten.default_role(check, arg.kwarg_only, arg.is_out, written)))
     return found
 
 

@@ -159,7 +159,7 @@ def entry_parameter_value(ev, arg: ast.arg, default, cls, func) -> Value:
             return DeviceV(Dev(SELF_DEV.kind, SELF_DEV.label, name, arg))  # the caller passes the module's device
         ev.targets_accelerator = True
         return DeviceV(Dev("accel", "target", name, arg))
-    if cls is not None and cls.is_module and func.name == "forward":
+    if cls is not None and cls.is_module and func.name in MODULE_CALL_ENTRIES:
         if _annotated_tensor(arg.annotation) or (arg.annotation is None and default is None and not _NOT_A_TENSOR.search(name)):
             return TensorV(SELF_DEV, origin=arg)
     elif cls is not None and cls.is_module and _annotated_tensor(arg.annotation):
@@ -170,7 +170,9 @@ def entry_parameter_value(ev, arg: ast.arg, default, cls, func) -> Value:
 
 
 # forward's parameters are taken as tensors on the module's device, except those whose names say
-# they are sizes, counts, flags or options
+# they are sizes, counts, flags or options; so are those of a `__call__` a module class defines
+# in place of nn.Module's (`loss(y, y_hat)` runs it: its arguments are the call's inputs)
+MODULE_CALL_ENTRIES = ("forward", "__call__")
 _NOT_A_TENSOR = re.compile(r"size|shape|dim|num_|^n_|len|count|mode|^use_|^is_|^return_|^output_|kwargs|args$")
 
 
@@ -188,6 +190,8 @@ def _annotated_tensor(annotation) -> bool:
     known = annotation.__dict__.get("_tp_tensor_annotation")
     if known is None:
         text = ast.unparse(annotation)
+        if text.startswith("Union[") and text.endswith(", None]") and "," not in text[6:-7]:
+            text = text[6:-7]  # `Union[Tensor, None]` is `Optional[Tensor]`
         known = annotation._tp_tensor_annotation = \
             "Tensor" in text and "[" not in text.replace("Optional[", "").replace("]", "", 1)
     return known

@@ -95,15 +95,24 @@ def reexported(ev, summary, name: str, hops: int) -> Optional[Value]:
     if hops >= MAX_REEXPORT_HOPS:
         return None
     target = getattr(ev, "caller_target", None)
-    if target is None or summary.path not in ev.project.importers.reexports_of(target):
+    stars = summary.stars
+    if target is None:
+        # the checked file's own import of a package that star-imports the name (`from pkg import
+        # HCNN`, `pkg.HCNN` with `from .hcnn import *` in pkg/__init__.py): as `from pkg.hcnn import *`
+        # in the checked file would bind it (`import_star`); not through star imports under `if
+        # TYPE_CHECKING:` (a lazily loaded library index: they never run)
+        stars = summary.run_stars
+        if summary.depth != 1 or not stars or ev.outgoing is not None or getattr(ev, "summary_depth", 0):
+            return None
+    elif summary.path not in ev.project.importers.reexports_of(target):
         return None
     spec = summary.reexports.get(name)
     if spec is not None:
         sources = [spec]
-    elif len(summary.stars) > MAX_STAR_IMPORTS:  # an index of a whole library: not searched
+    elif len(stars) > MAX_STAR_IMPORTS:  # an index of a whole library: not searched
         return None
     else:
-        sources = [(module, level, name) for module, level in summary.stars]
+        sources = [(module, level, name) for module, level in stars]
     for module, level, original in sources:
         path = ev.project.resolve(summary.path, module, level)
         if path is None or path == summary.path or spec is None and not ev.project.importers.may_bind(path, name):

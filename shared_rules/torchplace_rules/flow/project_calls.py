@@ -316,12 +316,18 @@ def _run_init(ev, node: ast.Call, cls: ClassV, args: list, kwargs: dict, all_cal
                         if suffix.startswith(".") and "." not in suffix[1:] and "[" not in suffix[1:]))
 
 
+def call_entry(info):
+    """What `module(x)` runs of a module class of the project: the `__call__` it defines in place of
+    nn.Module's, else its `forward` ((method, defining class) or None)."""
+    return info.find_method("__call__") or info.find_method("forward")
+
+
 def follow_forward(ev, node: ast.Call, module: ModuleV, args: list, kwargs: dict) -> Optional[Value]:
     """`model(x)` of a module class of the project: its `forward` for this call (None: not followed)."""
     info = module.cls
     if info is None or module.dev is None:
         return None
-    found = info.find_method("forward")
+    found = call_entry(info)
     if found is None:
         return None
     method, owner = found
@@ -340,7 +346,7 @@ def follow_paramless_forward(ev, node: ast.Call, module: ModuleV, args: list, kw
     that hold any: it runs where its input is, so its `forward` is followed with the module's
     own device unknown (what it keeps in plain attributes is where `__init__` put it)."""
     info = module.cls
-    found = info.find_method("forward") if info is not None else None
+    found = call_entry(info) if info is not None else None
     if found is None or method_kind(found[0]) != "method":
         return None
     method, owner = found

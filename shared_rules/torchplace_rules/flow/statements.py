@@ -74,7 +74,11 @@ class StatementRunner:
         # In-place arithmetic never moves a tensor; mixing devices still raises.
         target_value = self.eval(stmt.target)
         value = self.eval(stmt.value)
-        self.check_operands(stmt, [(target_value, stmt.target), (value, stmt.value)])
+        output = target_value
+        if output.__class__ is TensorV and output.rank == 0 and output.dev is not None and output.dev.is_cpu:
+            # the target is TensorIterator's output: a 0-dim CPU tensor there is no exempt CPU scalar
+            output = replace(output, rank=None)
+        self.check_operands(stmt, [(output, stmt.target), (value, stmt.value)])
         if not isinstance(target_value, TensorV):
             if isinstance(value, TensorV):  # `total += loss`: a number plus a tensor is that tensor
                 value = replace(value, origin=stmt, factory=None, rank=None) if target_value is NUMBER else UNKNOWN
