@@ -147,6 +147,74 @@ def test_a_value_reaches_the_checked_file_through_a_module_in_between(tmp_path):
     assert _findings(_project(tmp_path, fixed), "bbox.py") == []
 
 
+BASE_MODEL = """\
+    import numpy
+    from torch import nn
+
+    class BaseModel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(4, 2)
+
+        def validation_step(self, batch):
+            return {"val_loss": self.lin(batch).sum()}
+
+        def validation_epoch_end(self, outputs):
+            return numpy.mean([v["val_loss"] for v in outputs])
+"""
+
+TRAINER = """\
+    import torch
+
+    class Trainer:
+        def __init__(self, accelerator=None):
+            self.device = torch.device("cuda") if accelerator == "gpu" else torch.device("cpu")
+
+        def fit(self, model, batches):
+            model.to(self.device)
+            outputs = [model.validation_step(batch.to(self.device)) for batch in batches]
+            model.validation_epoch_end(outputs)
+"""
+
+FIT_SCRIPT = """\
+    import argparse
+    import torch
+    from lstm import LSTMModel
+    from trainer import Trainer
+
+    args = argparse.ArgumentParser().parse_args()
+    Trainer(args.accelerator).fit(LSTMModel(), [torch.randn(3, 4)])
+"""
+
+
+def test_a_method_a_subclass_of_another_file_inherits_gets_what_the_subclass_importers_pass(tmp_path):
+    # (yoyodyne: models/base.py's validation_epoch_end runs for the LSTM model of models/lstm.py,
+    # which the training script imports; the trainer hands it the CUDA losses validation_step returned)
+    for subclass in ("""\
+            from base import BaseModel
+
+            class LSTMModel(BaseModel):
+                def __init__(self):
+                    super().__init__()
+                    self.extra = 1
+        """, """\
+            from base import BaseModel
+
+            class LSTMModel(BaseModel):
+                pass
+        """):
+        project = _project(tmp_path, {"base.py": BASE_MODEL, "trainer.py": TRAINER, "lstm.py": subclass,
+                                      "main.py": FIT_SCRIPT})
+        got = _findings(project, "base.py")
+        assert [(line, code) for line, code, _ in got] == [(13, "TP104")]
+        # (the call is the trainer's, which the script runs)
+        assert [r.message for r in got[0][2].related] == ["called from trainer.py line 10"]
+        fixed = BASE_MODEL.replace("self.lin(batch).sum()}", "self.lin(batch).sum().item()}")
+        project = _project(tmp_path, {"base.py": fixed, "trainer.py": TRAINER, "lstm.py": subclass,
+                                      "main.py": FIT_SCRIPT})
+        assert _findings(project, "base.py") == []
+
+
 def test_the_callers_own_nodes_are_read_from_the_callers_text_while_another_files_code_runs(tmp_path):
     # (nanofold: structure.py hands `torch.eye(3)` to frame.py's `compose`, which mixes it with a CUDA
     # tensor.  The finding lands in frame.py and is dropped, but computing its message and fix read

@@ -128,3 +128,58 @@ def test_the_cpu_writer_is_found_from_the_project_root_when_the_index_serves_any
     project = _project(tmp_path, {"inference/alignment.py": ALIGNMENT, "models/base_model.py": SAVER})
     found = check_path(project / "inference/alignment.py", Config(), project=ProjectIndex())
     assert [f.code for f in found if f.severity <= Severity.WARNING] == []
+
+
+SETUP = """\
+    import torch
+
+
+    def default_setup(args):
+        if not args.no_cuda and torch.cuda.is_available():
+            args.device = "cuda"
+        else:
+            args.device = "cpu"
+"""
+
+DEMO_WITH_SETUP = """\
+    import argparse
+
+    from torch import nn
+
+    from utils import load_checkpoint
+    from setup import default_setup
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ckpt", default="./checkpoint/best.pth")
+    args = parser.parse_args()
+    default_setup(args)
+
+    net = load_checkpoint(args.ckpt, nn.Linear(4, 2)).to(args.device)
+"""
+
+
+def test_a_load_helper_is_run_by_a_program_whose_device_a_project_helper_chooses(tmp_path):
+    # SegmenTron's demo.py: `default_setup(args)` sets `args.device` to "cuda" or "cpu"
+    project = _project(tmp_path, {"utils.py": UTILS, "setup.py": SETUP, "demo.py": DEMO_WITH_SETUP})
+    assert _warnings(project, "utils.py") == [(5, "TP204")]
+
+
+def test_a_device_helper_the_program_does_not_call_chooses_nothing(tmp_path):
+    demo = DEMO_WITH_SETUP.replace("default_setup(args)\n", "")
+    project = _project(tmp_path, {"utils.py": UTILS, "setup.py": SETUP, "demo.py": demo})
+    assert _warnings(project, "utils.py") == []
+
+
+def test_a_device_helper_without_a_cpu_path_is_quiet(tmp_path):
+    setup = """\
+        def default_setup(args):
+            args.device = "cuda"
+    """
+    project = _project(tmp_path, {"utils.py": UTILS, "setup.py": setup, "demo.py": DEMO_WITH_SETUP})
+    assert _warnings(project, "utils.py") == []
+
+
+def test_a_called_helper_that_writes_a_checkpoint_is_quiet(tmp_path):
+    setup = SETUP + "        torch.save({}, args.ckpt)\n"
+    project = _project(tmp_path, {"utils.py": UTILS, "setup.py": setup, "demo.py": DEMO_WITH_SETUP})
+    assert _warnings(project, "utils.py") == []

@@ -21,6 +21,15 @@ TRUTH = [
     ("cuda-vs-cuda-1", "y = torch.ones(2, device='cuda') + torch.ones(2, device='cuda:1')\n", True, "TP101"),
     ("type-to-cpu-tensor-type", "x = torch.ones(2, device='cuda')\ny = x + x.type(torch.FloatTensor)\n", True, "TP101"),
     ("variable-keeps-the-device", "x = torch.ones(2, device='cuda')\ny = x + torch.autograd.Variable(x)\n", False, None),
+    # dict.update writes entries as `d[k] = v` does
+    ("dict-update-replaces-an-entry", "d = {'x': torch.zeros(2)}\nd.update({'x': torch.zeros(2, device='cuda')})\n"
+     "y = d['x'] + torch.ones(2, device='cuda')\n", False, None),
+    ("dict-update-keyword-replaces-an-entry", "d = {'x': torch.zeros(2)}\nd.update(x=torch.zeros(2, device='cuda'))\n"
+     "y = d['x'] + torch.ones(2, device='cuda')\n", False, None),
+    ("dict-update-adds-a-cpu-entry", "d = {}\nd.update(x=torch.zeros(2))\ny = d['x'] + torch.ones(2, device='cuda')\n",
+     True, "TP101"),
+    ("dict-update-of-a-comprehension-adds-an-entry", "d = {k: 1 for k in 'ab'}\nd.update({'x': torch.zeros(2)})\n"
+     "y = d['x'] + torch.ones(2, device='cuda')\n", True, "TP101"),
 ]
 
 
@@ -142,6 +151,32 @@ CASES = {
         y = net(torch.ones(1, 3), torch.zeros(1, 3).numpy())
         z = net(torch.ones(1, 3), h=torch.zeros(1, 3).to("cuda"))
         """, {(9, "TP301")}),
+    # -- dict.update ------------------------------------------------------------------------
+    "dict-update-of-an-unknown-mapping-forgets-the-entries": ("""\
+        def f(other):
+            d = {"x": torch.zeros(3)}
+            d["y"] = torch.zeros(3)
+            d.update(other)
+            return d["x"] * torch.ones(3, device="cuda") + d["y"] * torch.ones(3, device="cuda")
+        """, set()),
+    "dict-update-reaches-what-a-function-returns": ("""\
+        def make():
+            d = {"x": torch.zeros(3)}
+            d.update({"x": torch.zeros(3, device="cuda")})
+            return d
+        def use():
+            d = {"x": torch.zeros(3, device="cuda")}
+            d.update(make())
+            return d["x"] * torch.ones(3, device="cuda")
+        y = make()["x"] * torch.ones(3, device="cuda")
+        """, set()),
+    "dict-update-with-a-cpu-tensor-is-read-back": ("""\
+        def make():
+            d = {"x": torch.zeros(3, device="cuda")}
+            d.update(y=torch.zeros(3))
+            return d
+        y = make()["y"] * torch.ones(3, device="cuda")
+        """, {(5, "TP101")}),
     "forward-reading-lengths-on-the-host": ("""\
         class Enc(nn.Module):
             def __init__(self):

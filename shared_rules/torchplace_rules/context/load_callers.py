@@ -5,7 +5,10 @@ that picks no device; the program that calls it does (`device = "cuda" if ... el
 `--device` option).  `run_by_device_choosing_importer` finds such a program among the files that
 import the checked file: it calls the function that loads (or a function of the checked file that
 calls it), has a CPU path, puts something on an accelerator, and writes no checkpoint itself (a
-file the same run wrote is loaded where it was written).
+file the same run wrote is loaded where it was written).  A program that names no accelerator
+itself may leave the choice to a function of another project module it imports by name and calls
+(SegmenTron's `default_setup(args)` sets `args.device` to "cuda" or "cpu"): that function then
+has to make the whole choice (an accelerator and a CPU path) and write no checkpoint.
 
 `project_saves_cpu_state` answers "does the project write its checkpoints from the CPU?": a
 function of the project that calls `torch.save` and moves tensors to the CPU (`param.cpu()`,
@@ -78,12 +81,50 @@ def _importer_facts(project, path: Path) -> Optional[tuple]:
         if tree is not None:
             calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
             names = {_called_name(c.func) for c in calls} - {None}
-            writes = any(is_writer_call(c) and not (_called_name(c.func) or "").lower().startswith(_NOT_WRITERS)
-                         for c in calls)
-            chooses = not writes and commits_to_accelerator(tree) and has_cpu_path(tree, parent_map(tree))
+            chooses = False
+            if not _writes(calls):
+                chooses = _chooses(tree)
+                if not chooses and not commits_to_accelerator(tree):
+                    # the choice may be made by a helper of the project the program calls
+                    # (`default_setup(args)` setting `args.device` to "cuda" or "cpu"): the helper
+                    # itself puts work on an accelerator and has a CPU path, and writes no checkpoint
+                    helpers = _called_helpers(project, path, tree, names)
+                    chooses = any(_chooses(h) for h in helpers) and not any(
+                        _writes([n for n in ast.walk(h) if isinstance(n, ast.Call)]) for h in helpers)
             facts = (names, chooses)
     cache[key] = facts
     return facts
+
+
+def _chooses(node: ast.AST) -> bool:
+    return commits_to_accelerator(node) and has_cpu_path(node, parent_map(node))
+
+
+def _writes(calls: list) -> bool:
+    return any(is_writer_call(c) and not (_called_name(c.func) or "").lower().startswith(_NOT_WRITERS) for c in calls)
+
+
+def _called_helpers(project, path: Path, tree: ast.Module, called: set) -> list:
+    """The top-level functions of other project modules that the program imports by name
+    (`from pkg.setup import default_setup`) and calls."""
+    helpers = []
+    for node in tree.body:
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        wanted = {alias.name for alias in node.names if (alias.asname or alias.name) in called}
+        if not wanted:
+            continue
+        source = project.resolve(path, node.module, node.level)
+        if source is None or source == path:
+            continue
+        text = project.read(source)
+        try:
+            module = ast.parse(text) if text is not None else None
+        except (SyntaxError, ValueError):
+            module = None
+        if module is not None:
+            helpers += [f for f in module.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name in wanted]
+    return helpers
 
 
 def project_saves_cpu_state(ev) -> bool:

@@ -25,7 +25,7 @@ from .project_calls import (
     self_attribute,
 )
 from .project_calls import call_method as project_method
-from .state import MODULE_MOVES, forget_moved_arguments
+from .state import MODULE_MOVES, forget_moved_arguments, with_stored_items
 from .torch_calls import call_qualified
 from .torch_methods import buffers_only, module_input_conflicts, module_method, numpy_method, stateless_module_output, tensor_method, to_target
 from .values import (
@@ -160,6 +160,8 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         return _grow_list(ev, node, recv, name)
     if isinstance(recv, DictV) and name in ("to", "cuda", "cpu"):
         return _move_mapping(ev, node, recv, name)
+    if isinstance(recv, DictV) and name == "update":
+        return _update_mapping(ev, node, recv)
     if isinstance(recv, DictV) and name == "items":
         ev.eval_args(node)
         return ItemsV(recv.elem)
@@ -195,6 +197,57 @@ def _mapping_entry(ev, node: ast.Call, recv: DictV) -> Optional[Value]:
     if value is None and recv.items is not None:
         value = recv.get(key.value)
     return value if value is not None and value is not UNKNOWN else None
+
+
+def _update_mapping(ev, node: ast.Call, recv: DictV) -> Value:
+    """`d.update(other)`, `d.update(k=v)`: the entries written are what `d` holds under their keys
+    from now on (as after `d["k"] = v`); where what it writes is not known (`d.update(other)` of
+    a mapping whose keys are not known, `**kw`), no entry of `d` is known after."""
+    args, kwargs = ev.eval_args(node)
+    path = ev.path_of(node.func.value)
+    if path is None:
+        return NONE
+    env = ev.frame.env
+    pairs = list(kwargs.items())
+    known = len(args) <= 1 and not any(k.startswith("**") for k in kwargs) \
+        and not any(isinstance(a, ast.Starred) for a in node.args)
+    if known and args:
+        other = args[0]
+        arg_path = ev.path_of(node.args[0])
+        if isinstance(other, DictV) and other.items is not None and arg_path is not None and arg_path.isidentifier():
+            other = with_stored_items(env, arg_path, other)
+        stored = arg_path is not None and not arg_path.isidentifier() and any(k.startswith(arg_path + "[") for k in env)
+        if isinstance(other, DictV) and other.items is not None and not stored:
+            pairs = list(other.items) + pairs
+        else:
+            known = False
+    stale = [k for k in env if k.startswith(path + "[")]
+    if not known:
+        for key in stale:
+            del env[key]
+        env[path] = DictV(UNKNOWN)
+        return NONE
+    base = with_stored_items(env, path, recv) if recv.items is not None and path.isidentifier() else recv
+    if base.items is not None and (path.isidentifier() or not stale):
+        items = dict(base.items)
+        items.update(pairs)
+        values = list(items.values())
+        elem = values[0] if values else base.elem
+        for v in values[1:]:
+            elem = elem.join(v)
+        for key in stale:
+            del env[key]
+        env[path] = replace(base, elem=elem, items=tuple(items.items()))
+        return NONE
+    elem = base.elem
+    for key, value in pairs:
+        elem = elem.join(value)
+        entry = f"{path}[{key!r}]"
+        for old in [k for k in env if k.startswith((entry + ".", entry + "["))]:
+            del env[old]
+        env[entry] = value
+    env[path] = replace(base, elem=elem)
+    return NONE
 
 
 def _move_self(ev, node: ast.Call, recv: SelfV, name: str) -> Value:

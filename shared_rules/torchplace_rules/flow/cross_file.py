@@ -354,7 +354,8 @@ def record_outgoing(ev, func, cls, bound: dict, self_dev, node) -> None:
         return
     key = (home.path, qualified_name(func.node, cls))
     calls = ev.outgoing.setdefault(key, [])
-    call = IncomingCall(Path(ev.path), getattr(node, "lineno", 0), tuple(bound.items()), self_dev)
+    # (the file whose code makes the call: a trainer of another file the importer runs)
+    call = IncomingCall(Path(importing_file(ev)), getattr(node, "lineno", 0), tuple(bound.items()), self_dev)
     if len(calls) < MAX_CONTEXTS_PER_CALLEE and call not in calls:
         calls.append(call)
 
@@ -388,6 +389,14 @@ def incoming_calls(ev) -> dict:
                 for call in calls:
                     bound = tuple((k, _translate(v, own, classes, 0)) for k, v in call.bound)
                     out.setdefault(name, []).append(IncomingCall(call.path, call.line, bound, call.self_dev))
+            elif ev.outgoing is not None:
+                # this file is an importer summarised for another one: what its own importers pass
+                # that file's functions goes on to it (a class of that file's that this one derives
+                # from: `Sub().validate(x)` runs the base class's `validate`)
+                passed = ev.outgoing.setdefault((path, name), [])
+                for call in calls:
+                    if len(passed) < MAX_CONTEXTS_PER_CALLEE and call not in passed:
+                        passed.append(call)
     return out
 
 

@@ -159,7 +159,10 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
                 self.own_env[name] = unplaced(value)
         self.contexts = {}  # made while module names were still being bound: not for the groups
         checked_file = self.outgoing is None and getattr(self, "summary_depth", 0) == 0
-        if self.project is not None and self.pending and (checked_file or self.caller_hop < MAX_CALLER_HOPS):
+        if self.project is not None and (checked_file or self.caller_hop < MAX_CALLER_HOPS) and (
+                self.pending or self.outgoing is not None and any(s.__class__ is ast.ClassDef for s in self.tree.body)):
+            # (an importer summarised with classes but no methods of its own, `class Sub(Base): pass`:
+            # what its importers pass the methods it inherits goes on to the file asked about)
             self.incoming = incoming_calls(self)  # (an importer summarised at hop 1 gets its own importers')
         groups: list[tuple] = []  # (owner node, ClassInfo | None, pending items): one per top-level function/class
         for item in self.pending:

@@ -48,7 +48,8 @@ class LoadWithoutMapLocation(Rule):
         checkpoint (`torch.load(p)["params"]`) is left alone where the project has a checkpoint
         writer that saves CPU tensors (`torch.save` of `param.cpu()` values).  A helper in a file
         that picks no device is reported only when a file importing it calls it from a program
-        with a CPU path that writes no checkpoint itself.
+        with a CPU path that writes no checkpoint itself (the choice made there or in a helper of
+        the project it calls, such as a `default_setup(args)` that sets `args.device`).
     """
     example = """
         device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
