@@ -152,6 +152,23 @@ CASES = {
         enc = Enc().cuda()
         out = enc(torch.ones(2, 3, dtype=torch.long, device="cuda"), torch.tensor([3, 2]))
         """, set()),
+    # -- an object of unknown kind moved with `.to()` and indexed as only a tensor can be -----------
+    "moved-unknown-indexed-by-its-own-mask": ("""\
+        def pick(targets, n):
+            targets = targets.to("cuda")
+            this = targets[targets[:, 0] == n]
+            return torch.zeros(3) + this
+        """, {(4, "TP101")}),
+    "moved-unknown-column-slice": ("""\
+        def col(x):
+            y = x.to("cuda")
+            return torch.zeros(3) + y[:, 0]
+        """, {(3, "TP101")}),
+    "moved-unknown-string-key-stays-unknown": ("""\
+        def ids(batch):
+            batch = batch.to("cuda")
+            return torch.zeros(3) + batch["num_nodes"]
+        """, set()),
 }
 
 
