@@ -187,6 +187,59 @@ CASES = {
         enc = Enc().cuda()
         out = enc(torch.ones(2, 3, dtype=torch.long, device="cuda"), torch.tensor([3, 2]))
         """, set()),
+    # -- a forward that moves an item of its input itself (`batch["x"].to(...)`) ---------------------
+    "forward-moving-a-field-of-a-dict-batch-gives-a-device-output": ("""\
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(3, 2)
+            def forward(self, batch):
+                return self.fc(batch["x"].to(self.fc.weight.device))
+        net = Net().to("cuda")
+        for b in DataLoader([{"x": torch.zeros(3)}], batch_size=1):
+            y = net(b) + torch.zeros(2)
+        """, {(9, "TP101")}),
+    "forward-reading-a-field-on-the-host-is-still-checked-at-the-call": ("""\
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(3, 2)
+            def forward(self, batch):
+                n = batch["n"].cpu()
+                return self.fc(batch["x"])
+        net = Net().to("cuda")
+        for b in DataLoader([{"x": torch.zeros(3), "n": torch.zeros(1)}], batch_size=1):
+            y = net(b)
+        """, {(10, "TP103")}),
+    "forward-moving-one-field-and-not-another-is-reported-inside": ("""\
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(3, 2)
+            def forward(self, batch):
+                x = batch["x"].to(self.fc.weight.device)
+                return self.fc(x) + batch["y"]
+        net = Net().to("cuda")
+        for b in DataLoader([{"x": torch.zeros(3), "y": torch.zeros(2)}], batch_size=1):
+            y = net(b)
+        """, {(7, "TP103")}),
+    # -- an object of unknown kind moved with `.to()` and indexed as only a tensor can be -----------
+    "moved-unknown-indexed-by-its-own-mask": ("""\
+        def pick(targets, n):
+            targets = targets.to("cuda")
+            this = targets[targets[:, 0] == n]
+            return torch.zeros(3) + this
+        """, {(4, "TP101")}),
+    "moved-unknown-column-slice": ("""\
+        def col(x):
+            y = x.to("cuda")
+            return torch.zeros(3) + y[:, 0]
+        """, {(3, "TP101")}),
+    "moved-unknown-string-key-stays-unknown": ("""\
+        def ids(batch):
+            batch = batch.to("cuda")
+            return torch.zeros(3) + batch["num_nodes"]
+        """, set()),
 }
 
 

@@ -509,6 +509,37 @@ def test_a_dataloader_stacks_its_samples_where_they_are():
     assert codes(loop.format("[(torch.ones(3), 1), (torch.ones(3), 0)]", "b[0]")) == ["TP103"]
 
 
+def test_a_dataloader_makes_cpu_tensors_of_python_numbers_only_in_batches():
+    """Default collate turns the Python numbers of a batch into CPU tensors, whatever device the
+    other fields are on; with `batch_size=None` (`default_convert`) a number stays a number.  A
+    dataset of the project whose `__getitem__` gives `self.labels[i]` of a list of ints."""
+    from torch.utils.data import DataLoader, Dataset
+    rows = torch.zeros(4, 3, device="meta")
+
+    class DS(Dataset):
+        def __getitem__(self, i):
+            return rows[i], [0, 1, 1, 0][i]
+
+        def __len__(self):
+            return 4
+    x, y = next(iter(DataLoader(DS(), batch_size=2)))
+    assert (x.device.type, y.device.type, y.dim()) == ("meta", "cpu", 1)
+    assert type(next(iter(DataLoader(DS(), batch_size=None)))[1]) is int
+    with pytest.raises(RuntimeError):
+        x.to("meta").sum(1) + y
+    head = HEADER + ("from torch.utils.data import DataLoader, Dataset\n"
+                     "class DS(Dataset):\n    def __init__(self, labels):\n        self.labels = labels\n"
+                     "    def __getitem__(self, i):\n        return torch.zeros(3), self.labels[i]\n"
+                     "    def __len__(self):\n        return len(self.labels)\n"
+                     "model = nn.Linear(3, 2).to(device)\n")
+    loop = "for x, y in DataLoader(DS([0, 1, 1]){}):\n    loss = model(x.to(device)).sum(1) + y\n"
+    codes = lambda src: [f.code for f in check_source(head + src, "t.py") if f.severity <= Severity.WARNING]
+    assert codes(loop.format(", batch_size=2")) == ["TP103"]
+    assert codes(loop.format("")) == ["TP103"]
+    assert codes(loop.format(", batch_size=None")) == []
+    assert codes(loop.format(", batch_size=2").replace("+ y", "+ y.to(device)")) == []
+
+
 def test_sklearn_metrics_read_their_inputs_with_numpy():
     """TP104 reports a `sklearn.metrics` function given an accelerator tensor: it reads its inputs
     with `np.asarray`, which raises for a tensor off the CPU ("meta" stands in for the accelerator;

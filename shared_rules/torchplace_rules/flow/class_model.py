@@ -82,8 +82,12 @@ class ClassInfo:
                     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
                     if "pack" in name:
                         used.update(a.id for a in list(node.args) + [k.value for k in node.keywords] if isinstance(a, ast.Name))
-                    if isinstance(func, ast.Attribute) and name in _HOST_USES and isinstance(func.value, ast.Name):
-                        used.add(func.value.id)
+                    if isinstance(func, ast.Attribute) and name in _HOST_USES:
+                        moved = func.value
+                        if isinstance(moved, ast.Subscript) and name in ("to", "cuda"):
+                            moved = moved.value  # it moves an item of a dict or list itself: `batch["x"].to(dev)`
+                        if isinstance(moved, ast.Name):
+                            used.add(moved.id)
             known = {p for p in params if p in used} | {i for i, p in enumerate(params) if p in used}
             forward._tp_host_inputs = known
         return known

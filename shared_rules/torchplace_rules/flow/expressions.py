@@ -370,6 +370,9 @@ class ExpressionEvaluator:
             return unproven(value)  # (an item of a container some callee may have changed)
         base = self.eval(node.value)
         index = self.eval(node.slice)
+        if base.__class__ is PlacedV and (node.slice.__class__ in (ast.Tuple, ast.Slice)
+                                          or isinstance(index, (TensorV, PlacedV, BatchV))):
+            base = base.as_tensor()  # (`x.to(dev)[:, 0]`, `x.to(dev)[mask]`: only a tensor takes these)
         if isinstance(base, TensorV):
             if isinstance(index, (PlacedV, BatchV)):
                 index = _as_tensor(index, node.slice)

@@ -309,6 +309,14 @@ def _samples_device(dataset: Value) -> Optional[Dev]:
     return devs.pop() if len(devs) == 1 else None
 
 
+def batched(call) -> bool:
+    """`DataLoader(...)` that batches its samples: not `batch_size=None` (nor `**options`, which may say so)."""
+    if not isinstance(call, ast.Call) or any(k.arg is None for k in call.keywords):
+        return False
+    size = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "batch_size"), None)
+    return not (isinstance(size, ast.Constant) and size.value is None)
+
+
 # torchtext's legacy iterators (torchtext.data / torchtext.legacy.data, torchtext 0.4-0.11)
 _TORCHTEXT_ITERATORS = ("Iterator", "BucketIterator", "BPTTIterator")
 
@@ -329,12 +337,18 @@ def torchtext_iterator(ev, node: ast.Call, kwargs: dict, splits: bool) -> Value:
 
 def default_collate(sample: Value, at, depth: int = 0) -> Value:
     """What DataLoader's default collate makes of samples like `sample`: tensors stacked where
-    they are, numbers and arrays as CPU tensors, tuples, lists and dicts item by item."""
+    they are, numbers and arrays as CPU tensors, tuples, lists and dicts item by item.  Python
+    numbers become tensors only in batches: with `batch_size=None` (`default_convert`) they stay
+    numbers."""
+    numbers = batched(at)
+
     def leaf(v: Value) -> Value:
         if isinstance(v, TensorV):
             return TensorV(v.dev, origin=at, dtype=v.dtype)
         if isinstance(v, NumpyV):
             return TensorV(CPU, origin=at, dtype=v.dtype)
+        if v is NUMBER and numbers:
+            return TensorV(CPU, origin=at, rank=1)
         return UNKNOWN
     return map_leaves(sample, leaf, depth, too_deep=UNKNOWN)
 
