@@ -127,6 +127,31 @@ CASES = {
                 return scores @ doas.T
         model = Locate().to("cuda")
         """, {(5, "TP203")}),
+    # TP203 (trl's ULDLoss): the class moves the tensor to the device its caller gives, in a helper
+    # __init__ calls; `__call__` uses it with tensors on its input's device
+    "attribute-moved-to-the-constructor-device": ("""        class Loss(nn.Module):
+            def __init__(self, device=None):
+                super().__init__()
+                self.device = device
+                self._build()
+            def _build(self):
+                self.mapping = torch.full((5,), -1, dtype=torch.long)
+                if self.device is not None:
+                    self.mapping = self.mapping.to(self.device)
+            def __call__(self, logits):
+                idx = torch.tensor([1, 2], device=logits.device)
+                return self.mapping[idx]
+        Loss(device="cuda")(torch.ones(3, device="cuda"))
+        """, set()),
+    "attribute-moved-to-the-cpu-is-still-plain": ("""        class Loss(nn.Module):
+            def __init__(self, device=None):
+                super().__init__()
+                self.device = device
+                self.mapping = torch.full((5,), -1, dtype=torch.long)
+                self.mapping = self.mapping.to("cpu")
+            def forward(self, logits):
+                return self.mapping[torch.tensor([1, 2], device=logits.device)]
+        """, {(5, "TP203")}),
 }
 
 

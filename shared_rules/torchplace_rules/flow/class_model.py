@@ -388,6 +388,8 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
         empty_lists.update(part.empty_lists)
     relevant.sort(key=lambda n: (n.lineno, n.col_offset))  # stable: ties keep the walk's order
     guards, unguarded = _none_guarded(init), set()
+    params = {a.arg for a in init.args.args[1:] + init.args.kwonlyargs}
+    aliases = set()  # self.<attr> = <a parameter of __init__>
     for node in relevant:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             recv = node.func.value
@@ -418,6 +420,13 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
         if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"):
             continue
         name, value = target.attr, node.value
+        if isinstance(value, ast.Name) and value.id in params:
+            aliases.add(name)
+        if _to_constructor_device(value, name, params, aliases):
+            # `self.t = self.t.to(self.device)`: the class places the tensor where its caller's
+            # `device=` says (as a layer built with device=device): not an unregistered CPU tensor
+            info.plain_tensors.pop(name, None)
+            continue
         kind = _classify(value, analyzer)
         if kind in ("param", "buffer", "module"):
             # `self.layers = nn.ModuleList(self.layers)`: the later registration wins.
@@ -442,6 +451,21 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
         elif kind == "module_list" and isinstance(node, ast.Assign) \
                 and any(_module_has_params(e, analyzer) for e in (value.elts if isinstance(value, ast.List) else [value.elt])):
             info.plain_module_lists.setdefault(name, node)  # modules with nothing to move, train or save: harmless
+
+
+def _to_constructor_device(value, name: str, params: set, aliases: set) -> bool:
+    """`self.<name>.to(d)` where d is a parameter of `__init__` or `self.<attr>` bound to one."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "to"):
+        return False
+    recv = value.func.value
+    if not (isinstance(recv, ast.Attribute) and recv.attr == name and isinstance(recv.value, ast.Name)
+            and recv.value.id == "self"):
+        return False
+    device = value.args[0] if value.args else next((k.value for k in value.keywords if k.arg == "device"), None)
+    if isinstance(device, ast.Name):
+        return device.id in params
+    return isinstance(device, ast.Attribute) and isinstance(device.value, ast.Name) and device.value.id == "self" \
+        and device.attr in aliases
 
 
 def _none_guarded(init) -> dict:

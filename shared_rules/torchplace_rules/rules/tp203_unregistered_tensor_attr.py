@@ -37,8 +37,9 @@ class UnregisteredTensorAttr(Rule):
         tensors: where the analysis sees the op (the module's inputs, parameters or buffers), or in
         `forward` as an operand of device work.  Host reads (`if self.t[i]:`, `len(self.t)`,
         `self.t.shape`, `.item()`), moves where it is used (`self.t.to(x.device)`) and uses after
-        the method re-binds it are not evidence; an attribute that may be 0-dim is judged only where
-        the op is known, and one that is on the CPU only for the instances some calls make
+        the method re-binds it are not evidence, nor is an attribute `__init__` moves to a device
+        its caller gives (`self.t = self.t.to(self.device)`, `device` a constructor parameter); an
+        attribute that may be 0-dim is judged only where the op is known, and one that is on the CPU only for the instances some calls make
         (`Block(x_example)` with a CPU tensor) only where the analysis sees it meet them.  The
         module must be able to reach an accelerator (as for TP202): a device in the file, or
         library API.  The buffer fix is offered only then.
@@ -90,6 +91,20 @@ class UnregisteredTensorAttr(Rule):
 
                 def forward(self, x):
                     return x * self.params[0] + self.table["a"].to(x.device)
+        """),
+        valid("""
+            import torch
+            import torch.nn as nn
+
+            class Lookup(nn.Module):
+                def __init__(self, device=None):
+                    super().__init__()
+                    self.device = device
+                    self.table = torch.full((5,), -1, dtype=torch.long)
+                    self.table = self.table.to(self.device)      # placed where the caller's device= says
+
+                def forward(self, idx):
+                    return self.table[idx]
         """),
     ]
     INVALID = [
