@@ -626,6 +626,22 @@ def test_numbers_from_len_range_and_numpy_vectors():
         assert codes(iterable) == (["TP104"] if iterable != "g[:, 0].astype(int)" else []), iterable
 
 
+def test_an_int_device_is_an_accelerator_index():
+    """`x.to(gpu)` / `model.to(gpu)` with gpu an int: PyTorch reads an int as an index of the current
+    accelerator, never the CPU (the CPU build: "Cannot access accelerator device when none is
+    available").  Which index is not proven, so only the CPU side conflicts."""
+    for make in (lambda: torch.device(0), lambda: torch.ones(2).to(1), lambda: torch.nn.Linear(2, 2).to(0)):
+        with pytest.raises(RuntimeError, match="accelerator"):
+            make()
+    src = (HEADER + "def helper(net, x, k):\n    net.to(k)\n    y = x.to(k)\n    return net(y), net({})\n"
+           "helper(nn.Linear(3, 3), torch.ones(3), {})\n")
+    codes = lambda arg, dev: [f.code for f in check_source(src.format(arg, dev), "t.py") if f.severity <= Severity.WARNING]
+    assert codes("torch.ones(3)", "0") == ["TP102"]
+    assert codes("y", "0") == codes("y", "'cpu'") == []
+    other = HEADER + "def f(x, k):\n    return x.to(k) + torch.ones(3, device='cuda:1')\nf(torch.ones(3), 0)\n"
+    assert [f.code for f in check_source(other, "t.py") if f.severity <= Severity.WARNING] == []
+
+
 def test_torch_nn_private_bases_are_modules():
     """`class DiceLoss(_Loss)`, `class MyNorm(_BatchNorm)`: torch.nn's private bases are nn.Module
     subclasses, so a project class deriving from one is a module (flow/torch_api.PRIVATE_MODULE_BASES)."""

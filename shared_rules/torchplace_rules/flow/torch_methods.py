@@ -53,6 +53,10 @@ def _to_target(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> tuple
             dtype = api.TORCH_DTYPES[arg_node.attr]
         elif value is NUMBER and target is None and isinstance(arg_node, ast.Constant):
             target = DeviceV(Dev(ACCEL_KIND, f"cuda:{arg_node.value}", f'"cuda:{arg_node.value}"', node))  # x.to(0)
+        elif value is NUMBER and target is None and isinstance(arg_node, ast.Name):
+            # `x.to(gpu)` with gpu a number: an int is a CUDA device index (aten's Device(int)), which
+            # one is chosen at run time (no index is proven)
+            target = DeviceV(Dev(ACCEL_KIND, "runtime", arg_node.id, node))
         elif (value is UNKNOWN or value is NUMBER or _opaque_name(value)) and target is None \
                 and not _looks_like_dtype(arg_node):
             target = UNKNOWN
