@@ -72,28 +72,36 @@ def _importer_facts(project, path: Path) -> Optional[tuple]:
     if key in cache:
         return cache[key]
     facts = None
-    text = project.read(path)
-    if text is not None:
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError):
-            tree = None
-        if tree is not None:
-            calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
-            names = {_called_name(c.func) for c in calls} - {None}
-            chooses = False
-            if not _writes(calls):
-                chooses = _chooses(tree)
-                if not chooses and not commits_to_accelerator(tree):
-                    # the choice may be made by a helper of the project the program calls
-                    # (`default_setup(args)` setting `args.device` to "cuda" or "cpu"): the helper
-                    # itself puts work on an accelerator and has a CPU path, and writes no checkpoint
-                    helpers = _called_helpers(project, path, tree, names)
-                    chooses = any(_chooses(h) for h in helpers) and not any(
-                        _writes([n for n in ast.walk(h) if isinstance(n, ast.Call)]) for h in helpers)
-            facts = (names, chooses)
+    tree = _parsed(project, path)
+    if tree is not None:
+        calls = _calls(tree)
+        names = {_called_name(c.func) for c in calls} - {None}
+        chooses = False
+        if not _writes(calls):
+            chooses = _chooses(tree)
+            if not chooses and not commits_to_accelerator(tree):
+                # the choice may be made by a helper of the project the program calls
+                # (`default_setup(args)` setting `args.device` to "cuda" or "cpu"): the helper
+                # itself puts work on an accelerator and has a CPU path, and writes no checkpoint
+                helpers = _called_helpers(project, path, tree, names)
+                chooses = any(_chooses(h) for h in helpers) and not any(_writes(_calls(h)) for h in helpers)
+        facts = (names, chooses)
     cache[key] = facts
     return facts
+
+
+def _parsed(project, path: Path) -> Optional[ast.Module]:
+    """The tree of a project file (None: unreadable or not Python).  Not kept: what is kept is the
+    facts read from it (`_importer_facts`), whole trees of every importer would stay in memory."""
+    text = project.read(path)
+    try:
+        return ast.parse(text) if text is not None else None
+    except (SyntaxError, ValueError):
+        return None
+
+
+def _calls(node: ast.AST) -> list:
+    return [n for n in ast.walk(node) if isinstance(n, ast.Call)]
 
 
 def _chooses(node: ast.AST) -> bool:
@@ -117,11 +125,7 @@ def _called_helpers(project, path: Path, tree: ast.Module, called: set) -> list:
         source = project.resolve(path, node.module, node.level)
         if source is None or source == path:
             continue
-        text = project.read(source)
-        try:
-            module = ast.parse(text) if text is not None else None
-        except (SyntaxError, ValueError):
-            module = None
+        module = _parsed(project, source)
         if module is not None:
             helpers += [f for f in module.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name in wanted]
     return helpers

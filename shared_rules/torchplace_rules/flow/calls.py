@@ -30,7 +30,7 @@ from .torch_calls import call_qualified
 from .torch_methods import buffers_only, module_input_conflicts, module_method, numpy_method, stateless_module_output, tensor_method, to_target
 from .values import (
     SELF_MOVED, NONE, NUMBER, UNKNOWN, BatchV, BoundMethodV, ClassV, DeviceV, DictV, EncodingV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ObjectV,
-    ParamsV, PartialV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, ZipV, attrs_get, iteration_element,
+    ParamsV, PartialV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, ZipV, attrs_get, iteration_element, join_all,
 )
 
 CALLABLE_VALUES = (ModuleV, PlacedV, FuncV, BoundMethodV, PartialV, ObjectV, ClassV)
@@ -231,17 +231,12 @@ def _update_mapping(ev, node: ast.Call, recv: DictV) -> Value:
     if base.items is not None and (path.isidentifier() or not stale):
         items = dict(base.items)
         items.update(pairs)
-        values = list(items.values())
-        elem = values[0] if values else base.elem
-        for v in values[1:]:
-            elem = elem.join(v)
         for key in stale:
             del env[key]
-        env[path] = replace(base, elem=elem, items=tuple(items.items()))
+        env[path] = replace(base, elem=join_all(items.values()) if items else base.elem, items=tuple(items.items()))
         return NONE
-    elem = base.elem
+    elem = join_all([base.elem, *(value for _, value in pairs)])
     for key, value in pairs:
-        elem = elem.join(value)
         entry = f"{path}[{key!r}]"
         for old in [k for k in env if k.startswith((entry + ".", entry + "["))]:
             del env[old]

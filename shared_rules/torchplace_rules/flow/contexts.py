@@ -29,7 +29,7 @@ from .cross_file import HOME_ATTR, foreign_home, foreign_result, foreign_text, q
 from .devices import ACCEL_KIND, CPU, SELF_DEV, SELF_KIND, Dev, parse_device_string
 from .state import PLACEABLE, Frame, local_names
 from .values import (
-    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, FuncV, LoaderV, ModuleV, ObjectV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, map_leaves,
+    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, FuncV, LoaderV, ModuleV, ObjectV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, join_all, map_leaves,
 )
 
 MAX_CALL_DEPTH = 4
@@ -240,7 +240,7 @@ def bind_arguments(fnode, arg_nodes: list, args: list, kwargs: dict, first: Opti
     if a.vararg is not None:
         bound[a.vararg.arg] = SeqV(tuple(extra)) if known else SeqV(None, UNKNOWN)
     if a.kwarg is not None:
-        bound[a.kwarg.arg] = DictV(_join_all(v for _, v in kw_extra), tuple(kw_extra)) if known else UNKNOWN
+        bound[a.kwarg.arg] = DictV(join_all(v for _, v in kw_extra), tuple(kw_extra)) if known else UNKNOWN
     return bound
 
 
@@ -276,13 +276,6 @@ def default_value(node: ast.AST) -> Value:
 
 def _is_number(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
-
-
-def _join_all(values) -> Value:
-    out = None
-    for v in values:
-        out = v if out is None else out.join(v)
-    return UNKNOWN if out is None else out
 
 
 def context_key(fnode, bound: dict, self_dev: Optional[Dev]) -> Optional["ContextKey"]:

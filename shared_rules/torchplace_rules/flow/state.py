@@ -14,7 +14,7 @@ from typing import Optional
 
 from ..syntax_nodes import calls_and_assignments
 from .devices import ACCEL_KIND, Dev
-from .values import UNKNOWN, DeviceV, DictV, LoaderV, ModuleV, PlacedV, Value
+from .values import UNKNOWN, DeviceV, DictV, LoaderV, ModuleV, PlacedV, Value, join_all
 
 MAX_LOOP_PASSES = 3  # a loop body runs until its entry environment stops changing, at most this often
 
@@ -100,10 +100,7 @@ def with_stored_items(env: dict, name: str, value: DictV) -> Value:
     if not stored:
         return value
     items = tuple((k, stored.pop(k, v)) for k, v in value.items) + tuple(stored.items())
-    elem = items[0][1]
-    for _, item in items[1:]:
-        elem = elem.join(item)
-    return replace(value, items=items, elem=elem)
+    return replace(value, items=items, elem=join_all(v for _, v in items))
 
 
 def same_env(a: dict, b: dict) -> bool:

@@ -547,6 +547,14 @@ def _as_batch(value: Value, info: BatchInfo, depth: int) -> Value:
     return map_leaves(value, leaf, depth)
 
 
+def join_all(values) -> Value:
+    """The join of `values` (UNKNOWN where there are none): what a container holding them all holds."""
+    out = None
+    for v in values:
+        out = v if out is None else out.join(v)
+    return UNKNOWN if out is None else out
+
+
 def map_leaves(value: Value, leaf, depth: int = 0, *, objects: bool = False, too_deep: Optional[Value] = None) -> Value:
     """`value` with `leaf` applied to what its tuples, lists and dicts hold (and, with `objects`,
     what objects' attributes hold), item by item; five levels down the walk stops there and gives

@@ -159,12 +159,7 @@ class NumpyOnDevice(Rule):
                 return
         else:
             return
-        suffix = ".detach().cpu()" if tensor.grad else ".cpu()"
-        message = (f"`{code_text(ev.src, target)}` is on {dev_text(placed_device(ev, tensor.dev))}: converting it to "
-                   f"NumPy raises; copy it to the host with `{suffix}` first")
-        fix = make_fix(f"Insert `{suffix}` before the conversion", True, *method_suffix(ev.src, target, suffix))
-        related = origin_related(target, tensor, f"placed on {dev_text(placed_device(ev, tensor.dev))} here")
-        ev.report(self, node, message, [related] if related else [], fix)
+        self._report_copy(ev, node, target, tensor, "converting it to NumPy raises", "conversion")
 
 
     def on_numpy_store(self, ev, target, array, key, value, value_node) -> None:
@@ -174,13 +169,19 @@ class NumpyOnDevice(Rule):
         on_accel, _ = _checks(ev)
         if value_node is None or not on_accel(value) or not _array_slot(target.slice, key, array):
             return
-        suffix = ".detach().cpu()" if value.grad else ".cpu()"
-        message = (f"`{code_text(ev.src, value_node)}` is on {dev_text(placed_device(ev, value.dev))}: storing it in "
-                   f"the NumPy array `{code_text(ev.src, target.value)}` converts it, which raises; copy it to the host "
-                   f"with `{suffix}` first")
-        fix = make_fix(f"Insert `{suffix}` before the store", True, *method_suffix(ev.src, value_node, suffix))
-        related = origin_related(value_node, value, f"placed on {dev_text(placed_device(ev, value.dev))} here")
-        ev.report(self, value_node, message, [related] if related else [], fix)
+        self._report_copy(ev, value_node, value_node, value,
+                          f"storing it in the NumPy array `{code_text(ev.src, target.value)}` converts it, which raises",
+                          "store")
+
+    def _report_copy(self, ev, node, target, tensor, what: str, before: str) -> None:
+        """Report at `node` that `target` (the accelerator `tensor`) meets NumPy (`what` happens), with the
+        fix that copies it to the host first."""
+        suffix = ".detach().cpu()" if tensor.grad else ".cpu()"
+        where = dev_text(placed_device(ev, tensor.dev))
+        message = f"`{code_text(ev.src, target)}` is on {where}: {what}; copy it to the host with `{suffix}` first"
+        fix = make_fix(f"Insert `{suffix}` before the {before}", True, *method_suffix(ev.src, target, suffix))
+        related = origin_related(target, tensor, f"placed on {where} here")
+        ev.report(self, node, message, [related] if related else [], fix)
 
 
 def _array_slot(key_node, key, array) -> bool:
