@@ -21,6 +21,7 @@ from .config import Config
 from .flow.cross_file import MAX_DEPTH, import_depth, is_foreign
 from .flow.driver import Analyzer
 from .flow.values import UNKNOWN, ClassV, FuncV, QualV
+from .lazy_bodies import parse_skeleton
 from .source_text import SourceText
 from .syntax_nodes import own_nodes
 
@@ -118,7 +119,7 @@ class SummaryCache(_FileCache):
             self.trees.move_to_end(path)
             return known[1], known[2]
         home = FileHome(path, SourceText(text))
-        tree = _parse_marked(path, text, home)
+        tree = _parse_marked(path, text, home, lazy=True)
         self.trees[path] = (fingerprint, tree, home)
         while len(self.trees) > self.limit:
             self.trees.popitem(last=False)
@@ -143,11 +144,14 @@ class SummaryCache(_FileCache):
                                                                  self.parsed(path, text, fp)))
 
 
-def _parse_marked(path: Path, text: str, home) -> Optional[ast.Module]:
-    """Another file's tree, every node tagged with its home (None: it does not parse)."""
+def _parse_marked(path: Path, text: str, home, lazy: bool = False) -> Optional[ast.Module]:
+    """Another file's tree, every node tagged with its home (None: it does not parse); `lazy`:
+    function bodies are parsed when first read (a summary reads few of them)."""
     if "\x00" in text:
         return None
     try:
+        if lazy:
+            return parse_skeleton(text, str(path), home)
         tree = ast.parse(text, filename=str(path))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
@@ -161,7 +165,7 @@ def summarise(index: "ProjectIndex", path: Path, text: str, fingerprint: tuple, 
     `parsed`: (tree, FileHome) of the text when another depth parsed it already."""
     if parsed is None:
         home = FileHome(path, SourceText(text))
-        parsed = _parse_marked(path, text, home), home
+        parsed = _parse_marked(path, text, home, lazy=True), home
     tree, home = parsed
     summary = ModuleSummary(path, fingerprint, home.src, {}, {}, depth)
     if tree is None:
@@ -278,7 +282,7 @@ def _names_from(index: "ProjectIndex", path: Path, tree: ast.Module, target: Pat
     also through the packages that hand on its names (`handed_on`: {package __init__: names, "*": any})."""
     sources = {target: None, **handed_on}
     names = set()
-    for node in ast.walk(tree):
+    for node in _run_nodes(tree):
         if isinstance(node, ast.ImportFrom):
             source = index.resolve(path, node.module, node.level)
             if source in sources:
@@ -296,6 +300,19 @@ def _names_from(index: "ProjectIndex", path: Path, tree: ast.Module, target: Pat
                 if index.resolve(path, a.name, 0) in sources:
                     names.add(a.asname or a.name.split(".")[0])
     return names
+
+
+def _run_nodes(tree: ast.Module):
+    """The nodes of `tree` but those under `if TYPE_CHECKING:`, which never run: a package that
+    star-imports its modules only for type checkers (and hands them on lazily) calls none of them."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        if type(node) is ast.If and _type_checking(node.test):
+            stack.extend(node.orelse)
+        else:
+            stack.extend(ast.iter_child_nodes(node))
 
 
 def _with_derived(tree: ast.Module, names: set) -> set:

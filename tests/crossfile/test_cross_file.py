@@ -219,7 +219,7 @@ def test_a_module_summarised_at_two_depths_is_parsed_once(tmp_path, monkeypatch)
     real_summarise, real_parse = module_summaries.summarise, module_summaries._parse_marked
     monkeypatch.setattr(module_summaries, "summarise",
                         lambda *a: summarised.append((a[1].name, a[4])) or real_summarise(*a))
-    monkeypatch.setattr(module_summaries, "_parse_marked", lambda *a: parsed.append(a[0].name) or real_parse(*a))
+    monkeypatch.setattr(module_summaries, "_parse_marked", lambda *a, **k: parsed.append(a[0].name) or real_parse(*a, **k))
     index = ProjectIndex(project)
     found = [(f.code, f.span.start_line + 1) for f in check_path(project / "run.py", Config(), project=index)]
     assert found == [("TP102", 6), ("TP102", 7)]
