@@ -163,8 +163,7 @@ class ClassInfo:
                 # were (a buffer registered from it is a new tensor after the move; a Parameter keeps its
                 # identity and moves, so containers of parameters stay unknown).  Its CPU tensors are the
                 # attribute's (TP203 reports them where they meet the module's tensors).
-                return map_leaves(value, lambda v: replace(v, factory=None, plain_attr=name)
-                                  if isinstance(v, TensorV) and v.dev.is_cpu else v)
+                return plain_container(value, name)
             if name in self.plain_module_lists or not isinstance(value, (DeviceV,)):
                 return UNKNOWN  # plain containers are TP203's business, reported at their cause
         return value
@@ -603,11 +602,16 @@ def _device_parameter(init: ast.FunctionDef, analyzer) -> Optional[str]:
     return used.pop() if len(used) == 1 else None
 
 
+def plain_container(value: Value, name: str) -> Value:
+    """A list/tuple/dict of tensors a module holds in `self.<name>`: its CPU tensors are the attribute's."""
+    return map_leaves(value, lambda v: replace(v, factory=None, plain_attr=name) if isinstance(v, TensorV) and v.dev.is_cpu else v)
+
+
 def tensor_container_items(value: Value) -> tuple:
     """The items of a list, tuple or dict whose items are all tensors of a known device, none a
-    parameter (empty for anything else)."""
+    parameter (empty for anything else; the element that stands for them all in a list appended to)."""
     if isinstance(value, SeqV):
-        items = value.items
+        items = value.items if value.items is not None else (value.elem,)  # a list appended to: what it holds
     elif isinstance(value, DictV):
         items = tuple(v for _, v in value.items) if value.items is not None else None
     else:

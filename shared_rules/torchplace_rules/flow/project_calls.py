@@ -13,7 +13,7 @@ import ast
 from dataclasses import replace
 from typing import Optional
 
-from .class_model import device_parameter, method_kind
+from .class_model import device_parameter, method_kind, plain_container, tensor_container_items
 from .contexts import (
     apply_effects, argument_paths, bind_arguments, call_in_context, relative_to, relocate, same_place,
 )
@@ -394,6 +394,9 @@ def _as_module_attribute(info, name: str, value: Value, at) -> Value:
         return TensorV(None, origin=at)
     if isinstance(value, DeviceV) and info.overrides_apply:
         return UNKNOWN
+    if isinstance(value, (SeqV, DictV)) and tensor_container_items(value):
+        # a plain list of CPU tensors (of buffers as registered) stays there, unless `_apply` moves it
+        return UNKNOWN if info.overrides_apply else plain_container(value, name)
     if isinstance(value, (SeqV, DictV)) and _holds_modules(value):
         # Modules in a list move with the instance where they are also its attributes (`[self.b1, self.b2]`)
         # and stay where they were if not (TP203 reports such a list where it is made): not known here.
