@@ -59,6 +59,90 @@ CASES = {
         .replace("{read}", "self.noise[0]"), set()),
 }
 
+# A plain attribute passed to another module or a helper function fails there, where the flow sees it
+# meet the module's tensors: an error at that line (TP203 reports the attribute where it is set).
+PASSED_ON = """\
+def shift(x, pad):
+    return torch.cat([pad, x], 0)
+class Inner(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+    def forward(self, x, bias):
+        return self.fc(x) + bias
+class Outer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.bias = torch.zeros(2, 4)
+        self.inner = Inner()
+    def forward(self, x):
+        return {use}
+m = Outer().to('cuda')
+y = m(torch.ones(2, 4, device='cuda'))
+"""
+
+CASES.update({
+    "plain-attribute-passed-to-a-submodule": (PASSED_ON.replace("{use}", "self.inner(x, self.bias)"),
+                                              {(8, "TP101"), (12, "TP203")}),
+    "plain-attribute-passed-to-a-helper": (PASSED_ON.replace("{use}", "shift(self.inner.fc(x), self.bias)"),
+                                           {(2, "TP101"), (12, "TP203")}),
+    # used in the module's own method: reported once, where it is set
+    "plain-attribute-used-by-its-module": (PASSED_ON.replace("{use}", "self.inner.fc(x) + self.bias"), {(12, "TP203")}),
+    # moved where it is passed: nothing
+    "plain-attribute-moved-where-passed": (PASSED_ON.replace("{use}", "self.inner(x, self.bias.to(x.device))"), set()),
+    # a 0-dim CPU attribute in arithmetic: PyTorch allows it
+    "zero-dim-plain-attribute-passed-on": (PASSED_ON.replace("torch.zeros(2, 4)", "torch.tensor(0.5)")
+                                           .replace("{use}", "self.inner(x, self.bias)"), set()),
+})
+
+# ... also through the members of module containers: `for attn, ffn in self.layers` over
+# `layers.append(nn.ModuleList([Attention(), FFN()]))` (torchgeo's CROMA), and a lambda in the
+# deepest method (`map(lambda t: t.view(...), (q, k, v))`)
+LAYERS = """\
+class Att(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+    def forward(self, x, bias):
+        q, k = map(lambda t: t.view(2, 4, 4), self.fc(x).chunk(2, dim=-1))
+        return q + bias
+class Stack(nn.Module):
+    def __init__(self, depth):
+        super().__init__()
+        self.layers = nn.ModuleList([])
+        for _ in range(depth):
+            self.layers.append(nn.ModuleList([Att(), nn.Linear(4, 4)]))
+    def forward(self, x, bias):
+        {loop}
+        return x
+class Encoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stack = Stack(2)
+    def forward(self, x, bias):
+        return self.stack(x, bias)
+class Top(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.bias = torch.zeros(1, 4, 4)
+        self.enc = Encoder()
+    def forward(self, x):
+        return self.enc(x, self.bias)
+model = Top().to('cuda')
+y = model(torch.ones(2, 4, 8, device='cuda'))
+"""
+
+CASES.update({
+    "pairs-of-an-appended-module-list": (LAYERS.replace(
+        "{loop}", "for attn, ffn in self.layers:\n            x = ffn(attn(x, bias))"), {(7, "TP101"), (27, "TP203")}),
+    "member-of-an-appended-module-list": (LAYERS.replace(
+        "{loop}", "for pair in self.layers:\n            x = pair[1](pair[0](x, bias))"), {(7, "TP101"), (27, "TP203")}),
+    # the bias moved where the stack is called: nothing
+    "moved-before-the-module-list": (LAYERS.replace("self.stack(x, bias)", "self.stack(x, bias.to(x.device))").replace(
+        "{loop}", "for attn, ffn in self.layers:\n            x = ffn(attn(x, bias))"), {(27, "TP203")}),
+})
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_module_state(name):
     body, expected = CASES[name]

@@ -47,6 +47,13 @@ CASES = [
      "            self.register_buffer(name, torch.zeros(4, 1))\n            self.noise.append(getattr(self, name))\n"
      "    def forward(self, x):\n        return torch.cat([x, self.noise[0]], 1)\n"
      "m = M().to(device)\ny = m(torch.ones(4, 2, device=device))\n", True, "TP203"),
+    # ... wherever it goes: passed to a submodule's forward it meets that module's CUDA tensors there
+    ("plain-attr-passed-to-a-submodule-does-not-move",
+     "class Inner(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 4)\n"
+     "    def forward(self, x, bias):\n        return self.fc(x) + bias\n"
+     "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.bias = torch.zeros(2, 4)\n"
+     "        self.inner = Inner()\n    def forward(self, x):\n        return self.inner(x, self.bias)\n"
+     "m = M().to(device)\ny = m(torch.ones(2, 4, device=device))\n", True, "TP101"),
     # ... nor a tensor the constructor was given and kept in a plain attribute, nor one an `__init__`
     # helper made and kept there
     ("plain-attr-from-a-constructor-argument-does-not-move",

@@ -184,6 +184,19 @@ class ClassInfo:
                 return False
         return True
 
+    def stores_attribute(self, name: str) -> bool:
+        """Does a method of this class or of a project base bind `self.<name>` (kept per class)?"""
+        for cls in self.mro():
+            stored = cls.__dict__.get("_stored_attrs")
+            if stored is None:
+                stored = cls.__dict__["_stored_attrs"] = {
+                    node.attr for method in cls.methods.values() for node in ast.walk(method)
+                    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+                    and isinstance(node.value, ast.Name) and node.value.id == "self"}
+            if name in stored:
+                return True
+        return False
+
     def plain_attr_uses(self, name: str) -> list[ast.Attribute]:
         """Loads of `self.<name>` outside __init__ that are not being moved."""
         uses = []

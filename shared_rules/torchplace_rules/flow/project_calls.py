@@ -300,7 +300,7 @@ def _run_init(ev, node: ast.Call, cls: ClassV, args: list, kwargs: dict, all_cal
     receiver = SelfV(info, cls.key, ())
     func = FuncV(method, id(method), owner, owner.home)
     bound = bind_arguments(method, list(node.args), args, kwargs, receiver)
-    if bound is None or not (all_calls or _informative_defaults(ev, bound)):
+    if bound is None or not (all_calls or not info.init_values or _informative_defaults(ev, bound)):
         forget_moved_arguments(ev, node)
         return ()
     result = call_in_context(ev, func, owner, bound, node, None)
