@@ -95,6 +95,41 @@ CASES.update({
                                            .replace("{use}", "self.inner(x, self.bias)"), set()),
 })
 
+# An override of `to()` that moves some attributes itself and hands on to nn.Module's moves only those
+# (sac's DeterministicPolicy: `noise` stays on the CPU).
+OVERRIDE = """\
+class Policy(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 3)
+        self.noise = torch.zeros(3)
+        self.scale = torch.ones(3)
+    def forward(self, x):
+        return self.fc(x) * self.scale + self.noise{clamp}
+    def to(self, device):
+        self.scale = self.scale.to(device)
+{more}        return super().to(device)
+m = Policy().to('cuda')
+y = m(torch.ones(2, 3, device='cuda'))
+"""
+
+CASES.update({
+    "to-override-moves-other-attributes": (OVERRIDE.replace("{clamp}", "").replace("{more}", ""), {(5, "TP203")}),
+    # the same attribute through an element-wise op of it (`self.noise.clamp(...)`)
+    "unmoved-attribute-clamped": (OVERRIDE.replace("{clamp}", ".clamp(-1, 1)").replace("{more}", ""), {(5, "TP203")}),
+    # the override moves it too
+    "to-override-moves-it": (OVERRIDE.replace("{clamp}", "").replace(
+        "{more}", "        self.noise = self.noise.to(device)\n"), set()),
+    # an override that does anything else may move anything
+    "to-override-with-other-work": (OVERRIDE.replace("{clamp}", "").replace(
+        "{more}", "        self.move_rest(device)\n"), set()),
+    # `_apply` is called by every move: it may move anything
+    "apply-override": (OVERRIDE.replace("{clamp}", "").replace("def to(self, device)", "def _apply(self, fn)")
+                       .replace("self.scale.to(device)", "fn(self.scale)").replace("{more}", "")
+                       .replace("super().to(device)", "super()._apply(fn)"), set()),
+})
+
+
 # ... also through the members of module containers: `for attn, ffn in self.layers` over
 # `layers.append(nn.ModuleList([Attention(), FFN()]))` (torchgeo's CROMA), and a lambda in the
 # deepest method (`map(lambda t: t.view(...), (q, k, v))`)

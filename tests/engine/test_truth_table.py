@@ -54,6 +54,19 @@ CASES = [
      "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.bias = torch.zeros(2, 4)\n"
      "        self.inner = Inner()\n    def forward(self, x):\n        return self.inner(x, self.bias)\n"
      "m = M().to(device)\ny = m(torch.ones(2, 4, device=device))\n", True, "TP101"),
+    # an override of to() that moves some attributes and hands on to nn.Module's leaves the others
+    ("to-override-moving-other-attributes-leaves-a-plain-attr",
+     "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(3, 3)\n"
+     "        self.noise = torch.zeros(3)\n        self.scale = torch.ones(3)\n"
+     "    def forward(self, x):\n        return self.fc(x) * self.scale + self.noise\n"
+     "    def to(self, device):\n        self.scale = self.scale.to(device)\n        return super().to(device)\n"
+     "m = M().to(device)\ny = m(torch.ones(2, 3, device=device))\n", True, "TP203"),
+    ("to-override-moving-the-attribute",
+     "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(3, 3)\n"
+     "        self.noise = torch.zeros(3)\n"
+     "    def forward(self, x):\n        return self.fc(x) + self.noise\n"
+     "    def to(self, device):\n        self.noise = self.noise.to(device)\n        return super().to(device)\n"
+     "m = M().to(device)\ny = m(torch.ones(2, 3, device=device))\n", False, None),
     # ... nor a tensor the constructor was given and kept in a plain attribute, nor one an `__init__`
     # helper made and kept there
     ("plain-attr-from-a-constructor-argument-does-not-move",

@@ -389,14 +389,14 @@ def _as_module_attribute(info, name: str, value: Value, at) -> Value:
     if isinstance(value, ModuleV):
         return replace(value, dev=SELF_DEV, placed_at=None)
     if isinstance(value, TensorV):
-        if value.dev is not None and value.dev.is_cpu and not value.grad and not info.overrides_apply:
+        if value.dev is not None and value.dev.is_cpu and not value.grad and info.unmoved(name):
             return replace(value, plain_attr=name, factory=None)
         return TensorV(None, origin=at)
     if isinstance(value, DeviceV) and info.overrides_apply:
         return UNKNOWN
     if isinstance(value, (SeqV, DictV)) and tensor_container_items(value):
         # a plain list of CPU tensors (of buffers as registered) stays there, unless `_apply` moves it
-        return UNKNOWN if info.overrides_apply else plain_container(value, name)
+        return plain_container(value, name) if info.unmoved(name) else UNKNOWN
     if isinstance(value, (SeqV, DictV)) and _holds_modules(value):
         # Modules in a list move with the instance where they are also its attributes (`[self.b1, self.b2]`)
         # and stay where they were if not (TP203 reports such a list where it is made): not known here.

@@ -16,7 +16,7 @@ from . import operators
 from . import torch_api as api
 from .devices import ACCEL_KIND, CPU, SELF_KIND, Dev
 from .events import Conflict
-from .ranks import method_rank
+from .ranks import SAME_RANK, method_rank
 from .torch_calls import dtype_of, kw_device
 from .values import (
     NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, ItemsV, ModuleV, NumpyV, ParamsV, PlacedV, QualV, SeqV, TensorV, Value,
@@ -179,8 +179,11 @@ def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         if name.endswith("_") or name in ("requires_grad_",):
             return replace(recv, grad=True if name == "requires_grad_" else recv.grad)
         keep = recv.dev is not None and recv.dev.is_cpu
+        # (a plain attribute's tensor, reshaped or mapped element-wise and never to fewer dimensions, is still
+        # what `.to()` left behind: `self.noise.clamp(...)`, `self.weight.unsqueeze(0)`)
+        plain = recv.plain_attr if keep and (name in SAME_RANK or name == "unsqueeze") else None
         return TensorV(recv.dev, origin=node, rank=rank, dtype=recv.dtype, grad=grad, batch=batch, module_output=recv.module_output,
-                       factory=recv.factory if keep else None, random=recv.random and keep, min_rank=least)
+                       factory=recv.factory if keep else None, random=recv.random and keep, plain_attr=plain, min_rank=least)
     return UNKNOWN
 
 
