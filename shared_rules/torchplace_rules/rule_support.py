@@ -62,9 +62,17 @@ def made_in_module_method(ev, c) -> bool:
     if c.other_dev.kind != "self" or c.cpu.batch is not None:
         return False
     if c.cpu.plain_attr is not None:
-        # (made in another file's code: TP203 reports it there; in this file the use is where it fails)
-        return home_elsewhere(ev, c.cpu.origin) is None
+        # (made in another file's code: TP203 reports it there; in this file the use is where it fails;
+        # passed to another module, `self.encoder(x, bias=self.bias)`, it fails there)
+        return home_elsewhere(ev, c.cpu.origin) is None and _own_attribute(ev, c.cpu.plain_attr)
     return c.cpu.factory is not None and ev.frame.cls is not None and ev.frame.cls.is_module and ev.frame.func is not None
+
+
+def _own_attribute(ev, name: str) -> bool:
+    """Is `self.<name>` an attribute the running method's class (or a base) sets itself (TP203 reports
+    it), not a tensor another module passed here (`self.encoder(x, bias=self.bias)`)?"""
+    cls = ev.frame.cls
+    return cls is not None and cls.stores_attribute(name)
 
 
 def device_variable_in_scope(ev) -> Optional[str]:

@@ -41,6 +41,32 @@ CASES = [
      "        self.register_buffer('s', self.d['s'])\n"
      "    def forward(self, x):\n        return x * self.d['s']\nm = M().to(device)\ny = m(torch.ones(3, device=device))\n",
      True, "TP203"),
+    ("plain-list-of-registered-buffers-does-not-move",
+     "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.noise = []\n"
+     "        for i in range(2):\n            name = 'noise_{}'.format(i)\n"
+     "            self.register_buffer(name, torch.zeros(4, 1))\n            self.noise.append(getattr(self, name))\n"
+     "    def forward(self, x):\n        return torch.cat([x, self.noise[0]], 1)\n"
+     "m = M().to(device)\ny = m(torch.ones(4, 2, device=device))\n", True, "TP203"),
+    # ... wherever it goes: passed to a submodule's forward it meets that module's CUDA tensors there
+    ("plain-attr-passed-to-a-submodule-does-not-move",
+     "class Inner(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 4)\n"
+     "    def forward(self, x, bias):\n        return self.fc(x) + bias\n"
+     "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.bias = torch.zeros(2, 4)\n"
+     "        self.inner = Inner()\n    def forward(self, x):\n        return self.inner(x, self.bias)\n"
+     "m = M().to(device)\ny = m(torch.ones(2, 4, device=device))\n", True, "TP101"),
+    # an override of to() that moves some attributes and hands on to nn.Module's leaves the others
+    ("to-override-moving-other-attributes-leaves-a-plain-attr",
+     "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(3, 3)\n"
+     "        self.noise = torch.zeros(3)\n        self.scale = torch.ones(3)\n"
+     "    def forward(self, x):\n        return self.fc(x) * self.scale + self.noise\n"
+     "    def to(self, device):\n        self.scale = self.scale.to(device)\n        return super().to(device)\n"
+     "m = M().to(device)\ny = m(torch.ones(2, 3, device=device))\n", True, "TP203"),
+    ("to-override-moving-the-attribute",
+     "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(3, 3)\n"
+     "        self.noise = torch.zeros(3)\n"
+     "    def forward(self, x):\n        return self.fc(x) + self.noise\n"
+     "    def to(self, device):\n        self.noise = self.noise.to(device)\n        return super().to(device)\n"
+     "m = M().to(device)\ny = m(torch.ones(2, 3, device=device))\n", False, None),
     # ... nor a tensor the constructor was given and kept in a plain attribute, nor one an `__init__`
     # helper made and kept there
     ("plain-attr-from-a-constructor-argument-does-not-move",
@@ -660,3 +686,19 @@ def test_a_subclass_of_a_private_torch_base_is_a_module():
             "y = L()(torch.ones(2, 3, device='cuda:1'))\n")
     assert isinstance(run_on_fake_gpu(code.replace(".type(x.type())", ".cuda()")), Exception)  # .type('torch.cuda.*') of a CPU tensor: the current GPU
     assert [(f.code, f.span.start_line + 1) for f in check_source(code, "t.py") if f.severity <= Severity.WARNING] == [("TP101", 11)]
+
+
+def test_module_to_rebinds_buffers_so_a_list_of_them_keeps_the_old_tensors():
+    """`Module._apply` rebinds `self._buffers[name]` to the converted tensor: a plain list filled with
+    `getattr(self, name)` still holds the tensors as registered (pytorch/pytorch#29807)."""
+    class M(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.noise = []
+            for i in range(2):
+                self.register_buffer(f"noise_{i}", torch.zeros(4, 1))
+                self.noise.append(getattr(self, f"noise_{i}"))
+
+    m = M().to("meta")
+    assert m.noise_0.device.type == "meta" and m.noise[0].device.type == "cpu"
+    assert m.noise[0] is not m.noise_0

@@ -178,6 +178,9 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         return UNKNOWN
     args, kwargs = ev.eval_args(node)
     ev.emit("call", node, None, name, recv, args, kwargs)
+    if name == "register_buffer" and type(recv) is SelfV and len(args) >= 2 and args[1].__class__ is TensorV \
+            and not isinstance(node.args[0], ast.Constant):
+        ev.frame.env[_named_buffer_key(ev, node.args[0])] = args[1]  # read back by `getattr(self, <the name>)`
     if name == "add_graph" and len(args) >= 2 and isinstance(args[0], (ModuleV, PlacedV)):
         _trace_module(ev, node, args[0], args[1])
     if not isinstance(recv, SelfV):
@@ -347,6 +350,8 @@ def call_builtin(ev, node: ast.Call, name: str) -> Value:
         return UNKNOWN
     if name == "iter":
         return first
+    if name == "getattr" and type(first) is SelfV and len(node.args) == 2 and not isinstance(node.args[1], ast.Constant):
+        return ev.frame.env.get(_named_buffer_key(ev, node.args[1]), UNKNOWN)
     if name == "enumerate":
         return EnumerateV(first)
     if name == "len":
@@ -368,6 +373,14 @@ def call_builtin(ev, node: ast.Call, name: str) -> Value:
     if name not in PURE_BUILTINS:
         forget_moved_arguments(ev, node)
     return UNKNOWN
+
+
+def _named_buffer_key(ev, name: ast.AST) -> str:
+    """`self.register_buffer(pname, t)` then `getattr(self, pname)` (the same name expression, in the
+    same loop): the tensor registered, as it was (a list filled so holds it, not the buffer `.to()`
+    makes).  The key is no access path: it never leaves the frame as an attribute."""
+    loops = ev.frame.loops
+    return f"<buffer {id(loops[-1].node) if loops else 0} {ast.dump(name)}>"
 
 
 class _FakeLoop:

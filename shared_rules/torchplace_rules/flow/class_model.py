@@ -33,6 +33,7 @@ class ClassInfo:
     plain_tensors: dict = field(default_factory=dict)  # name -> ast.Assign in __init__
     plain_module_lists: dict = field(default_factory=dict)  # name -> ast.Assign
     overrides_apply: bool = False
+    apply_moves: Optional[frozenset] = None  # with overrides_apply: the only attributes its `to`/`cuda` move
     registers_modules: bool = False  # __init__ calls self.add_module/register_module
     unresolved_base: bool = False  # a base class we cannot see into (maybe an nn.Module)
     torch_layers: dict = field(default_factory=dict)  # submodules that are torch.nn layers -> their class name
@@ -50,6 +51,11 @@ class ClassInfo:
     plain_values: dict = field(default_factory=dict)  # name -> assignment: CPU tensors __init__ keeps unregistered
     plain_containers: set = field(default_factory=set)  # those of plain_values that are lists/tuples/dicts of tensors
     plain_bases: bool = True  # every base is `object`, `torch.nn.Module` or such a class of the project
+
+    def unmoved(self, name: str) -> bool:
+        """Does `Module.to()` leave a plain attribute `self.<name>` where it is: no override of
+        `_apply`/`to`/`cuda`, or overrides that only move other attributes?"""
+        return not self.overrides_apply or self.apply_moves is not None and name not in self.apply_moves
 
     def find_method(self, name: str, after: Optional["ClassInfo"] = None):
         """(method node, the class defining it) through the bases in order; `after`: start
@@ -152,19 +158,18 @@ class ClassInfo:
             if isinstance(value, ModuleV):
                 return ModuleV(SELF_DEV, value.has_params, None, value.cls)
             if isinstance(value, TensorV):
-                if name in self.plain_values and not self.overrides_apply and name not in self.plain_containers:
+                if name in self.plain_values and self.unmoved(name) and name not in self.plain_containers:
                     # a CPU tensor `__init__` keeps unregistered, however it was made (`torch.linspace(...)[..., None]`,
                     # a helper method): `.to()` leaves it on the CPU
                     return TensorV(CPU, origin=self.plain_values[name], plain_attr=name, rank=value.rank,
                                    min_rank=value.min_rank)
                 return TensorV(None, origin=at)
-            if not self.overrides_apply and tensor_container_items(value):
+            if self.unmoved(name) and tensor_container_items(value):
                 # A plain list/tuple/dict is never registered: `.to()` leaves the tensors in it where they
                 # were (a buffer registered from it is a new tensor after the move; a Parameter keeps its
                 # identity and moves, so containers of parameters stay unknown).  Its CPU tensors are the
                 # attribute's (TP203 reports them where they meet the module's tensors).
-                return map_leaves(value, lambda v: replace(v, factory=None, plain_attr=name)
-                                  if isinstance(v, TensorV) and v.dev.is_cpu else v)
+                return plain_container(value, name)
             if name in self.plain_module_lists or not isinstance(value, (DeviceV,)):
                 return UNKNOWN  # plain containers are TP203's business, reported at their cause
         return value
@@ -184,6 +189,19 @@ class ClassInfo:
             if bound is True or name in bound:
                 return False
         return True
+
+    def stores_attribute(self, name: str) -> bool:
+        """Does a method of this class or of a project base bind `self.<name>` (kept per class)?"""
+        for cls in self.mro():
+            stored = cls.__dict__.get("_stored_attrs")
+            if stored is None:
+                stored = cls.__dict__["_stored_attrs"] = {
+                    node.attr for method in cls.methods.values() for node in ast.walk(method)
+                    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+                    and isinstance(node.value, ast.Name) and node.value.id == "self"}
+            if name in stored:
+                return True
+        return False
 
     def plain_attr_uses(self, name: str) -> list[ast.Attribute]:
         """Loads of `self.<name>` outside __init__ that are not being moved."""
@@ -215,6 +233,34 @@ NN_MODULE_ATTRS = frozenset({
     "register_state_dict_pre_hook", "requires_grad_", "set_extra_state", "set_submodule", "share_memory",
     "state_dict", "to", "to_empty", "train", "training", "type", "xpu", "zero_grad"})
 _REGISTERING = frozenset({"register_buffer", "register_parameter", "add_module", "register_module"})
+
+
+def _override_moves(method) -> Optional[frozenset]:
+    """The attributes an override of `to`/`cuda` moves when all it does is `self.x = self.x.to(...)`
+    and hand on to nn.Module's (`return super().to(device)`), which moves parameters and buffers
+    only; None for `_apply` or any other body (it may move anything)."""
+    if method.name == "_apply":
+        return None
+    moved = set()
+    for stmt in method.body:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+            continue  # a docstring
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and _self_attr(stmt.targets[0]) is not None \
+                and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Attribute) \
+                and stmt.value.func.attr in MOVE_METHODS and _self_attr(stmt.value.func.value) == _self_attr(stmt.targets[0]):
+            moved.add(stmt.targets[0].attr)
+            continue
+        call = stmt.value if isinstance(stmt, (ast.Return, ast.Expr)) else None
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in ("to", "cuda") \
+                and isinstance(call.func.value, ast.Call) and isinstance(call.func.value.func, ast.Name) \
+                and call.func.value.func.id == "super":
+            continue
+        return None
+    return frozenset(moved)
+
+
+def _self_attr(node) -> Optional[str]:
+    return node.attr if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" else None
 
 
 def _bound_outside_init(cls: ClassInfo):
@@ -275,11 +321,14 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
         v.info.plain_bases if isinstance(v, ClassV)
         else isinstance(v, QualV) and v.name in _PLAIN_BASES
         for v in bases)
+    moves = frozenset()
     for item in stmt.body:
         if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
             info.methods[item.name] = item
             if item.name in ("_apply", "to", "cuda"):
                 info.overrides_apply = True
+                moved = _override_moves(item) if moves is not None else None
+                moves = moves | moved if moved is not None else None
     info.method_order = sorted(info.methods, key=lambda n: (n != "__init__", info.methods[n].lineno))
     _scan_record(stmt, info, bases)
     for value in bases:
@@ -290,7 +339,10 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
             info.buffers |= b.buffers
             info.submodules.update(b.submodules)
             info.plain_tensors.update(b.plain_tensors)
+            if b.overrides_apply:
+                moves = moves | b.apply_moves if moves is not None and b.apply_moves is not None else None
             info.overrides_apply |= b.overrides_apply
+    info.apply_moves = moves if info.overrides_apply else None
     init = info.methods.get("__init__")
     if init is not None and is_module:
         _scan_init(init, info, analyzer)
@@ -603,11 +655,16 @@ def _device_parameter(init: ast.FunctionDef, analyzer) -> Optional[str]:
     return used.pop() if len(used) == 1 else None
 
 
+def plain_container(value: Value, name: str) -> Value:
+    """A list/tuple/dict of tensors a module holds in `self.<name>`: its CPU tensors are the attribute's."""
+    return map_leaves(value, lambda v: replace(v, factory=None, plain_attr=name) if isinstance(v, TensorV) and v.dev.is_cpu else v)
+
+
 def tensor_container_items(value: Value) -> tuple:
     """The items of a list, tuple or dict whose items are all tensors of a known device, none a
-    parameter (empty for anything else)."""
+    parameter (empty for anything else; the element that stands for them all in a list appended to)."""
     if isinstance(value, SeqV):
-        items = value.items
+        items = value.items if value.items is not None else (value.elem,)  # a list appended to: what it holds
     elif isinstance(value, DictV):
         items = tuple(v for _, v in value.items) if value.items is not None else None
     else:

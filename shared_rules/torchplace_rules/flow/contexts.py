@@ -317,8 +317,9 @@ def call_in_context(ev, func, cls, bound: dict, node: ast.Call, self_dev: Option
     call is not followed (recursion, too deep).  `own_object`: a method called on the caller's own
     `self` (`self.post_init()`, `super().__init__()`)."""
     fnode = func.node
-    if id(fnode) in ev.active_calls or ev.frame.inline_depth >= MAX_CALL_DEPTH or isinstance(fnode, ast.AsyncFunctionDef):
-        return None
+    if id(fnode) in ev.active_calls or isinstance(fnode, ast.AsyncFunctionDef) or ev.frame.inline_depth >= MAX_CALL_DEPTH and (
+            fnode.name != "<lambda>" or ev.frame.inline_depth > MAX_CALL_DEPTH):
+        return None  # (a lambda, one expression, is followed one call deeper: `map(lambda t: t.view(...), (q, k))`)
     if ev.outgoing is not None:
         record_outgoing(ev, func, cls, bound, self_dev, node)
     shared = _generic_cache(func, cls, bound, self_dev, own_object)

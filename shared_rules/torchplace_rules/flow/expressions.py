@@ -75,6 +75,8 @@ class ExpressionEvaluator:
                 items = [value.element(target)] * len(elts)
             elif isinstance(value, TensorV) and value.dev is not None:
                 items = [replace(value, rank=None, factory=None, min_rank=0)] * len(elts)  # unbinding a tensor
+            elif isinstance(value, ModuleV) and value.layer in ("ModuleList", "Sequential") and value.items is not None:
+                items = value.members(len(elts)) or [value.member()] * len(elts)  # `attn, ffn = pair`
             else:
                 items = [UNKNOWN] * len(elts)
             nodes = value_node.elts if isinstance(value_node, (ast.Tuple, ast.List)) and len(value_node.elts) == len(elts) else [None] * len(elts)
@@ -395,7 +397,8 @@ class ExpressionEvaluator:
         if isinstance(base, BatchV):
             return base.element(node)
         if isinstance(base, ModuleV) and base.layer in ("ModuleList", "Sequential", "ModuleDict"):
-            return base.member(node)
+            index = node.slice.value if isinstance(node.slice, ast.Constant) and type(node.slice.value) is int else None
+            return base.member(node, index)
         if isinstance(base, SeqV):
             if base.items is not None and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
                 try:

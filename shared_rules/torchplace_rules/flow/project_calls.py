@@ -13,7 +13,7 @@ import ast
 from dataclasses import replace
 from typing import Optional
 
-from .class_model import device_parameter, method_kind
+from .class_model import device_parameter, method_kind, plain_container, tensor_container_items
 from .contexts import (
     apply_effects, argument_paths, bind_arguments, call_in_context, relative_to, relocate, same_place,
 )
@@ -300,7 +300,7 @@ def _run_init(ev, node: ast.Call, cls: ClassV, args: list, kwargs: dict, all_cal
     receiver = SelfV(info, cls.key, ())
     func = FuncV(method, id(method), owner, owner.home)
     bound = bind_arguments(method, list(node.args), args, kwargs, receiver)
-    if bound is None or not (all_calls or _informative_defaults(ev, bound)):
+    if bound is None or not (all_calls or not info.init_values or _informative_defaults(ev, bound)):
         forget_moved_arguments(ev, node)
         return ()
     result = call_in_context(ev, func, owner, bound, node, None)
@@ -389,11 +389,14 @@ def _as_module_attribute(info, name: str, value: Value, at) -> Value:
     if isinstance(value, ModuleV):
         return replace(value, dev=SELF_DEV, placed_at=None)
     if isinstance(value, TensorV):
-        if value.dev is not None and value.dev.is_cpu and not value.grad and not info.overrides_apply:
+        if value.dev is not None and value.dev.is_cpu and not value.grad and info.unmoved(name):
             return replace(value, plain_attr=name, factory=None)
         return TensorV(None, origin=at)
     if isinstance(value, DeviceV) and info.overrides_apply:
         return UNKNOWN
+    if isinstance(value, (SeqV, DictV)) and tensor_container_items(value):
+        # a plain list of CPU tensors (of buffers as registered) stays there, unless `_apply` moves it
+        return plain_container(value, name) if info.unmoved(name) else UNKNOWN
     if isinstance(value, (SeqV, DictV)) and _holds_modules(value):
         # Modules in a list move with the instance where they are also its attributes (`[self.b1, self.b2]`)
         # and stay where they were if not (TP203 reports such a list where it is made): not known here.

@@ -379,9 +379,14 @@ def layer(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
             items = children[0]
             for child in children[1:]:
                 items = items.join(child)
+            if items.__class__ is ModuleV and items.cls is None and 1 < len(children) <= 8 \
+                    and any(c.cls is not None for c in children):
+                items = SeqV(tuple(children))  # members of different classes, one by one
+        elif not members and not node.keywords:
+            items = SeqV(())  # empty: what `.append` adds is what it holds
         # A container of stateless layers is stateless itself: it runs where its input is.
         return ModuleV(dev, has_params, node, torch_layer=not has_params, layer=name,
-                       items=items if isinstance(items, ModuleV) else None)
+                       items=items if isinstance(items, (ModuleV, SeqV)) else None)
     if name in ("Parameter", "Buffer"):
         return UNKNOWN
     tensors = [v for v in list(args) + list(kwargs.values()) if isinstance(v, TensorV)]

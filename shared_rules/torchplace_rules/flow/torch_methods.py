@@ -16,10 +16,10 @@ from . import operators
 from . import torch_api as api
 from .devices import ACCEL_KIND, CPU, SELF_KIND, Dev
 from .events import Conflict
-from .ranks import method_rank
+from .ranks import SAME_RANK, method_rank
 from .torch_calls import dtype_of, kw_device
 from .values import (
-    NUMBER, UNKNOWN, BatchV, DeviceV, DictV, ItemsV, ModuleV, NumpyV, ParamsV, PlacedV, QualV, SeqV, TensorV, Value,
+    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, ItemsV, ModuleV, NumpyV, ParamsV, PlacedV, QualV, SeqV, TensorV, Value,
 )
 
 MODULE_SELF_METHODS = {"train", "eval", "requires_grad_", "half", "float", "double", "bfloat16", "share_memory", "apply",
@@ -179,8 +179,11 @@ def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         if name.endswith("_") or name in ("requires_grad_",):
             return replace(recv, grad=True if name == "requires_grad_" else recv.grad)
         keep = recv.dev is not None and recv.dev.is_cpu
+        # (a plain attribute's tensor, reshaped or mapped element-wise and never to fewer dimensions, is still
+        # what `.to()` left behind: `self.noise.clamp(...)`, `self.weight.unsqueeze(0)`)
+        plain = recv.plain_attr if keep and (name in SAME_RANK or name == "unsqueeze") else None
         return TensorV(recv.dev, origin=node, rank=rank, dtype=recv.dtype, grad=grad, batch=batch, module_output=recv.module_output,
-                       factory=recv.factory if keep else None, random=recv.random and keep, min_rank=least)
+                       factory=recv.factory if keep else None, random=recv.random and keep, plain_attr=plain, min_rank=least)
     return UNKNOWN
 
 
@@ -208,6 +211,14 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
         return ItemsV(TensorV(module.dev, origin=node, grad=name == "named_parameters"))
     if name == "state_dict" and not args and not kwargs:
         return DictV(TensorV(module.dev, origin=node))  # parameters and buffers, where the module is
+    if name == "append" and module.layer == "ModuleList" and module.items is not None:
+        path = ev.path_of(node.func.value)
+        if path is not None:  # `layers.append(block)`: what it holds joins block
+            added = args[0] if len(args) == 1 and not kwargs and isinstance(args[0], ModuleV) else None
+            old = module.items
+            items = None if added is None else added if old.__class__ is SeqV and old.items == () else old.join(added)
+            ev.frame.env[path] = replace(module, items=items if isinstance(items, (ModuleV, SeqV)) else None)
+        return NONE
     if name in MODULE_SELF_METHODS:
         return module
     return UNKNOWN

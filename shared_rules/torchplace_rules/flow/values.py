@@ -189,7 +189,8 @@ class ModuleV(Value):
 
     attrs: tuple = ()  # (name, value) pairs: plain attributes of an instance made here (`self.device = device`)
     layer: Optional[str] = None  # the torch.nn class of a torch layer (`CrossEntropyLoss`)
-    items: Optional[Value] = None  # an nn.ModuleList / Sequential / ModuleDict: what its members are
+    items: Optional[Value] = None  # an nn.ModuleList / Sequential / ModuleDict: what its members are (a SeqV:
+    # its members one by one, of different classes)
     not_none: bool = False  # made on every path (`from_pretrained(...)`): `is None` is False
 
     def maybe_none(self):
@@ -213,15 +214,37 @@ class ModuleV(Value):
                            self.torch_layer and other.torch_layer,
                            join_attrs(self.attrs, other.attrs) if self.cls is other.cls else (),
                            self.layer if self.layer == other.layer else None,
-                           self.items.join(other.items) if self.items is not None and other.items is not None else None,
-                           self.not_none and other.not_none)
+                           _join_members(self.items, other.items), self.not_none and other.not_none)
         return UNKNOWN
 
-    def member(self, at=None) -> "Value":
-        """A member of a module container (iterated, indexed): a module where the container is."""
-        if isinstance(self.items, ModuleV):
-            return replace(self.items, dev=self.dev, placed_at=self.placed_at or self.items.placed_at)
+    def member(self, at=None, index: Optional[int] = None) -> "Value":
+        """A member of a module container (iterated, indexed; `index`: that one): a module where the container is."""
+        items = self.items
+        if items.__class__ is SeqV:
+            known = items.items
+            items = known[index] if index is not None and known and -len(known) <= index < len(known) else items.element()
+        if isinstance(items, ModuleV):
+            return replace(items, dev=self.dev, placed_at=self.placed_at or items.placed_at)
         return ModuleV(self.dev, True, self.placed_at, None, known_class=False)
+
+    def members(self, count: int) -> Optional[list]:
+        """Its `count` members one by one (`a, b = pair`), where known."""
+        items = self.items
+        if items.__class__ is SeqV and items.items is not None and len(items.items) == count:
+            return [self.member(None, i) for i in range(count)]
+        return None
+
+
+def _join_members(a: Optional[Value], b: Optional[Value]) -> Optional[Value]:
+    """The members of a module container on two paths (one of them may still be empty: a loop of
+    `layers.append(...)` that may not run)."""
+    if a is None or b is None:
+        return None
+    if a.__class__ is SeqV and a.items == ():
+        return b
+    if b.__class__ is SeqV and b.items == ():
+        return a
+    return a.join(b)
 
 
 @fast_init

@@ -42,7 +42,9 @@ class UnregisteredTensorAttr(Rule):
         attribute that may be 0-dim is judged only where the op is known, and one that is on the CPU only for the instances some calls make
         (`Block(x_example)` with a CPU tensor) only where the analysis sees it meet them.  The
         module must be able to reach an accelerator (as for TP202): a device in the file, or
-        library API.  The buffer fix is offered only then.
+        library API.  The buffer fix is offered only then.  A class that overrides `_apply`, `to` or
+        `cuda` may move its attributes itself: only the attributes an override of `to`/`cuda` that does
+        nothing but `self.x = self.x.to(device)` and `super().to(device)` leaves are judged.
     """
     example = """
         class Scale(nn.Module):
@@ -184,25 +186,27 @@ class UnregisteredTensorAttr(Rule):
     ]
 
     def on_class(self, ev, info) -> None:
-        if not info.is_module or info.overrides_apply:
+        if not info.is_module or not _may_leave_attributes(info):
             return
         if info.plain_tensors:
             ev.deferred.append((self.code, ("class", info)))
-        self.report_lists(ev, info)
+        if not info.overrides_apply:
+            self.report_lists(ev, info)
 
     def on_init_analysed(self, ev, info) -> None:
         """CPU tensors `__init__` keeps however it makes them (a helper, a function, NumPy): judged
         with the same evidence as the ones the class scan sees."""
-        if info.overrides_apply:
+        if not _may_leave_attributes(info):
             return
         if info.plain_values:
             ev.deferred.append((self.code, ("values", info)))
-        self.report_lists(ev, info)
+        if not info.overrides_apply:
+            self.report_lists(ev, info)
 
     def on_init_context(self, ev, info, attrs) -> None:
         """CPU tensors `__init__` keeps for one call (`Block(x_example)` with a CPU tensor: the states
         it makes with `device=x_example.device`): judged like those every instance holds."""
-        if not info.overrides_apply:
+        if _may_leave_attributes(info):
             ev.deferred.append((self.code, ("context", info, attrs)))
 
     def report_lists(self, ev, info) -> None:
@@ -260,6 +264,8 @@ class UnregisteredTensorAttr(Rule):
         for info, attrs in judged:
             found = []
             for name, assign in attrs.items():
+                if not info.unmoved(name):
+                    continue  # an override of `to()` moves it
                 use = uses.get((id(info.node), name))
                 if use is None and name not in info.plain_containers and attrs is not in_contexts.get(id(info)):
                     # (a container, or a tensor made on the CPU for some calls only: where the flow saw it)
@@ -300,6 +306,11 @@ class UnregisteredTensorAttr(Rule):
 
 
 _ARITHMETIC = (ast.BinOp, ast.AugAssign, ast.Compare, ast.UnaryOp)  # where a 0-dim CPU tensor meets any device
+
+
+def _may_leave_attributes(info) -> bool:
+    """No override of `_apply`/`to`/`cuda`, or overrides that move only some attributes themselves."""
+    return not info.overrides_apply or info.apply_moves is not None
 
 
 def _container_kind(value: ast.AST) -> str:
