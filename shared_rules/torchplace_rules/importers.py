@@ -15,7 +15,7 @@ import os
 import re
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 from .flow.cross_file import MAX_STAR_IMPORTS
 
@@ -149,7 +149,7 @@ class ImporterTable:
             packages: dict = {}
             for source, names in layer.items():
                 for importer in importers(source):
-                    if importer not in handed_on and importer != path and self._hands_on(importer):
+                    if self._hands_on(importer) and importer not in handed_on and importer != path:
                         given = self._bound_names(importer, source, names)
                         if given:
                             handed_on[importer] = packages[importer] = given
@@ -159,7 +159,7 @@ class ImporterTable:
                             and self._bound_names(importer, package, names):
                         found.append(importer)
             layer = packages
-        found.sort(key=lambda p: (_distance(p, path), str(p)))
+        found.sort(key=_distance_key(path))
         return found, handed_on
 
     def _hands_on(self, path: Path) -> bool:
@@ -196,10 +196,18 @@ class ImporterTable:
 
     def _direct_importers(self, path: Path) -> list[Path]:
         found = []
+        stem = _stem(path)
+        static = self.index.static
         for folder in self._folders_for(path):
             entries, by_token = self._read(folder)
-            for candidate in by_token.get(_stem(path), ()):
-                if candidate != path and self._imports(candidate, entries[candidate][1], path):
+            candidates = by_token.get(stem)
+            if not candidates:
+                continue
+            # what an import line of this folder's files imports depends on the folder only (in a
+            # static run): the files of a package that all say `from .utils import f` resolve it once
+            answers: Optional[dict] = {} if static else None
+            for candidate in candidates:
+                if self._imports(candidate, entries[candidate][1], path, stem, answers) and candidate != path:
                     found.append(candidate)
         return found
 
@@ -207,15 +215,22 @@ class ImporterTable:
         entry = self.folders.get(path.parent, (0, {}, {}))[1].get(path)
         return entry[2] if entry is not None else 0
 
-    def _imports(self, importer: Path, imports: list, target: Path) -> bool:
-        stem = _stem(target)
+    def _imports(self, importer: Path, imports: list, target: Path, stem: str, answers: Optional[dict]) -> bool:
+        """Does an import line of `importer` import `target` (`stem`: its name)?  `answers`: what
+        the lines of `importer`'s folder were found to import, {(module, level): imports target}
+        (None: not kept)."""
         for level, module, names in imports:
             if module and module.rpartition(".")[2] != stem and stem not in names:
                 continue  # (a line that does not name the file cannot import it)
-            if self.index.resolve(importer, module or None, level) == target:
+            key = (module, level, stem in names)
+            hit = answers.get(key) if answers is not None else None
+            if hit is None:
+                hit = self.index.resolve(importer, module or None, level) == target or stem in names and \
+                    self.index.resolve(importer, f"{module}.{stem}" if module else stem, level) == target  # `from pkg import module`
+                if answers is not None:
+                    answers[key] = hit
+            if hit:
                 return True
-            if stem in names and self.index.resolve(importer, f"{module}.{stem}" if module else stem, level) == target:
-                return True  # `from pkg import module`
         return False
 
     def _folders_for(self, path: Path) -> list[Path]:
@@ -239,9 +254,11 @@ class ImporterTable:
 
     def _read(self, folder: Path) -> tuple:
         """({file: (fingerprint, imports, lines, tokens, star imports)}, {token: [file]}) of the folder's files."""
-        now = time.monotonic()
         known = self.folders.get(folder)
-        if known is not None and (self.index.static or now - known[0] < RESCAN_SECONDS):
+        if known is not None and self.index.static:
+            return known[1], known[2]
+        now = time.monotonic()
+        if known is not None and now - known[0] < RESCAN_SECONDS:
             return known[1], known[2]
         old = known[1] if known is not None else {}
         entries = {}
@@ -284,6 +301,21 @@ def _top_folders(root: Path, chain: list) -> list[Path]:
 def _stem(path: Path) -> str:
     """The name other files import `path` by."""
     return path.parent.name if path.name == "__init__.py" else path.stem
+
+
+def _distance_key(target: Path):
+    """The sort key of an importer of `target`: (its distance from `target`, its path); the
+    distance is worked out once per folder."""
+    known: dict = {}
+
+    def key(importer: Path) -> tuple:
+        text = str(importer)
+        folder = text.rpartition(os.sep)[0]
+        distance = known.get(folder)
+        if distance is None:
+            distance = known[folder] = _distance(importer, target)
+        return distance, text
+    return key
 
 
 def _distance(a: Path, b: Path) -> int:

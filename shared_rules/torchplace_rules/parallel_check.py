@@ -180,8 +180,10 @@ def check_files(items: Iterable[tuple[str, Config]], jobs: Optional[int], cross_
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     size = max(1, min(BATCH_FILES, -(-len(items) // (jobs * 4))))
     batches = folder_batches(items, size)
-    with context.Pool(jobs, initializer=_init_worker, initargs=(cross_file,),
-                      maxtasksperchild=max(1, TASKS_PER_WORKER // size)) as pool:
+    # (a batch ends with its folder, often before `size` files: a worker is replaced after the
+    # batches that make TASKS_PER_WORKER files on average, not after TASKS_PER_WORKER // size)
+    per_worker = max(1, TASKS_PER_WORKER * len(batches) // len(items))
+    with context.Pool(jobs, initializer=_init_worker, initargs=(cross_file,), maxtasksperchild=per_worker) as pool:
         for results in pool.imap(check_batch, batches):
             yield from results
 

@@ -11,7 +11,7 @@ import os
 from typing import Iterator, Optional
 
 from ..flow.devices import ACCEL_TYPES
-from ..syntax_nodes import node_fields
+from ..syntax_nodes import child_fields
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers")
@@ -19,12 +19,13 @@ _BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers")
 
 def parent_map(tree: ast.AST) -> dict[int, ast.AST]:
     """id(child) -> parent, for every node of `tree` (breadth first, as `ast.walk` with
-    `ast.iter_child_nodes`; fields that hold only names and numbers are never looked at)."""
+    `ast.iter_child_nodes`; fields that hold only names and numbers are never looked at, nor those
+    that hold only the context and operator singletons every tree shares: `Load()` has no parent)."""
     parents: dict[int, ast.AST] = {}
     todo = [tree]
     push = todo.append
     for parent in todo:
-        for name in node_fields(parent.__class__):
+        for name in child_fields(parent.__class__):
             value = getattr(parent, name, None)
             if value.__class__ is list:
                 for child in value:
