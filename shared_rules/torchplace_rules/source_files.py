@@ -65,16 +65,12 @@ def read_bytes(path: Union[str, os.PathLike], max_size: int) -> bytes:
 def decode_source(data: bytes) -> SourceFile:
     """Decode as Python would (BOM, coding cookie, UTF-8), falling back to latin-1."""
     second = data.find(b"\n", data.find(b"\n") + 1)
-    if b"coding" not in (data[:second] if second >= 0 else data) and not data.startswith(codecs.BOM_UTF8):
-        # no BOM and no cookie on the first two lines: UTF-8 (what `detect_encoding` would say,
-        # without its line-by-line reading); a strict UTF-8 decoding always encodes back the same
-        try:
-            return SourceFile(data.decode("utf-8"), "utf-8")
-        except UnicodeDecodeError:
-            return SourceFile(data.decode("latin-1"), "latin-1")
     try:
-        codec, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        codec = codecs.lookup(codec).name if codec != "utf-8-sig" else codec
+        if b"coding" not in (data[:second] if second >= 0 else data) and not data.startswith(codecs.BOM_UTF8):
+            codec = "utf-8"  # no BOM, no cookie on the first two lines: what `detect_encoding` says, unread
+        else:
+            codec, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+            codec = codecs.lookup(codec).name if codec != "utf-8-sig" else codec
         text = data.decode(codec)
         if text.encode(codec) == data:
             return SourceFile(text, codec)

@@ -227,6 +227,29 @@ def test_a_module_summarised_at_two_depths_is_parsed_once(tmp_path, monkeypatch)
     assert sorted(parsed) == ["mid.py", "net.py"]
 
 
+def test_an_importer_that_imports_the_file_only_for_type_checkers_is_no_caller(tmp_path):
+    """A package `__init__` that star-imports its modules under `if TYPE_CHECKING:` (and hands them
+    on lazily otherwise) runs no code of them: it is not summarised for its calls into them; an
+    import that runs (the `else:` branch) still makes it a caller."""
+    import ast
+
+    from torchplace_rules import module_summaries
+
+    only_typing = "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from .net import *\n    from .net import Net\n"
+    runs_too = only_typing + "else:\n    from .net import Net\n"
+    project = _project(tmp_path, {"pkg/net.py": NET, "pkg/__init__.py": only_typing, "pkg/eager.py": runs_too})
+    index = ProjectIndex(project)
+    target = project / "pkg" / "net.py"
+    names = {}
+    for name, text in (("__init__.py", only_typing), ("eager.py", runs_too)):
+        path = project / "pkg" / name
+        names[name] = module_summaries._names_from(index, path, ast.parse(text), target, {})
+    assert names == {"__init__.py": set(), "eager.py": {"Net"}}
+    outgoing = module_summaries.summarise_callers(index, project / "pkg" / "__init__.py", only_typing,
+                                                  index.fingerprint(project / "pkg" / "__init__.py"), target)
+    assert outgoing.outgoing == {} and outgoing.deps == {}
+
+
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "torchplace_rules.cli", "check", *args], cwd=cwd,
                           capture_output=True, text=True, timeout=300)

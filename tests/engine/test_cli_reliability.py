@@ -84,6 +84,42 @@ def test_fix_keeps_bom_and_newlines(tmp_path, capsys, newline):
     assert path.read_bytes() == b"\xef\xbb\xbf" + source.replace("x.to(device)" + newline, "x = x.to(device)" + newline, 1).encode()
 
 
+DECODINGS = {
+    "ascii": b"x = 1\n",
+    "utf-8 text": "x = 'r\u00e9sum\u00e9'\n".encode(),
+    "a BOM": b"\xef\xbb\xbfx = 1\n",
+    "a cookie on line 1": b"# -*- coding: latin-1 -*-\nx = '\xe9'\n",
+    "a cookie on line 2": b"#!/usr/bin/env python\n# coding: cp1252\nx = '\x80'\n",
+    "a cookie on line 3 (ignored)": b"\n\n# coding: latin-1\nx = '\xc3\xa9'\n",
+    "the word coding, no cookie": b"# no coding style here\nx = 1\n",
+    "invalid UTF-8, no cookie": b"x = '\xe9'\n",
+    "carriage returns and a cookie": b"# coding: latin-1\rx = '\xe9'\r",
+    "an unknown codec": b"# coding: no-such-codec\nx = 1\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(DECODINGS))
+def test_source_is_decoded_as_python_would(name):
+    """`decode_source` skips `tokenize.detect_encoding` when there is no BOM and no cookie: it must
+    give what Python's own detection (with the latin-1 fallback) gives."""
+    import codecs
+    import io
+    import tokenize
+
+    from torchplace_rules.source_files import decode_source
+
+    data = DECODINGS[name]
+    try:
+        codec, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        codec = codecs.lookup(codec).name if codec != "utf-8-sig" else codec
+        text = data.decode(codec)
+        expected = (text, codec) if text.encode(codec) == data else (data.decode("latin-1"), "latin-1")
+    except (SyntaxError, LookupError, UnicodeError):
+        expected = (data.decode("latin-1"), "latin-1")
+    got = decode_source(data)
+    assert (got.text, got.codec) == expected
+
+
 def test_inserted_lines_take_their_neighbours_newline(tmp_path, capsys):
     path = tmp_path / "mixed.py"
     source = ("import torch\r\nfrom torch import nn\n\ndevice = torch.device('cuda')\r\nmodel = nn.Linear(3, 3).to(device)\r\n"

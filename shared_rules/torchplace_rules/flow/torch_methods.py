@@ -20,6 +20,7 @@ from .ranks import SAME_RANK, method_rank
 from .torch_calls import dtype_of, kw_device
 from .values import (
     NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, ItemsV, ModuleV, NumpyV, ParamsV, PlacedV, QualV, SeqV, TensorV, Value,
+    join_members,
 )
 
 MODULE_SELF_METHODS = {"train", "eval", "requires_grad_", "half", "float", "double", "bfloat16", "share_memory", "apply",
@@ -215,8 +216,7 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
         path = ev.path_of(node.func.value)
         if path is not None:  # `layers.append(block)`: what it holds joins block
             added = args[0] if len(args) == 1 and not kwargs and isinstance(args[0], ModuleV) else None
-            old = module.items
-            items = None if added is None else added if old.__class__ is SeqV and old.items == () else old.join(added)
+            items = join_members(module.items, added)
             ev.frame.env[path] = replace(module, items=items if isinstance(items, (ModuleV, SeqV)) else None)
         return NONE
     if name in MODULE_SELF_METHODS:

@@ -214,7 +214,7 @@ class ModuleV(Value):
                            self.torch_layer and other.torch_layer,
                            join_attrs(self.attrs, other.attrs) if self.cls is other.cls else (),
                            self.layer if self.layer == other.layer else None,
-                           _join_members(self.items, other.items), self.not_none and other.not_none)
+                           join_members(self.items, other.items), self.not_none and other.not_none)
         return UNKNOWN
 
     def member(self, at=None, index: Optional[int] = None) -> "Value":
@@ -235,9 +235,9 @@ class ModuleV(Value):
         return None
 
 
-def _join_members(a: Optional[Value], b: Optional[Value]) -> Optional[Value]:
+def join_members(a: Optional[Value], b: Optional[Value]) -> Optional[Value]:
     """The members of a module container on two paths (one of them may still be empty: a loop of
-    `layers.append(...)` that may not run)."""
+    `layers.append(...)` that may not run), or with a member added (`layers.append(block)`)."""
     if a is None or b is None:
         return None
     if a.__class__ is SeqV and a.items == ():
