@@ -15,9 +15,7 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Optional, Union
-
-import pathspec
+from typing import TYPE_CHECKING, Callable, Iterator, Optional, Union
 
 from .config import DEFAULT_MAX_FILE_SIZE, Config, load_config_checked
 from .engine import check_source
@@ -25,6 +23,9 @@ from .model import Finding
 from .source_files import UnreadableFile
 from .source_files import read_source as _read_source
 from .text_lines import split_lines
+
+if TYPE_CHECKING:
+    import pathspec
 
 ALWAYS_SKIPPED = {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", ".tox", ".nox", "node_modules", ".mypy_cache", ".pytest_cache", "site-packages", ".eggs", "build", "dist"}
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
@@ -48,6 +49,8 @@ def _gitignore(folder: str) -> Optional["pathspec.GitIgnoreSpec"]:
             lines = split_lines(handle.read())
     except OSError:
         return None
+    import pathspec  # (here: a check that never walks a folder with a .gitignore does without it, ~20 ms)
+
     spec = pathspec.GitIgnoreSpec.from_lines(lines)
     return spec if len(spec) else None
 
