@@ -469,7 +469,7 @@ def _effects(exit_env: dict, bound: dict) -> dict:
         elif after is not entry:
             continue  # the name was rebound: what follows is not the caller's object
         for key, value in exit_env.items():
-            if len(key) > len(name) and key.startswith(name) and key[len(name)] in ".[":
+            if len(key) > len(name) and name in key and key.startswith(name) and key[len(name)] in ".[":
                 changes.append((key[len(name):], value))
         if changes:
             effects[name] = tuple(changes)

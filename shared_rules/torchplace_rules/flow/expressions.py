@@ -121,7 +121,7 @@ class ExpressionEvaluator:
             if moved in env and (isinstance(value, (ModuleV, PlacedV)) or isinstance(value, TensorV) and value.grad):
                 env[moved] = UNKNOWN  # a layer or parameter made after `self.to(device)` is not moved by it
         prefixes = (path + ".", path + "[")
-        stale = [k for k in env if k.startswith(prefixes)] if len(env) < 400 or "." in path else ()
+        stale = [k for k in env if path in k and k.startswith(prefixes)] if len(env) < 400 or "." in path else ()
         for key in stale:
             del env[key]
         env[path] = value
@@ -138,7 +138,7 @@ class ExpressionEvaluator:
         if isinstance(value, TensorV) and value.batch is None or value.__class__ is NumpyV:
             return  # (an array written into stays an array, of its dtype: NumPy converts what is stored)
         env = self.frame.env
-        for key in [k for k in env if k.startswith(path + ".") or k.startswith(path + "[")]:
+        for key in [k for k in env if path in k and k.startswith((path + ".", path + "["))]:
             del env[key]
         env[path] = UNKNOWN
 
@@ -672,7 +672,7 @@ class ExpressionEvaluator:
         prefix = node.id + "."
         start = len(prefix)
         bound = {key[start:]: v for key, v in self.frame.env.items()
-                 if key.startswith(prefix) and key[start:].isidentifier()}
+                 if prefix in key and key.startswith(prefix) and key[start:].isidentifier()}
         if not bound:
             return value
         attrs = dict(value.attrs)
