@@ -43,22 +43,22 @@ PURE_BUILTINS = {"len", "isinstance", "issubclass", "print", "range", "int", "fl
 def dispatch_call(ev, node: ast.Call, recv: Optional[Value]) -> Value:
     """The value of the call `node`; `recv` is the value of `node.func.value` for `a.b(...)`."""
     func = node.func
-    if isinstance(func, ast.Attribute):
+    if func.__class__ is ast.Attribute:
         if _is_super(func.value):
             result = call_super(ev, node, func.attr)
             if result is not None:
                 return result
-        member = recv.member(ev, func.attr) if isinstance(recv, ProjectModuleV) else None
-        if isinstance(member, FuncV):
+        member = recv.member(ev, func.attr) if recv.__class__ is ProjectModuleV else None
+        if member.__class__ is FuncV:
             return call_function(ev, node, member)
-        if isinstance(member, ClassV):
+        if member.__class__ is ClassV:
             return instantiate(ev, node, member)
         if isinstance(recv, QualV):
             return _call_library(ev, node, f"{recv.name}.{func.attr}")
         callee = attribute_callee(ev, recv, func)
         if type(callee) is QualV:  # a library object kept in an attribute (`self.transform = Compose([...])`)
             return _call_library(ev, node, callee.name)
-        if isinstance(callee, (ModuleV, PlacedV)):
+        if callee.__class__ in (ModuleV, PlacedV):
             return module_call(ev, node, callee.as_module() if isinstance(callee, PlacedV) else callee)
         if callee is not None:
             result = call_value(ev, node, callee, ev.path_of(func))
@@ -71,11 +71,11 @@ def dispatch_call(ev, node: ast.Call, recv: Optional[Value]) -> Value:
     callee = ev.eval(func)
     if isinstance(callee, QualV):
         return _call_library(ev, node, callee.name)
-    if isinstance(callee, ModuleV):
+    if callee.__class__ is ModuleV:
         return module_call(ev, node, callee)
-    if isinstance(callee, PlacedV):
+    if callee.__class__ is PlacedV:
         return module_call(ev, node, callee.as_module())
-    if isinstance(callee, SelfV) and callee.info.is_module:
+    if callee.__class__ is SelfV and callee.info.is_module:
         return module_call(ev, node, ModuleV(SELF_DEV, True, None, callee.info, attrs=callee.attrs or ()))
     result = call_value(ev, node, callee, ev.path_of(func))
     if result is not None:
@@ -102,7 +102,7 @@ def _call_library(ev, node: ast.Call, qual: str) -> Value:
 
 
 def _is_super(node) -> bool:
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
+    return node.__class__ is ast.Call and node.func.__class__ is ast.Name and node.func.id == "super"
 
 
 def attribute_callee(ev, recv: Value, func: ast.Attribute) -> Optional[Value]:
@@ -112,38 +112,38 @@ def attribute_callee(ev, recv: Value, func: ast.Attribute) -> Optional[Value]:
         held = ev.frame.env.get(path)
         if held is not None:
             return held
-    if isinstance(recv, SelfV):
+    if recv.__class__ is SelfV:
         value = self_attribute(ev, recv, func.attr, func)
         return value if isinstance(value, CALLABLE_VALUES) or type(value) is QualV else None
-    if isinstance(recv, ObjectV):
+    if recv.__class__ is ObjectV:
         value = attrs_get(recv.attrs, func.attr)
         if value is None and func.attr in recv.info.class_values:
             return static_lambda(recv.info, recv.info.class_values[func.attr])
         return value if isinstance(value, CALLABLE_VALUES) or type(value) is QualV else None
-    if isinstance(recv, ModuleV) and recv.cls is not None and func.attr in recv.cls.submodules:
+    if recv.__class__ is ModuleV and recv.cls is not None and func.attr in recv.cls.submodules:
         return ModuleV(recv.dev, recv.cls.submodules[func.attr], recv.placed_at)
     return None
 
 
 def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
     """`recv.name(...)` where `recv` is a value (not a module of the project or a torch namespace)."""
-    if isinstance(recv, ObjectV) and recv.info.unresolved_base:
+    if recv.__class__ is ObjectV and recv.info.unresolved_base:
         recv = UNKNOWN  # an instance of a class whose base we cannot see (maybe a Module): `.to()` moves it
-    if isinstance(recv, SelfV) and recv.placed and name in MODULE_MOVES:
+    if recv.__class__ is SelfV and recv.placed and name in MODULE_MOVES:
         path = ev.path_of(node.func.value)  # `self.to(device)`: the submodules a caller placed move too
         if path is not None:
             recv = ev.frame.env[path] = replace(recv, placed=())
-    if isinstance(recv, SelfV) and name in ("to", "cuda") and recv.info.is_module:
+    if recv.__class__ is SelfV and name in ("to", "cuda") and recv.info.is_module:
         return _move_self(ev, node, recv, name)
-    if isinstance(recv, ModuleV):
+    if recv.__class__ is ModuleV:
         if name == "forward":
             args, kwargs = ev.eval_args(node)
             ev.emit("call", node, None, name, recv, args, kwargs)
             return module_call(ev, node, recv, evaluated=(args, kwargs))
         return module_method(ev, node, recv, name)
-    if isinstance(recv, PlacedV) and name in ("to", "cuda", "cpu", "train", "eval", "parameters"):
+    if recv.__class__ is PlacedV and name in ("to", "cuda", "cpu", "train", "eval", "parameters"):
         return module_method(ev, node, recv.as_module(), name, placed=True)
-    if isinstance(recv, PlacedV):
+    if recv.__class__ is PlacedV:
         recv = recv.as_tensor()
     if isinstance(recv, (TensorV, BatchV)) or (recv is UNKNOWN and name in ("to", "cuda")):
         return tensor_method(ev, node, recv, name)

@@ -155,9 +155,9 @@ class ClassInfo:
         if self.is_module:
             # Whatever else the module holds was registered with it or is unknown:
             # submodules follow the module's device; other tensors are not known.
-            if isinstance(value, ModuleV):
+            if value.__class__ is ModuleV:
                 return ModuleV(SELF_DEV, value.has_params, None, value.cls)
-            if isinstance(value, TensorV):
+            if value.__class__ is TensorV:
                 if name in self.plain_values and self.unmoved(name) and name not in self.plain_containers:
                     # a CPU tensor `__init__` keeps unregistered, however it was made (`torch.linspace(...)[..., None]`,
                     # a helper method): `.to()` leaves it on the CPU
@@ -170,7 +170,7 @@ class ClassInfo:
                 # identity and moves, so containers of parameters stay unknown).  Its CPU tensors are the
                 # attribute's (TP203 reports them where they meet the module's tensors).
                 return plain_container(value, name)
-            if name in self.plain_module_lists or not isinstance(value, (DeviceV,)):
+            if name in self.plain_module_lists or value.__class__ is not DeviceV:
                 return UNKNOWN  # plain containers are TP203's business, reported at their cause
         return value
 
@@ -443,7 +443,7 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
     params = {a.arg for a in init.args.args[1:] + init.args.kwonlyargs}
     aliases = set()  # self.<attr> = <a parameter of __init__>
     for node in relevant:
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.__class__ is ast.Call and node.func.__class__ is ast.Attribute:
             recv = node.func.value
             if isinstance(recv, ast.Name) and recv.id == "self":
                 if node.func.attr in ("register_buffer", "register_parameter") and node.args:
@@ -457,13 +457,13 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
                     info.registers_modules = True
                     if node.args and isinstance(node.args[0], ast.Constant):
                         info.submodules[str(node.args[0].value)] = True
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append" \
+        if node.__class__ is ast.Call and node.func.__class__ is ast.Attribute and node.func.attr == "append" \
                 and node.args and _classify(node.args[0], analyzer) == "module" and _module_has_params(node.args[0], analyzer):
             owner = node.func.value
             if isinstance(owner, ast.Attribute) and isinstance(owner.value, ast.Name) and owner.value.id == "self" \
                     and owner.attr in empty_lists:
                 info.plain_module_lists.setdefault(owner.attr, empty_lists[owner.attr])
-        if not isinstance(node, (ast.Assign, ast.AnnAssign)):
+        if node.__class__ not in (ast.Assign, ast.AnnAssign):
             continue
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         if node.value is None or len(targets) != 1:
@@ -539,8 +539,8 @@ def _find_none_guards(init) -> dict:
     if not optional:
         return guards  # no parameter defaults to None: nothing to guard, no walk
     for node in own_nodes(init):  # (breadth first, as `ast.walk`: the outermost guard counts)
-        test = node.test if isinstance(node, ast.If) else None
-        if isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id in optional \
+        test = node.test if node.__class__ is ast.If else None
+        if test.__class__ is ast.Compare and test.left.__class__ is ast.Name and test.left.id in optional \
                 and len(test.ops) == 1 and isinstance(test.ops[0], ast.IsNot) \
                 and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
             for stmt in node.body:
@@ -663,7 +663,7 @@ def plain_container(value: Value, name: str) -> Value:
 def tensor_container_items(value: Value) -> tuple:
     """The items of a list, tuple or dict whose items are all tensors of a known device, none a
     parameter (empty for anything else; the element that stands for them all in a list appended to)."""
-    if isinstance(value, SeqV):
+    if value.__class__ is SeqV:
         items = value.items if value.items is not None else (value.elem,)  # a list appended to: what it holds
     elif isinstance(value, DictV):
         items = tuple(v for _, v in value.items) if value.items is not None else None

@@ -73,7 +73,7 @@ def _plain_tensor_attributes(cls, frame) -> dict:
     out = {}
     for key, value in frame.env.items():
         name = key[5:]
-        if isinstance(value, SeqV) and isinstance(value.element(), ModuleV) and name not in cls.plain_module_lists:
+        if value.__class__ is SeqV and isinstance(value.element(), ModuleV) and name not in cls.plain_module_lists:
             stmt = frame.assigned.get(key)
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute) \
                     and value.element().has_params and not _aliases_of_attributes(stmt.value):
@@ -99,7 +99,7 @@ def _plain_cpu_tensor(cls, frame, key: str, value: Value) -> Optional[ast.Assign
     """The statement `self.x = <a CPU tensor>` that left `value` at `key` ("self.x"), where x is no
     parameter, buffer, submodule or tensor the class scan saw, and the tensor is not 0-dim."""
     name = key[5:]
-    if not isinstance(value, TensorV) or value.dev is None or not value.dev.is_cpu or value.rank == 0 \
+    if value.__class__ is not TensorV or value.dev is None or not value.dev.is_cpu or value.rank == 0 \
             or value.grad or "." in name or "[" in name or value.plain_attr is not None:
         return None  # (a tensor that requires grad may be an nn.Parameter the scan could not see)
     if name in cls.params or name in cls.buffers or name in cls.submodules or name in cls.plain_tensors:
@@ -206,7 +206,7 @@ def bind_arguments(fnode, arg_nodes: list, args: list, kwargs: dict, first: Opti
     names, kwonly, defaults = _signature(fnode)
     positional, known = [] if first is None else [first], True
     for arg_node, value in zip(arg_nodes, args):
-        if isinstance(arg_node, ast.Starred):
+        if arg_node.__class__ is ast.Starred:
             if isinstance(value, SeqV) and value.items is not None:
                 positional.extend(value.items)
                 continue
@@ -282,7 +282,8 @@ def context_key(fnode, bound: dict, self_dev: Optional[Dev]) -> Optional["Contex
     """What makes two calls the same context (values compare without their origins;
     modules and objects also by their class)."""
     try:
-        items = tuple(sorted((name, value, _identity(value)) for name, value in bound.items()))
+        # (sorted by name: the names of one call are distinct; strings sort faster than tuples)
+        items = tuple([(name, bound[name], _identity(bound[name])) for name in sorted(bound)])
         return ContextKey((id(fnode), items, self_dev))
     except TypeError:
         return None
@@ -305,7 +306,7 @@ class ContextKey:
 
 
 def _identity(value: Value):
-    if isinstance(value, (ModuleV, ObjectV, SelfV)):
+    if value.__class__ in (ModuleV, ObjectV, SelfV):
         cls = value.cls if isinstance(value, ModuleV) else value.info
         return id(cls)
     return 0

@@ -48,7 +48,7 @@ class ExpressionEvaluator:
     def path_of(self, node) -> Optional[str]:
         """The access path `node` names (`x`, `self.encoder.weight`, `batch["x"]`), None for other
         expressions.  It depends on the node alone: kept on it after the first time."""
-        if isinstance(node, ast.Name):
+        if node.__class__ is ast.Name:
             return node.id
         try:
             return node._tp_path
@@ -64,7 +64,7 @@ class ExpressionEvaluator:
 
     # -- binding -------------------------------------------------------------
     def bind(self, target, value: Value, value_node) -> None:
-        if isinstance(target, (ast.Tuple, ast.List)):
+        if target.__class__ in (ast.Tuple, ast.List):
             elts = target.elts
             if isinstance(value, SeqV) and value.items is not None and len(value.items) == len(elts) \
                     and not any(isinstance(e, ast.Starred) for e in elts):
@@ -87,7 +87,7 @@ class ExpressionEvaluator:
                     self.bind(elt, item, item_node)
             return
         path = self.path_of(target)
-        if isinstance(target, ast.Subscript):
+        if target.__class__ is ast.Subscript:
             base = self.eval(target.value)
             index = self.eval(target.slice)
             if base.__class__ is NumpyV:
@@ -98,7 +98,7 @@ class ExpressionEvaluator:
                 # `value`'s is (in-place writes never move a tensor), so no path remembers `value`.
                 self.frame.env.pop(path, None)
                 return
-        elif isinstance(target, ast.Attribute):
+        elif target.__class__ is ast.Attribute:
             self.eval(target.value)
             unplace_parameter_owners(self, target, value, value_node)
         if path is None:
@@ -107,7 +107,7 @@ class ExpressionEvaluator:
             return
         env = self.frame.env
         if isinstance(target, ast.Name):
-            if isinstance(value, SelfV) and value is env.get(path):  # `self = self.to(device)`: the same object
+            if value.__class__ is SelfV and value is env.get(path):  # `self = self.to(device)`: the same object
                 return
             value = self.name_binding(target.id, value, value_node)
         elif isinstance(target, ast.Attribute):
@@ -146,7 +146,7 @@ class ExpressionEvaluator:
         """Device variables take their name, so fixes can say `device`.  A name
         like `device` bound to an unknown configuration value is the target
         accelerator; bound to some tensor's `.device` it is that tensor's device."""
-        if isinstance(value, DeviceV):
+        if value.__class__ is DeviceV:
             if value.dev.kind == ACCEL_KIND:
                 self.targets_accelerator = True
             return replace(value, dev=replace(value.dev, expr=name))
@@ -159,12 +159,12 @@ class ExpressionEvaluator:
     def assumed_truth(self, test) -> Optional[bool]:
         """The test of an `if`, evaluated once: True where it is taken as true — `torch.cuda.is_available()`
         (and friends), or a name holding what it returned (`CUDA = torch.cuda.is_available()` ... `if CUDA:`)."""
-        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        if test.__class__ is ast.UnaryOp and test.op.__class__ is ast.Not:
             inner = self.assumed_truth(test.operand)
             return None if inner is None else not inner
-        if isinstance(test, ast.Call) and not test.args and self.qualname(test.func) in api.CUDA_AVAILABILITY:
+        if test.__class__ is ast.Call and not test.args and self.qualname(test.func) in api.CUDA_AVAILABILITY:
             return True
-        if isinstance(test, ast.BoolOp):
+        if test.__class__ is ast.BoolOp:
             # `a and b`: false where one operand is, true where all are (operands after the deciding
             # one are not run, as Python does not run them); `or` the other way round
             stop = isinstance(test.op, ast.Or)
@@ -288,7 +288,7 @@ class ExpressionEvaluator:
     def expr_Constant(self, node: ast.Constant) -> Value:
         if node.value is None:
             return NONE
-        if isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        if node.value.__class__ in (int, float):  # (a bool is no number here; parsing makes no other subclass)
             return NUMBER
         if isinstance(node.value, str) and 2 < len(node.value) < 12:
             dev = parse_device_string(node.value, node)
@@ -310,7 +310,7 @@ class ExpressionEvaluator:
         if isinstance(base, QualV):
             member = base.member(self, attr, node) if hasattr(base, "member") else None
             return member if member is not None else QualV(f"{base.name}.{attr}")
-        if isinstance(base, TensorV):
+        if base.__class__ is TensorV:
             if attr == "device":
                 if base.dev is None:
                     return UNKNOWN
@@ -321,13 +321,13 @@ class ExpressionEvaluator:
             if base.module_output and attr not in TENSOR_METADATA:
                 return TensorV(base.dev, origin=node, grad=base.grad, module_output=True)  # `out.logits`
             return UNKNOWN
-        if isinstance(base, SelfV):
+        if base.__class__ is SelfV:
             value = self_attribute(self, base, attr, node)
             return unproven(value) if value is not UNKNOWN else self.class_member(base, attr, node)
-        if isinstance(base, ObjectV):
+        if base.__class__ is ObjectV:
             value = attrs_get(base.attrs, attr)
             return unproven(value) if value is not None else self.class_member(base, attr, node)
-        if isinstance(base, ModuleV):
+        if base.__class__ is ModuleV:
             if attr in ("weight", "bias") or (base.cls is not None and (attr in base.cls.params or attr in base.cls.buffers)):
                 return TensorV(base.dev, origin=node, grad=True)
             if base.cls is not None and attr in base.cls.submodules:
@@ -341,10 +341,10 @@ class ExpressionEvaluator:
             if held is not None:
                 return unproven(held)
             return self.class_member(base, attr, node) if base.cls is not None else UNKNOWN
-        if isinstance(base, ClassV):
+        if base.__class__ is ClassV:
             value = base.info.class_values.get(attr)
             return unproven(default_value(value)) if value is not None else UNKNOWN
-        if isinstance(base, PlacedV) and attr == "device":
+        if base.__class__ is PlacedV and attr == "device":
             return DeviceV(replace(base.dev, expr=self.src.segment(node)))
         if attr in self.device_names and base is UNKNOWN and isinstance(node.value, ast.Name) \
                 and (node.value.id in CONFIG_OBJECT_NAMES or (node.value.id == "self" and self.frame.cls is None)):
@@ -360,7 +360,7 @@ class ExpressionEvaluator:
         found = find_method(receiver, name)
         if found is not None:
             return BoundMethodV(found[0], receiver)
-        info = receiver.cls if isinstance(receiver, ModuleV) else receiver.info
+        info = receiver.cls if receiver.__class__ is ModuleV else receiver.info
         value = info.class_values.get(name) if info is not None else None
         if value is None:
             return UNKNOWN
@@ -477,7 +477,7 @@ class ExpressionEvaluator:
         return body.join(orelse)
 
     def expr_Tuple(self, node) -> Value:
-        if any(isinstance(e, ast.Starred) for e in node.elts):
+        if any(e.__class__ is ast.Starred for e in node.elts):
             for e in node.elts:
                 self.eval(e)
             return SeqV(None, UNKNOWN, True)
@@ -567,9 +567,9 @@ class ExpressionEvaluator:
     # -- where tensors meet --------------------------------------------------
     def combine(self, node, operands: list) -> Value:
         """Arithmetic-like ops: report a device conflict, return the result."""
-        tensors = [(v, n) for v, n in operands if isinstance(v, (TensorV, PlacedV, BatchV))]
+        tensors = [(v, n) for v, n in operands if v.__class__ in (TensorV, PlacedV, BatchV)]
         if not tensors:
-            numpy = [v for v, _ in operands if isinstance(v, NumpyV)]
+            numpy = [v for v, _ in operands if v.__class__ is NumpyV]
             return NumpyV(numpy[0].dtype) if numpy else UNKNOWN
         tensors = [(_as_tensor(v, n), n) for v, n in tensors]
         if self.check_operands(node, tensors):
@@ -615,7 +615,7 @@ class ExpressionEvaluator:
         """Emit a conflict for the first CPU/accelerator pair; True if one was found."""
         cpu = other = None
         for value, vnode in operands:
-            value = _as_tensor(value, vnode) if isinstance(value, (PlacedV, BatchV)) else value
+            value = _as_tensor(value, vnode) if value.__class__ in (PlacedV, BatchV) else value
             # only a CPU 0-dim tensor is let through (TensorIterator exempts CPU scalars): a 0-dim
             # accelerator tensor still meets a CPU tensor that is not 0-dim
             if not isinstance(value, TensorV) or value.dev is None or (value.rank == 0 and value.dev.is_cpu):
@@ -639,7 +639,7 @@ class ExpressionEvaluator:
 
     # -- calls -----------------------------------------------------------------
     def expr_Call(self, node: ast.Call) -> Value:
-        recv = self.eval(node.func.value) if isinstance(node.func, ast.Attribute) else None
+        recv = self.eval(node.func.value) if node.func.__class__ is ast.Attribute else None
         return self.eval_call(node, recv_value=recv)
 
     def eval_call(self, node: ast.Call, recv_value: Optional[Value] = None) -> Value:
@@ -681,7 +681,7 @@ class ExpressionEvaluator:
 
 
 def _access_path(node) -> Optional[str]:
-    if isinstance(node, ast.Name):
+    if node.__class__ is ast.Name:
         return node.id
     if isinstance(node, ast.Attribute):
         base = _access_path(node.value)

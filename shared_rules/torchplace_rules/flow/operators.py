@@ -27,14 +27,14 @@ class Operand:
 
 def arg_kind(value: Value, node: Optional[ast.AST]) -> str:
     """How PyTorch's argument parser sees an argument (torch_semantics.Callable.bind)."""
-    if isinstance(value, TensorV):
+    if value.__class__ is TensorV:
         return "tensor0" if value.rank == 0 else "tensor"
-    if isinstance(value, (PlacedV, BatchV)):
+    if value.__class__ in (PlacedV, BatchV):
         return "tensor"
-    if isinstance(value, SeqV):
+    if value.__class__ is SeqV:
         items = value.items if value.items is not None else (value.elem,)
         return "tensors" if any(isinstance(v, (TensorV, PlacedV, BatchV)) for v in items) else "unknown"
-    if isinstance(node, ast.Constant):
+    if node.__class__ is ast.Constant:
         if node.value is None:
             return "none"
         return "other" if isinstance(node.value, str) else "number"
@@ -54,7 +54,7 @@ def bind(callable_: semantics.Callable, node: ast.Call, args: list, kwargs: dict
          receiver: Optional[tuple[Value, ast.AST]] = None) -> Optional[tuple[semantics.Overload, list[Operand]]]:
     """(overload, tensor operands with their parameter) of `node`, or None when no overload fits
     (a star argument, **kwargs, or a call PyTorch would reject by its types)."""
-    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+    if any(a.__class__ is ast.Starred for a in node.args) or any(k.arg is None for k in node.keywords):
         return None
     positional = [arg_kind(v, n) for v, n in zip(args, node.args)]
     keyword_nodes = {k.arg: k.value for k in node.keywords}

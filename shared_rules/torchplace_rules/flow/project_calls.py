@@ -69,7 +69,7 @@ def find_method(value: Value, name: str):
     info = _class_of(value)
     if info is None:
         return None
-    if isinstance(value, ModuleV) and name in MODULE_API:
+    if value.__class__ is ModuleV and name in MODULE_API:
         return None
     found = info.find_method(name)
     if found is None:
@@ -79,11 +79,11 @@ def find_method(value: Value, name: str):
 
 
 def _class_of(value: Value):
-    if isinstance(value, (SelfV, ObjectV)):
+    if value.__class__ in (SelfV, ObjectV):
         return value.info
-    if isinstance(value, ModuleV):
+    if value.__class__ is ModuleV:
         return value.cls
-    if isinstance(value, ClassV):
+    if value.__class__ is ClassV:
         return value.info
     return None
 
@@ -178,7 +178,7 @@ def property_value(ev, receiver: Value, name: str, at: ast.AST, recv_path: Optio
 def call_value(ev, node: ast.Call, callee: Value, recv_path: Optional[str] = None) -> Optional[Value]:
     """A call of a project value that is not a module: a bound method, a partial, an object
     with `__call__`, a class, a function.  None: `callee` is none of these."""
-    if isinstance(callee, FuncV):
+    if callee.__class__ is FuncV:
         return call_function(ev, node, callee)
     if isinstance(callee, ClassV):
         return instantiate(ev, node, callee)

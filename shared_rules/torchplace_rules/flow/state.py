@@ -123,7 +123,7 @@ def forget_moved_arguments(ev, node: ast.Call) -> None:
     """An unknown callee may move a module it receives (`setup(model)`): forget where it is."""
     env = ev.frame.env
     for arg in list(node.args) + [k.value for k in node.keywords]:
-        path = ev.path_of(arg.value if isinstance(arg, ast.Starred) else arg)
+        path = ev.path_of(arg.value if arg.__class__ is ast.Starred else arg)
         if path is None:
             continue
         value = env.get(path) if path in env else ev.module_value(path)

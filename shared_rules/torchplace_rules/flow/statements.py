@@ -358,7 +358,7 @@ def _has_training_step(body) -> bool:
 
 def _scan_training_step(body) -> bool:
     for node in (node for stmt in body for node in own_nodes(stmt)):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in TRAINING_STEP_METHODS:
+        if node.__class__ is ast.Call and node.func.__class__ is ast.Attribute and node.func.attr in TRAINING_STEP_METHODS:
             if node.func.attr == "backward" or "optim" in ast.unparse(node.func.value).lower():
                 return True
     return False

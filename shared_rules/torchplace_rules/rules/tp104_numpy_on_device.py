@@ -201,7 +201,7 @@ def _converted_argument(ev, node, qual, args, converts_accel):
     first), a scikit-learn metric (its array-likes, positional or `y_true=`-style: sklearn reads
     them with `np.asarray` unless the file turns on its array API dispatch) or a pyplot plotting
     function (its positional data) reads."""
-    if not qual or not node.args or isinstance(node.args[0], ast.Starred) or len(args) != len(node.args):
+    if not qual or not node.args or node.args[0].__class__ is ast.Starred or len(args) != len(node.args):
         return None
     if qual.startswith("numpy."):
         if qual.rsplit(".", 1)[1] not in NO_CONVERSION and converts_accel(args[0]):

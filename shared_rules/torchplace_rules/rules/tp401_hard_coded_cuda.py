@@ -88,6 +88,6 @@ def _passes_cuda_string(node: ast.Call) -> bool:
     known = node.__dict__.get("_tp_cuda_string")
     if known is None:
         known = node._tp_cuda_string = any(
-            isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.startswith("cuda")
+            n.__class__ is ast.Constant and isinstance(n.value, str) and n.value.startswith("cuda")
             for n in list(node.args) + [k.value for k in node.keywords])
     return known
