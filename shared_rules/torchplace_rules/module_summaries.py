@@ -178,9 +178,9 @@ def summarise(index: "ProjectIndex", path: Path, text: str, fingerprint: tuple, 
         return summary
     env = {}
     for name, value in analyzer.frame.env.items():
-        if isinstance(value, FuncV) and value.home is None and is_foreign(value.node):
+        if value.__class__ is FuncV and value.home is None and is_foreign(value.node):
             value = replace(value, home=summary)
-        elif isinstance(value, ClassV) and value.info.home is None and is_foreign(value.info.node):
+        elif value.__class__ is ClassV and value.info.home is None and is_foreign(value.info.node):
             value.info.home = summary  # its methods run with this file's globals
         env[name] = value
     summary.env = env

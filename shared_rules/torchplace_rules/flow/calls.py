@@ -80,7 +80,7 @@ def dispatch_call(ev, node: ast.Call, recv: Optional[Value]) -> Value:
     result = call_value(ev, node, callee, ev.path_of(func))
     if result is not None:
         return result
-    if isinstance(callee, SelfV):
+    if callee.__class__ is SelfV:
         ev.eval_args(node)
         return UNKNOWN
     if callee is UNKNOWN and isinstance(func, ast.Name):

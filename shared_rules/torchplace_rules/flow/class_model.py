@@ -373,7 +373,7 @@ def _scan_record(stmt: ast.ClassDef, info: ClassInfo, bases: list) -> None:
     elif any(isinstance(b, QualV) and b.name.rsplit(".", 1)[-1] == "NamedTuple" for b in bases):
         info.record_kind = "namedtuple"
     for item in stmt.body:
-        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+        if item.__class__ is ast.AnnAssign and item.target.__class__ is ast.Name:
             info.fields.append(item.target.id)
             if item.value is not None:
                 info.class_values[item.target.id] = item.value
@@ -445,7 +445,7 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
     for node in relevant:
         if node.__class__ is ast.Call and node.func.__class__ is ast.Attribute:
             recv = node.func.value
-            if isinstance(recv, ast.Name) and recv.id == "self":
+            if recv.__class__ is ast.Name and recv.id == "self":
                 if node.func.attr in ("register_buffer", "register_parameter") and node.args:
                     key = node.args[0]
                     if isinstance(key, ast.Constant) and isinstance(key.value, str):
@@ -469,10 +469,10 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
         if node.value is None or len(targets) != 1:
             continue
         target = targets[0]
-        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"):
+        if not (target.__class__ is ast.Attribute and target.value.__class__ is ast.Name and target.value.id == "self"):
             continue
         name, value = target.attr, node.value
-        if isinstance(value, ast.Name) and value.id in params:
+        if value.__class__ is ast.Name and value.id in params:
             aliases.add(name)
         if _to_constructor_device(value, name, params, aliases):
             # `self.t = self.t.to(self.device)`: the class places the tensor where its caller's
@@ -507,7 +507,7 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
 
 def _to_constructor_device(value, name: str, params: set, aliases: set) -> bool:
     """`self.<name>.to(d)` where d is a parameter of `__init__` or `self.<attr>` bound to one."""
-    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "to"):
+    if not (value.__class__ is ast.Call and value.func.__class__ is ast.Attribute and value.func.attr == "to"):
         return False
     recv = value.func.value
     if not (isinstance(recv, ast.Attribute) and recv.attr == name and isinstance(recv.value, ast.Name)
@@ -632,7 +632,7 @@ def _device_parameter(init: ast.FunctionDef, analyzer) -> Optional[str]:
     aliases = {}
     nodes = calls_and_assignments(init)
     for node in nodes:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Name) \
+        if node.__class__ is ast.Assign and len(node.targets) == 1 and node.value.__class__ is ast.Name \
                 and node.value.id in params and isinstance(node.targets[0], ast.Attribute) \
                 and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id == "self":
             aliases[node.targets[0].attr] = node.value.id

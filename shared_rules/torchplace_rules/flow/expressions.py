@@ -81,7 +81,7 @@ class ExpressionEvaluator:
                 items = [UNKNOWN] * len(elts)
             nodes = value_node.elts if isinstance(value_node, (ast.Tuple, ast.List)) and len(value_node.elts) == len(elts) else [None] * len(elts)
             for elt, item, item_node in zip(elts, items, nodes):
-                if isinstance(elt, ast.Starred):
+                if elt.__class__ is ast.Starred:
                     self.bind(elt.value, UNKNOWN, None)
                 else:
                     self.bind(elt, item, item_node)
@@ -204,11 +204,11 @@ class ExpressionEvaluator:
             answer = self._constant_test(test.left, test.ops[0], test.comparators[0])
             if answer is not None:
                 return answer
-        if isinstance(test, ast.Attribute) and test.attr in _DEVICE_TYPE_TESTS:
+        if test.__class__ is ast.Attribute and test.attr in _DEVICE_TYPE_TESTS:
             value = self.eval(test.value)
             kind = device_type(value.dev) if isinstance(value, TensorV) and value.dev is not None else None
             return None if kind is None else kind == _DEVICE_TYPE_TESTS[test.attr]
-        if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance" \
+        if test.__class__ is ast.Call and test.func.__class__ is ast.Name and test.func.id == "isinstance" \
                 and len(test.args) == 2 and not test.keywords and self.lookup("isinstance") is UNKNOWN:
             return self._isinstance_answer(self.eval(test.args[0]), test.args[1])
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], _TYPE_TESTS) \
@@ -375,7 +375,7 @@ class ExpressionEvaluator:
         if base.__class__ is PlacedV and (node.slice.__class__ in (ast.Tuple, ast.Slice)
                                           or isinstance(index, (TensorV, PlacedV, BatchV))):
             base = base.as_tensor()  # (`x.to(dev)[:, 0]`, `x.to(dev)[mask]`: only a tensor takes these)
-        if isinstance(base, TensorV):
+        if base.__class__ is TensorV:
             if isinstance(index, (PlacedV, BatchV)):
                 index = _as_tensor(index, node.slice)
             # CPU indices may index an accelerator tensor; the reverse raises (`x[i]`, and each tensor of `x[:, mask]`)
@@ -394,12 +394,12 @@ class ExpressionEvaluator:
             rank, least = subscript_rank(base, node.slice, index)
             return TensorV(base.dev, origin=node, rank=rank, batch=base.batch, grad=base.grad, module_output=base.module_output,
                            min_rank=least)
-        if isinstance(base, BatchV):
+        if base.__class__ is BatchV:
             return base.element(node)
-        if isinstance(base, ModuleV) and base.layer in ("ModuleList", "Sequential", "ModuleDict"):
+        if base.__class__ is ModuleV and base.layer in ("ModuleList", "Sequential", "ModuleDict"):
             index = node.slice.value if isinstance(node.slice, ast.Constant) and type(node.slice.value) is int else None
             return base.member(node, index)
-        if isinstance(base, SeqV):
+        if base.__class__ is SeqV:
             if base.items is not None and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
                 try:
                     return unproven(base.items[node.slice.value])
@@ -410,7 +410,7 @@ class ExpressionEvaluator:
             if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
                 return unproven(base.get(node.slice.value))
             return base.elem
-        if isinstance(base, DatasetV) and base.dev is not None:
+        if base.__class__ is DatasetV and base.dev is not None:
             return SeqV(None, TensorV(base.dev, origin=node))
         if isinstance(base, NumpyV):
             return NumpyV(base.dtype)
@@ -433,7 +433,7 @@ class ExpressionEvaluator:
 
     def expr_UnaryOp(self, node: ast.UnaryOp) -> Value:
         value = self.eval(node.operand)
-        if isinstance(value, TensorV):
+        if value.__class__ is TensorV:
             return replace(value, origin=node)
         return UNKNOWN
 
@@ -683,10 +683,10 @@ class ExpressionEvaluator:
 def _access_path(node) -> Optional[str]:
     if node.__class__ is ast.Name:
         return node.id
-    if isinstance(node, ast.Attribute):
+    if node.__class__ is ast.Attribute:
         base = _access_path(node.value)
         return f"{base}.{node.attr}" if base else None
-    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+    if node.__class__ is ast.Subscript and node.slice.__class__ is ast.Constant:
         base = _access_path(node.value)
         return f"{base}[{node.slice.value!r}]" if base else None
     return None
@@ -734,7 +734,7 @@ _CONSTANT_TESTS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
 
 def none_test(test) -> Optional[tuple]:
     """`name is None` -> (name, True); `name is not None` -> (name, False); anything else None."""
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)) \
+    if test.__class__ is ast.Compare and len(test.ops) == 1 and test.ops[0].__class__ in (ast.Is, ast.IsNot) \
             and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
         left = test.left
         return (left.id if isinstance(left, ast.Name) else None, isinstance(test.ops[0], ast.Is))

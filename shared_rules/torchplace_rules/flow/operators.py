@@ -38,7 +38,7 @@ def arg_kind(value: Value, node: Optional[ast.AST]) -> str:
         if node.value is None:
             return "none"
         return "other" if isinstance(node.value, str) else "number"
-    if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
+    if node.__class__ is ast.UnaryOp and node.operand.__class__ is ast.Constant:
         return "number"
     return "unknown"
 

@@ -180,13 +180,13 @@ def call_value(ev, node: ast.Call, callee: Value, recv_path: Optional[str] = Non
     with `__call__`, a class, a function.  None: `callee` is none of these."""
     if callee.__class__ is FuncV:
         return call_function(ev, node, callee)
-    if isinstance(callee, ClassV):
+    if callee.__class__ is ClassV:
         return instantiate(ev, node, callee)
-    if isinstance(callee, BoundMethodV):
+    if callee.__class__ is BoundMethodV:
         return call_method(ev, node, callee.func, callee.func.owner, callee.receiver, None)
-    if isinstance(callee, PartialV):
+    if callee.__class__ is PartialV:
         return _call_partial(ev, node, callee)
-    if isinstance(callee, (ObjectV, SelfV)) and not (isinstance(callee, SelfV) and callee.info.is_module):
+    if callee.__class__ in (ObjectV, SelfV) and not (callee.__class__ is SelfV and callee.info.is_module):
         found = find_method(callee, "__call__")
         if found is not None:
             return call_method(ev, node, found[0], found[1], callee, recv_path)

@@ -127,9 +127,9 @@ def forget_moved_arguments(ev, node: ast.Call) -> None:
         if path is None:
             continue
         value = env.get(path) if path in env else ev.module_value(path)
-        if isinstance(value, ModuleV) and value.dev is not None:
+        if value.__class__ is ModuleV and value.dev is not None:
             env[path] = replace(value, dev=None)
-        elif isinstance(value, PlacedV):
+        elif value.__class__ is PlacedV:
             env[path] = UNKNOWN
 
 

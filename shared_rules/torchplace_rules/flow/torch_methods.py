@@ -130,7 +130,7 @@ def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         if isinstance(recv, BatchV):
             return TensorV(dev, origin=node)
         return TensorV(dev, origin=node, rank=recv.rank, dtype=dtype or recv.dtype, grad=recv.grad, min_rank=recv.min_rank)
-    if isinstance(recv, BatchV):
+    if recv.__class__ is BatchV:
         if name == "items":
             return ItemsV(recv.element(node))
         if name in ("values",):
