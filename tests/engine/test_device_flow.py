@@ -234,6 +234,16 @@ CASES = {
                                                 "loss = mae(x, x)\nif np.equal(loss, 0.0):\n    pass\n", {(10, "TP104")}),
     "isinstance-ndarray-of-unknown-is-unknown": ("import numpy as np\ndef mae(a, b):\n    lib = np if isinstance(a, np.ndarray) else torch\n"
                                                  "    return lib.mean(lib.abs(a - b))\nloss = mae(y, y)\nif np.equal(loss, 0.0):\n    pass\n", set()),
+    # `hist[phase].append(x)` under a key the analysis does not know: every entry may hold x afterwards
+    "append-to-a-dict-entry-under-an-unknown-key": ("import numpy as np\nhist = {'train': [], 'val': []}\nfor phase in ['train', 'val']:\n"
+                                                    "    hist[phase].append(torch.ones((), device='cuda'))\n"
+                                                    "m = np.mean(hist[phase])\nn = np.mean(hist['val'])\n", {(8, "TP104"), (9, "TP104")}),
+    "append-to-a-dict-entry-under-an-unknown-key-of-numbers": ("import numpy as np\nhist = {'train': [], 'val': []}\nfor phase in ['train', 'val']:\n"
+                                                               "    hist[phase].append(torch.ones((), device='cuda').item())\n"
+                                                               "m = np.mean(hist[phase])\n", set()),
+    "append-to-a-dict-entry-made-by-a-comprehension": ("import numpy as np\nhist = {k: [] for k in names}\nfor k in names:\n"
+                                                       "    hist[k].append(torch.ones((), device='cuda'))\n"
+                                                       "m = np.mean(hist[k])\n", {(8, "TP104")}),
 }
 
 

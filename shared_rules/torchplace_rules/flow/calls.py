@@ -282,9 +282,26 @@ def _grow_list(ev, node: ast.Call, lst: SeqV, name: str) -> Value:
     if name == "extend":
         added = added.element() if isinstance(added, SeqV) else UNKNOWN
     path = ev.path_of(node.func.value)
+    grown = SeqV(None, lst.element().join(added), not_none=True)  # (None has no append)
     if path is not None:
-        ev.frame.env[path] = SeqV(None, lst.element().join(added), not_none=True)  # (None has no append)
+        ev.frame.env[path] = grown
+    elif node.func.value.__class__ is ast.Subscript:
+        _grow_some_entry(ev, node.func.value.value, grown)
     return NONE
+
+
+def _grow_some_entry(ev, container_node, grown: SeqV) -> None:
+    """`history[phase].append(x)` under a key the analysis does not know: some entry of the dict now
+    also holds x, so each entry is what it was or that grown list (joined); its stored entries too."""
+    path = ev.path_of(container_node)
+    container = ev.frame.env.get(path) if path is not None else None
+    if container.__class__ is not DictV:
+        return
+    env = ev.frame.env
+    for key in [k for k in env if k.startswith(path + "[") and k.endswith("]") and "[" not in k[len(path) + 1:]]:
+        env[key] = env[key].join(grown)
+    items = tuple((k, v.join(grown)) for k, v in container.items) if container.items is not None else None
+    env[path] = DictV(container.elem.join(grown), items)
 
 
 def _trace_module(ev, node: ast.Call, module: Value, example: Value) -> None:
