@@ -20,6 +20,7 @@ EXACT_ON_PURPOSE = {
     ("torchplace_rules.flow.driver", "QualV"),  # a library name, not a project module (ProjectModuleV)
     ("torchplace_rules.flow.expressions", "DictV"),  # `dict(...)` made a plain dict, not an encoding
     ("torchplace_rules.flow.statements", "DictV"),
+    ("torchplace_rules.flow.calls", "DictV"),  # a list grown in some entry of a plain dict (not an encoding)
 }
 # Deprecated aliases that parsing never makes (`ast.Num(1)` itself returns a `Constant`).
 NEVER_PARSED = {"Num", "Str", "Bytes", "NameConstant", "Ellipsis"}
