@@ -70,6 +70,20 @@ def calls_and_assignments(func: ast.AST) -> list[ast.AST]:
 _CALL_OR_ASSIGN = frozenset({ast.Call, ast.Assign, ast.AnnAssign})
 
 
+def access_path(node) -> "str | None":
+    """The access path `node` spells: `x`, `self.encoder.weight`, `batch['x']` (None for other
+    expressions)."""
+    if node.__class__ is ast.Name:
+        return node.id
+    if node.__class__ is ast.Attribute:
+        base = access_path(node.value)
+        return f"{base}.{node.attr}" if base else None
+    if node.__class__ is ast.Subscript and node.slice.__class__ is ast.Constant:
+        base = access_path(node.value)
+        return f"{base}[{node.slice.value!r}]" if base else None
+    return None
+
+
 def lines_mention(src, node: ast.AST, word: str) -> bool:
     """Does `word` occur in the source lines of `node` (`src`: its file's SourceText)?  A cheap
     test before a walk that looks for a kind of node only that word can make (`yield`)."""

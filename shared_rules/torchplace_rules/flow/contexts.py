@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Optional
 
-from ..syntax_nodes import lines_mention
+from ..syntax_nodes import access_path, lines_mention
 from .class_model import tensor_container_items
 from .cross_file import HOME_ATTR, foreign_home, foreign_result, foreign_text, qualified_name, record_outgoing
 from .devices import ACCEL_KIND, CPU, SELF_DEV, SELF_KIND, Dev, parse_device_string
@@ -227,14 +227,8 @@ def _union_leaves(node) -> Optional[list]:
 
 def _dotted(node) -> Optional[str]:
     """`a.b.c` for a name or a chain of attributes of one (None for anything else)."""
-    parts = []
-    while node.__class__ is ast.Attribute:
-        parts.append(node.attr)
-        node = node.value
-    if node.__class__ is not ast.Name:
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
+    path = access_path(node)
+    return path if path is not None and "[" not in path else None
 
 
 # -- call contexts -------------------------------------------------------------------

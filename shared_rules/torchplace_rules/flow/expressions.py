@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Optional
 
 from . import torch_api as api
+from ..syntax_nodes import access_path
 from .calls import dispatch_call
 from .contexts import default_value, lambda_function, static_lambda
 from .project_calls import find_method, property_value, self_attribute
@@ -53,7 +54,7 @@ class ExpressionEvaluator:
         try:
             return node._tp_path
         except AttributeError:
-            path = _access_path(node)
+            path = access_path(node)
             if isinstance(node, ast.AST):
                 node._tp_path = path
             return path
@@ -678,18 +679,6 @@ class ExpressionEvaluator:
         attrs = dict(value.attrs)
         attrs.update(bound)
         return replace(value, attrs=tuple(attrs.items()))
-
-
-def _access_path(node) -> Optional[str]:
-    if node.__class__ is ast.Name:
-        return node.id
-    if node.__class__ is ast.Attribute:
-        base = _access_path(node.value)
-        return f"{base}.{node.attr}" if base else None
-    if node.__class__ is ast.Subscript and node.slice.__class__ is ast.Constant:
-        base = _access_path(node.value)
-        return f"{base}[{node.slice.value!r}]" if base else None
-    return None
 
 
 def _reads_tensor_device(node) -> bool:
