@@ -21,7 +21,7 @@ from .state import NotYetSet
 from .values import (
     SELF_MOVED,
     ACCELERATOR_AVAILABLE,
-    NONE, NUMBER, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, FuncV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
+    NONE, NUMBER, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, FlagV, FuncV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
     SelfV, SeqV, TensorV, Value, attrs_get, iteration_element, unproven, PROVEN as _PROVEN,
 )
 
@@ -199,6 +199,8 @@ class ExpressionEvaluator:
             # `if model:` / `if not model:`: a model made on every path is true (nn.Module has no
             # __bool__ or __len__; the containers, empty, are false, and a project class may define them)
             value = self.frame_bound(test)
+            if value.__class__ is FlagV:  # `first = True` ... `if first:`
+                return value.truth
             if value.__class__ is ModuleV and value.not_none and value.cls is None and value.layer is None:
                 return True
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], _CONSTANT_TESTS):

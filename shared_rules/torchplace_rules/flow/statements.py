@@ -17,7 +17,7 @@ from ..syntax_nodes import own_nodes
 from .cross_file import decorator_from_project, import_from, import_module, import_star
 from .state import MAX_LOOP_PASSES, LoopContext, Terminated, join_env, same_env, with_stored_items
 from .torch_api import TRAINING_STEP_METHODS
-from .values import NUMBER, UNKNOWN, ClassV, DeviceV, DictV, FuncV, QualV, TensorV, Value, iteration_element
+from .values import FALSE, NUMBER, TRUE, UNKNOWN, ClassV, DeviceV, DictV, FuncV, QualV, TensorV, Value, iteration_element
 
 
 _HANDLERS: dict = {}  # (runner class, statement type) -> its stmt_* method (None: nothing to do)
@@ -63,6 +63,8 @@ class StatementRunner:
 
     def stmt_Assign(self, stmt: ast.Assign) -> None:
         value = self.eval(stmt.value)
+        if stmt.value.__class__ is ast.Constant and stmt.value.value.__class__ is bool:
+            value = TRUE if stmt.value.value else FALSE  # a flag (`first = True`): tests of it are decided
         for target in stmt.targets:
             self.bind(target, value, stmt.value)
 

@@ -88,6 +88,28 @@ class _AcceleratorAvailable(Value):
 ACCELERATOR_AVAILABLE = _AcceleratorAvailable()
 
 
+class FlagV(Value):
+    """`True` or `False` assigned to a name (`first = True`): a test of a local name that holds
+    the same one on every path is decided, so a branch a flag rules out is not run (`if first:
+    ... first = False` in a loop: the first pass takes only the `if` branch).  Joined with
+    anything else it is unknown; a call's parameters never get one (`bind_arguments`)."""
+
+    __slots__ = ("truth",)
+
+    def __init__(self, truth: bool):
+        self.truth = truth
+
+    def __repr__(self) -> str:
+        return "TRUE" if self.truth else "FALSE"
+
+    def maybe_none(self) -> "Value":
+        return UNKNOWN  # None is false: a name that may hold None or True is not decided
+
+
+TRUE = FlagV(True)
+FALSE = FlagV(False)
+
+
 # the attribute an instance of a module holds where `self.to(device)` in its `__init__` moved it
 SELF_MOVED = "#moved"
 

@@ -1,0 +1,121 @@
+"""Tests of a flag a function set itself (`first = True` ... `if first:`) are decided.
+
+`FlagV` (flow/values.py): `True`/`False` assigned to a name.  Where a local name holds the same
+flag on every path, `if name:` runs only the branch it selects; a flag joined with anything else
+(another flag, None, an unknown) is unknown, module code is never decided (other code may rebind
+its names), and a caller's flag does not decide the callee's tests.
+"""
+import textwrap
+
+import pytest
+
+from torchplace_rules import Severity, check_source
+
+H = "import torch\nimport torch.nn as nn\n"
+
+
+# a module whose method mixes a placeholder made on the CPU with its layer's output
+DECODER = """\
+        class Decoder(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(4, 4)
+"""
+
+
+def loud(body: str) -> set:
+    source = H + textwrap.dedent(body)
+    return {(f.span.start_line + 1, f.code) for f in check_source(source, "t.py") if f.severity <= Severity.WARNING}
+
+
+def test_first_pass_placeholder_replaced_before_use_is_quiet():
+    # speechbrain's Tacotron2 `infer`: CPU placeholders the first iteration replaces before any `cat`
+    assert loud(DECODER + """\
+            def infer(self, memory):
+                mel_outputs = torch.zeros(1)
+                first_iter = True
+                while True:
+                    mel_output = self.proj(memory)
+                    if first_iter:
+                        mel_outputs = mel_output.unsqueeze(0)
+                        first_iter = False
+                    else:
+                        mel_outputs = torch.cat((mel_outputs, mel_output.unsqueeze(0)), dim=0)
+                    if mel_outputs.shape[0] > 10:
+                        break
+                return mel_outputs
+    """) == set()
+
+
+def test_placeholder_used_on_the_first_pass_is_still_reported():
+    # the flag is cleared before the branch that uses the placeholder: the first pass mixes devices
+    assert loud(DECODER + """\
+            def infer(self, memory):
+                outs = torch.zeros(1)
+                first = True
+                for _ in range(3):
+                    out = self.proj(memory)
+                    if first:
+                        first = False
+                    outs = torch.cat((outs, out), dim=0)
+                return outs
+    """) == {(8, "TP202")}
+
+
+def test_a_flag_set_in_the_function_decides_the_branch():
+    assert loud("""\
+        def run():
+            use_gpu = True
+            x = torch.ones(2)
+            if use_gpu:
+                x = x.cuda()
+            return x + torch.ones(2)
+    """) == {(8, "TP101")}
+
+
+def test_a_negated_false_flag_decides_the_branch():
+    assert loud("""\
+        def run():
+            skip = False
+            x = torch.ones(2)
+            if not skip:
+                x = x.cuda()
+            return x + torch.ones(2)
+    """) == {(8, "TP101")}
+
+
+@pytest.mark.parametrize("first, then", [("True", "False"), ("None", "True")])
+def test_a_flag_that_differs_between_paths_is_unknown(first, then):
+    # (None is false: a name that may hold None or True decides nothing)
+    assert loud(f"""\
+        def run(cond):
+            use_gpu = {first}
+            if cond:
+                use_gpu = {then}
+            x = torch.ones(2)
+            if use_gpu:
+                x = x.cuda()
+            return x + torch.ones(2)
+    """) == set()
+
+
+def test_module_code_flags_are_not_decided():
+    assert loud("""\
+        use_gpu = True
+        x = torch.ones(2)
+        if use_gpu:
+            x = x.cuda()
+        y = x + torch.ones(2)
+    """) == set()
+
+
+def test_a_callers_flag_does_not_decide_the_callee():
+    assert loud("""\
+        def step(x, use_gpu):
+            if use_gpu:
+                x = x.cuda()
+            return x + torch.ones(2)
+        def run():
+            use_gpu = True
+            return step(torch.ones(2), use_gpu)
+    """) == set()
