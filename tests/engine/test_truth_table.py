@@ -642,6 +642,39 @@ def test_a_tensor_stored_into_a_numpy_array_slot_is_converted_with_numpy():
     assert codes("v[i] = loss") == codes("g[i, 0] = loss") == codes("g[i] = loss.cpu()") == []
 
 
+def test_numpy_converts_every_item_of_a_sequence_but_not_a_shape():
+    """NumPy converts each item of a list or tuple it makes an array of with `Tensor.__array__`
+    (.numpy(), which raises off the CPU: "meta" stands in for the accelerator), whatever the other
+    items are (numbers, CPU tensors, strings, None): one accelerator item is enough.  A shape
+    (`np.zeros((n, 3))`, `np.full(n, 0)`) is read item by item with `__index__`, which a 0-dim CUDA
+    tensor answers, and `np.random.shuffle` swaps a list's items in place: neither converts."""
+    import numpy as np
+    t = torch.ones((), device="meta")
+    for make in (lambda: np.array([1.0, t]), lambda: np.array((t, 2)), lambda: np.mean([0.5, t]),
+                 lambda: np.sum([torch.ones(()), t]), lambda: np.array(["a", None, t], dtype=object),
+                 lambda: np.array([[1.0, 2.0], [t, 3.0]])):
+        with pytest.raises(TypeError, match="can't convert meta device type tensor to numpy"):
+            make()
+    calls = []
+
+    class Probe:  # a 0-dim CUDA tensor: answers __index__, raises in __array__
+        def __array__(self, dtype=None, copy=None):
+            calls.append("__array__")
+            raise TypeError("can't convert cuda:0 device type tensor to numpy")
+
+        def __index__(self):
+            return 2
+    p = Probe()
+    np.zeros((p, 3)), np.ones([3, p]), np.empty(p), np.full((p,), 0.0), np.random.shuffle([1, p])
+    assert calls == []
+    src = HEADER + "import numpy as np\nloss = torch.ones((), device=device)\ndef f(n, m):\n    return {}\n"
+    codes = lambda expr: [f.code for f in check_source(src.format(expr), "t.py") if f.severity <= Severity.WARNING]
+    assert codes("np.array([n, loss.item(), loss * 100])") == codes("np.mean((m, loss))") == ["TP104"]
+    assert codes("np.array([n, [m, loss]])") == ["TP104"]
+    assert codes("np.array([n, loss.item(), m])") == codes("np.zeros((loss, n))") == codes("np.zeros((loss, 3))") == []
+    assert codes("np.full(loss, 0)") == codes("np.ones([4, loss])") == []
+
+
 def test_numbers_from_len_range_and_numpy_vectors():
     """`len(x)` is an int, `range(...)` and a NumPy vector (`np.random.permutation(n)`, `np.arange(n)`)
     yield numbers: an index made from them selects (a row of a 2-d array is an array)."""

@@ -151,7 +151,7 @@ class NumpyOnDevice(Rule):
             tensor = recv
         elif (at := _converted_argument(ev, node, qual, args, converts_accel)) is not None:
             target, value = at
-            tensor = value if isinstance(value, TensorV) else value.element()
+            tensor = converts_accel(value)
             if not isinstance(value, TensorV):  # a list of tensors: each one is converted
                 message = (f"`{code_text(ev.src, target)}` holds tensors on {dev_text(placed_device(ev, tensor.dev))}: "
                            "NumPy converts each of them, which raises; copy them to the host with `.cpu()` first")
@@ -191,9 +191,12 @@ def _array_slot(key_node, key, array) -> bool:
     return not isinstance(key_node, ast.Tuple) and key is NUMBER and array.rank is not None and array.rank >= 2
 
 
-# NumPy functions that look at an argument without converting it to an array.
+# NumPy functions that look at an argument without converting it to an array.  The first argument of
+# `zeros`/`ones`/`empty`/`full` is a shape, read item by item with `__index__` (which a 0-dim CUDA tensor
+# answers), and `random.shuffle` swaps a sequence's items in place: neither calls `__array__`.
 NO_CONVERSION = {"shape", "ndim", "size", "isscalar", "iterable", "result_type", "dtype", "can_cast", "save", "savez",
-                 "load", "random", "seed", "errstate", "set_printoptions", "printoptions"}
+                 "load", "random", "seed", "errstate", "set_printoptions", "printoptions", "zeros", "ones", "empty",
+                 "full", "shuffle"}
 
 
 def _converted_argument(ev, node, qual, args, converts_accel):
@@ -204,21 +207,21 @@ def _converted_argument(ev, node, qual, args, converts_accel):
     if not qual or not node.args or node.args[0].__class__ is ast.Starred or len(args) != len(node.args):
         return None
     if qual.startswith("numpy."):
-        if qual.rsplit(".", 1)[1] not in NO_CONVERSION and converts_accel(args[0]):
+        if qual.rsplit(".", 1)[1] not in NO_CONVERSION and converts_accel(args[0]) is not None:
             return node.args[0], args[0]
         return None
     if qual.startswith("matplotlib.pyplot."):
         if qual.rsplit(".", 1)[1] not in PYPLOT_DATA:
             return None
         for arg, value in zip(node.args, args):
-            if converts_accel(value):
+            if converts_accel(value) is not None:
                 return arg, value
         return None
     if not qual.startswith("sklearn.metrics.") or qual.rsplit(".", 1)[1][:1].isupper() \
             or qual.rsplit(".", 1)[1] in SKLEARN_NOT_METRICS or "array_api_dispatch" in ev.src.text:
         return None
     for arg, value in zip(node.args, args):
-        if converts_accel(value):
+        if converts_accel(value) is not None:
             return arg, value
     return None
 
@@ -241,7 +244,20 @@ def _checks(ev):
         dev = placed_device(ev, value.dev)
         return dev is not None and dev.kind == "accel"
 
-    def converts_accel(value) -> bool:
-        """A tensor on an accelerator, or a tuple/list holding such tensors (`np.concatenate(preds)`)."""
-        return on_accel(value) or isinstance(value, SeqV) and on_accel(value.element())
+    def converts_accel(value, depth: int = 0) -> TensorV | None:
+        """The tensor on an accelerator NumPy meets converting `value`: the tensor itself, or one
+        a tuple/list holds (`np.concatenate(preds)`).  NumPy converts every item of a sequence
+        (nested ones too) with `Tensor.__array__`, whatever the other items are, so one item
+        known to be on an accelerator is enough (`np.array([epoch, loss.item(), acc])`)."""
+        if on_accel(value):
+            return value
+        if not isinstance(value, SeqV) or depth > 3:
+            return None
+        if value.items is None:
+            return converts_accel(value.element(), depth + 1)
+        for item in value.items:
+            found = converts_accel(item, depth + 1)
+            if found is not None:
+                return found
+        return None
     return on_accel, converts_accel
