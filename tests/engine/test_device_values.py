@@ -108,6 +108,14 @@ CASES = {
             preds.append(torch.ones(2, device="cuda"))
         arr = np.concatenate(preds)
         """, {(4, "TP104")}),
+    "one-gpu-item-among-unknowns-to-numpy": ("""\
+        def log_row(epoch, acc):
+            loss = torch.ones((), device="cuda")
+            row = np.array([epoch, loss.item(), acc, loss * 100])
+            means = np.mean((acc, [epoch, loss]))
+            shape = np.zeros((loss.long(), epoch))
+            return np.array([epoch, loss.item(), acc])
+        """, {(3, "TP104"), (4, "TP104")}),
     "accumulator-of-gpu-tensors": ("""\
         total = 0
         for _ in range(3):
