@@ -533,3 +533,39 @@ def test_a_star_import_under_type_checking_is_not_followed_for_the_checked_file(
     (tmp_path / "models" / "nets" / "__init__.py").write_text(
         "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from .net import *\n")
     assert _findings(project, "train.py") == []
+
+
+NET_WITH_OPTIONAL_WEIGHTS = """\
+    import torch
+    from torch import nn
+    import torch.nn.functional as F
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(3, 3)
+
+        def forward(self, x, weights=None):
+            if weights is None:
+                weights = [self.fc.weight]
+            return F.linear(x, weights[0])
+"""
+
+PASS_CPU_WEIGHTS = """\
+    import numpy as np
+    import torch
+    from net import Net
+
+    def main():
+        model = Net().to("cuda")
+        weights = []
+        for _ in range(2):
+            weights.append(torch.from_numpy(np.ones((3, 3), dtype=np.float32)))
+        return model(torch.ones(2, 3, device="cuda"), weights=weights)
+"""
+
+
+def test_a_list_an_importer_passes_is_not_none(tmp_path):
+    """A list appended to is a list on every path, also as the callee in another file sees it."""
+    project = _project(tmp_path, {"net.py": NET_WITH_OPTIONAL_WEIGHTS, "main.py": PASS_CPU_WEIGHTS})
+    assert [(line, code) for line, code, _ in _findings(project, "net.py")] == [(13, "TP101")]

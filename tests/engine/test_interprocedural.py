@@ -567,6 +567,27 @@ CASES = {
         feats = Features()
         y = feats.search(torch.randn(4, 8, device=feats.device), torch.randn(16, 8))
         """, set()),
+    # a list a module's method returns is a list on every path: `weights is None` is false in the callee
+    "list-returned-by-a-module-method-is-not-none": ("""\
+        class Maker(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(3, 3)
+            def make(self):
+                out = []
+                out.append(self.fc.weight.detach().cpu())
+                return out
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(3, 3)
+            def forward(self, x, weights=None):
+                if weights is None:
+                    weights = [self.fc.weight]
+                return torch.nn.functional.linear(x, weights[0])
+        net = Net().to("cuda")
+        y = net(torch.ones(2, 3, device="cuda"), weights=Maker().to("cuda").make())
+        """, {(16, "TP101")}),
 }
 
 

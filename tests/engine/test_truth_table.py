@@ -160,6 +160,12 @@ CASES = [
      "a = torch.ones(3, device=device).sum()\na.add_(torch.tensor(2.0))\n", False, None),
     ("inplace-add-of-a-number-into-a-0dim-cpu-tensor", "acc = torch.tensor(0.0)\nacc += 2\nacc.mul_(3)\n", False, None),
     ("zero-dim-cuda0-with-cuda1-raises", "s = torch.ones((), device='cuda:0')\ny = torch.ones(3, device='cuda:1') + s\n", True, "TP101"),
+    # a module left on the CPU and called with no tensor (`hnet(cond_id=0)`): what its forward makes
+    # from its own parameters is on the CPU
+    ("output-of-a-cpu-module-called-without-tensors",
+     "class H(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(3, 6)\n"
+     "        self.e = nn.Parameter(torch.ones(2, 3))\n    def forward(self, i):\n        return [self.fc(self.e[i])]\n"
+     "w = H()(0)\ny = torch.nn.functional.linear(torch.ones(2, 6, device=device), w[0].view(1, 6))\n", True, "TP101"),
     ("loss-with-cpu-weight-raises",
      "crit = nn.CrossEntropyLoss(weight=torch.ones(3))\ny = crit(torch.ones(2, 3, device=device), torch.zeros(2, dtype=torch.long, device=device))\n",
      True, "TP102"),

@@ -328,6 +328,12 @@ def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
             followed = follow_forward(ev, node, module, args, kwargs)
             if followed is not None:
                 return followed
+        if module.cls is not None and not module.torch_layer and _no_tensor_input(args, kwargs):
+            # Nothing the caller passes can be a tensor (`hnet(cond_id=0)`): what forward computes
+            # from the module's own state is where the module is.
+            followed = follow_forward(ev, node, module, args, kwargs)
+            if followed is not None:
+                return followed
         if not module.has_params and module.cls is not None and not module.torch_layer:
             # A module of the project without parameters runs where its input is: its forward is
             # followed with its own device unknown (its plain CPU attributes are still on the CPU).
@@ -346,6 +352,11 @@ def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
     if not module.known_class and not any(isinstance(v, (TensorV, BatchV, PlacedV)) for v in list(args) + list(kwargs.values())):
         return UNKNOWN  # an object of unknown kind moved with .to() (a pipeline) called with no tensor: not known to give one
     return TensorV(module.dev, origin=node, grad=ev.frame.no_grad == 0, module_output=True)
+
+
+def _no_tensor_input(args: list, kwargs: dict) -> bool:
+    """Are all of a call's arguments known to be numbers or None (no tensor among them)?"""
+    return all(v is NUMBER or v is NONE for v in list(args) + list(kwargs.values()))
 
 
 def _has_cpu_tensor(args: list, kwargs: dict) -> bool:

@@ -417,8 +417,8 @@ def _translate(value: Value, own: Path, classes: dict, depth: int) -> Value:
         return replace(value, cls=_own_class(value.cls, own, classes), attrs=attrs)
     if isinstance(value, SeqV):
         if value.items is not None:
-            return SeqV(tuple(_translate(v, own, classes, depth + 1) for v in value.items))
-        return SeqV(None, _translate(value.elem, own, classes, depth + 1))
+            return replace(value, items=tuple(_translate(v, own, classes, depth + 1) for v in value.items))
+        return replace(value, elem=_translate(value.elem, own, classes, depth + 1))
     return value
 
 

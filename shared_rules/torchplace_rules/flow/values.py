@@ -608,9 +608,10 @@ def map_leaves(value: Value, leaf, depth: int = 0, *, objects: bool = False, too
         if depth > 4:
             return v if too_deep is None else too_deep
         if isinstance(v, SeqV):
+            # (a list made on every path stays one: `not_none` is kept)
             if v.items is not None:
-                return SeqV(tuple(walk(item, depth + 1) for item in v.items))
-            return SeqV(None, walk(v.elem, depth + 1))
+                return SeqV(tuple(walk(item, depth + 1) for item in v.items), UNKNOWN, v.not_none)
+            return SeqV(None, walk(v.elem, depth + 1), v.not_none)
         if isinstance(v, DictV):
             items = tuple((k, walk(item, depth + 1)) for k, item in v.items) if v.items is not None else None
             return DictV(walk(v.elem, depth + 1), items)
