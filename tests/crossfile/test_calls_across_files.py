@@ -535,6 +535,44 @@ def test_a_star_import_under_type_checking_is_not_followed_for_the_checked_file(
     assert _findings(project, "train.py") == []
 
 
+MODEL_WITH_CURRENT_DEVICE = """\
+    import torch
+    from torch import nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(3, 3)
+            self.mean = torch.ones(3)
+
+        def forward(self, x):
+            return self.fc(x) - self.mean.cuda()
+"""
+
+RUN_ON_GPU_3 = """\
+    import torch
+    from net import Net
+
+    def main():
+        {pick}device = torch.device("cuda:3")
+        model = Net().to(device)
+        return model(torch.ones(2, 3, device=device))
+"""
+
+
+def test_the_current_device_meets_a_module_an_importer_puts_on_another_gpu(tmp_path):
+    """`.cuda()` is cuda:0 where no code picks the current device: inside the forward of a module the
+    importer put on cuda:3 it meets the module's input there."""
+    project = _project(tmp_path, {"net.py": MODEL_WITH_CURRENT_DEVICE, "main.py": RUN_ON_GPU_3.format(pick="")})
+    assert [(line, code) for line, code, _ in _findings(project, "net.py") if code == "TP101"] == [(11, "TP101")]
+
+
+def test_an_importer_that_picks_the_current_device_makes_cuda_unknown(tmp_path):
+    main = RUN_ON_GPU_3.format(pick="torch.cuda.set_device(3)\n        ")
+    project = _project(tmp_path, {"net.py": MODEL_WITH_CURRENT_DEVICE, "main.py": main})
+    assert [code for _, code, _ in _findings(project, "net.py") if code == "TP101"] == []
+
+
 NET_WITH_OPTIONAL_WEIGHTS = """\
     import torch
     from torch import nn

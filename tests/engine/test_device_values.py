@@ -53,6 +53,10 @@ CASES = {
         torch.cuda.set_device(1)
         y = torch.ones(2, device="cuda") + torch.ones(2, device="cuda:1")
         """, set()),
+    "cuda-device-context-makes-the-current-index-unknown": ("""\
+        with torch.cuda.device(1):
+            y = torch.ones(2, device="cuda") + torch.ones(2, device="cuda:1")
+        """, set()),
     "runtime-device-string": ("""\
         def run(rank):
             device = f"cuda:{rank}"

@@ -160,6 +160,16 @@ CASES = [
      "a = torch.ones(3, device=device).sum()\na.add_(torch.tensor(2.0))\n", False, None),
     ("inplace-add-of-a-number-into-a-0dim-cpu-tensor", "acc = torch.tensor(0.0)\nacc += 2\nacc.mul_(3)\n", False, None),
     ("zero-dim-cuda0-with-cuda1-raises", "s = torch.ones((), device='cuda:0')\ny = torch.ones(3, device='cuda:1') + s\n", True, "TP101"),
+    # `.cuda()` is the current device, cuda:0 where the program never picks one: inside the forward of a
+    # module put on cuda:3 it meets the module's input there and raises; on cuda:0 (or "cuda") it does not
+    ("current-device-in-forward-of-a-module-on-cuda3-raises",
+     "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(3, 3)\n"
+     "    def forward(self, x):\n        return self.fc(x) - torch.ones(3).cuda()\n"
+     "m = M().to('cuda:3')\ny = m(torch.ones(2, 3, device='cuda:3'))\n", True, "TP101"),
+    ("current-device-in-forward-of-a-module-on-cuda0",
+     "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(3, 3)\n"
+     "    def forward(self, x):\n        return self.fc(x) - torch.ones(3).cuda()\n"
+     "m = M().to('cuda:0')\ny = m(torch.ones(2, 3, device='cuda:0'))\n", False, None),
     # a module left on the CPU and called with no tensor (`hnet(cond_id=0)`): what its forward makes
     # from its own parameters is on the CPU
     ("output-of-a-cpu-module-called-without-tensors",

@@ -64,6 +64,12 @@ def devices_conflict(a: Dev, b: Dev, current_is_zero: bool = False) -> bool:
     return False
 
 
+def picks_current_device(text: str) -> bool:
+    """Does this code choose the current CUDA device (`torch.cuda.set_device(i)`, `with
+    torch.cuda.device(i):`)?  Without that, "cuda" and `.cuda()` mean cuda:0."""
+    return "set_device" in text or "cuda.device(" in text
+
+
 def _indexed(label: str, current_is_zero: bool) -> str:
     return "cuda:0" if label == "cuda" and current_is_zero else label
 

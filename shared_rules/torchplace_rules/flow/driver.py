@@ -40,7 +40,7 @@ from ..rule_base import Rule
 from ..source_text import SourceText
 from .class_model import ClassInfo, scan_class
 from .cross_file import MAX_CALLER_HOPS, IncomingCall, LazyImportV, checked_file_import, incoming_calls, is_foreign
-from .devices import Dev
+from .devices import Dev, picks_current_device
 from .events import EVENTS
 from .expressions import ExpressionEvaluator
 from .contexts import analyze_function, run_incoming
@@ -95,7 +95,7 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.current_stmt = None
         self.guards: list = []  # tests of the enclosing `if` bodies
         # `.cuda()` / "cuda" are cuda:0 unless the program picks the current device itself
-        self.current_cuda_is_zero = "set_device" not in src.text
+        self.current_cuda_is_zero = not picks_current_device(src.text)
 
     # -- reporting -------------------------------------------------------
     def emit(self, event: str, *args) -> None:

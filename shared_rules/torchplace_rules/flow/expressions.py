@@ -15,7 +15,10 @@ from .project_calls import find_method, property_value, self_attribute
 from .ranks import broadcast_rank, floor, subscript_rank
 from .torch_methods import setitem_conflicts
 from .torch_placement import unplace_parameter_owners
-from .devices import ACCEL_KIND, SELF_DEV, Dev, devices_conflict, parse_device_string, runtime_device
+from .cross_file import home_elsewhere
+from .devices import (
+    ACCEL_KIND, SELF_DEV, SELF_KIND, Dev, devices_conflict, parse_device_string, picks_current_device, runtime_device,
+)
 from .events import Conflict
 from .state import NotYetSet
 from .values import (
@@ -628,10 +631,13 @@ class ExpressionEvaluator:
             elif other is None or (other[0].dev.kind != ACCEL_KIND and value.dev.kind == ACCEL_KIND):
                 other = (value, vnode)
         if cpu is None or other is None:
-            # Two different explicit accelerators (cuda:0 vs cuda:1) also raise.
-            accels = [(v, n) for v, n in operands if isinstance(v, TensorV) and v.dev is not None and v.dev.kind == ACCEL_KIND]
+            # Two different explicit accelerators (cuda:0 vs cuda:1) also raise.  "The module's
+            # device" is the accelerator this call context put the module on (`model.to("cuda:3")`).
+            accels = [(v, n) for v, n in (self.placed_operand(v, n) for v, n in operands)
+                      if isinstance(v, TensorV) and v.dev is not None and v.dev.kind == ACCEL_KIND]
             for i in range(1, len(accels)):
-                if devices_conflict(accels[0][0].dev, accels[i][0].dev, self.current_cuda_is_zero):
+                a, b = accels[0][0].dev, accels[i][0].dev
+                if devices_conflict(a, b, self.current_cuda_is_zero and not self.named_where_current_is_picked(a, b)):
                     self.emit("conflict", Conflict(node, "op", accels[i][0], accels[i][1], accels[0][0], accels[0][1], accels[0][0].dev))
                     return True
             return False
@@ -639,6 +645,24 @@ class ExpressionEvaluator:
             self.emit("conflict", Conflict(node, "op", cpu[0], cpu[1], other[0], other[1], other[0].dev))
             return other[0].dev.kind == ACCEL_KIND
         return False
+
+    def named_where_current_is_picked(self, *devs: Dev) -> bool:
+        """Was one of these devices named in another file's code that picks the current CUDA device
+        (`torch.cuda.set_device`)?  Then "cuda" there is not known to be cuda:0."""
+        for dev in devs:
+            home = home_elsewhere(self, dev.at) if dev.at is not None else None
+            if home is not None and picks_current_device(home.src.text):
+                return True
+        return False
+
+    def placed_operand(self, value: Value, node) -> tuple:
+        """(value, node), a tensor on "the module's device" placed where this call context has the
+        module when that is a known accelerator (the context's inputs and the module's own tensors)."""
+        dev = self.frame.self_dev
+        if value.__class__ is TensorV and value.dev is not None and value.dev.kind == SELF_KIND \
+                and dev is not None and dev.kind == ACCEL_KIND:
+            return replace(value, dev=dev), node
+        return value, node
 
     # -- calls -----------------------------------------------------------------
     def expr_Call(self, node: ast.Call) -> Value:
