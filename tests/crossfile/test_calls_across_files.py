@@ -607,3 +607,53 @@ def test_a_list_an_importer_passes_is_not_none(tmp_path):
     """A list appended to is a list on every path, also as the callee in another file sees it."""
     project = _project(tmp_path, {"net.py": NET_WITH_OPTIONAL_WEIGHTS, "main.py": PASS_CPU_WEIGHTS})
     assert [(line, code) for line, code, _ in _findings(project, "net.py")] == [(13, "TP101")]
+
+
+# -- an optimizer whose loaded state a module move left behind (Optimizer.load_state_dict casts the
+# state to the parameters' device at load time; model.cuda() moves the parameters, not the state)
+EPOCH = """\
+    def train_epoch(model, loader, optimizer, loss_fn):
+        for x, y in loader:
+            x, y = x.cuda(), y.cuda()
+            loss = loss_fn(model(x), y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+"""
+
+RESUME = """\
+    import torch
+    from torch import nn
+    from core_train import train_epoch
+    from checkpoints import load_optimizer
+
+    def main(loader, path):
+        model = nn.Linear(4, 2)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        load_optimizer(optimizer, path)
+        model = model.cuda()
+        train_epoch(model, loader, optimizer, nn.CrossEntropyLoss().cuda())
+"""
+
+CHECKPOINTS = """\
+    import torch
+
+    def load_optimizer(optimizer, path):
+        optimizer.load_state_dict(torch.load(path, map_location="cpu")["optimizer"])
+"""
+
+
+def test_a_step_in_another_file_on_an_optimizer_loaded_in_a_third_before_the_move(tmp_path):
+    project = _project(tmp_path, {"core_train.py": EPOCH, "train.py": RESUME, "checkpoints.py": CHECKPOINTS})
+    got = _findings(project, "core_train.py")
+    assert [(line, code, f.severity.name) for line, code, f in got] == [(7, "TP101", "ERROR")]
+    assert any("called from train.py line 11" in r.message for r in got[0][2].related)
+    assert _findings(project, "train.py") == [] and _findings(project, "checkpoints.py") == []
+
+
+def test_an_optimizer_loaded_after_the_move_in_another_file_steps_cleanly(tmp_path):
+    resumed_late = RESUME.replace("        load_optimizer(optimizer, path)\n        model = model.cuda()\n",
+                                  "        model = model.cuda()\n        load_optimizer(optimizer, path)\n")
+    assert resumed_late != RESUME
+    project = _project(tmp_path, {"core_train.py": EPOCH, "train.py": resumed_late, "checkpoints.py": CHECKPOINTS})
+    assert _findings(project, "core_train.py") == []

@@ -280,6 +280,7 @@ def test_engine_only(name, code, expected):
 # a case, or is more lenient than the CUDA kernels, the test pins PyTorch's source behaviour
 # (native_functions.yaml read through torchgen, or the installed headers) and says so; the
 # "meta" device stands in for an accelerator where only "not the CPU" matters.
+import inspect  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -751,3 +752,88 @@ def test_module_to_rebinds_buffers_so_a_list_of_them_keeps_the_old_tensors():
     m = M().to("meta")
     assert m.noise_0.device.type == "meta" and m.noise[0].device.type == "cpu"
     assert m.noise[0] is not m.noise_0
+
+
+# -- Optimizer state and module moves (flow/optimizers.py).  The fake GPU's Module.to above makes new
+# Parameter objects, which is what a move to the meta device does and not what a CPU->CUDA move does,
+# so these facts are checked one by one: (1) load_state_dict casts the loaded state to each parameter's
+# device at load time, (2) Module._apply keeps the Parameter objects the optimizer holds and leaves
+# its state alone, (3) a step whose state is on another device than the parameters raises.
+from torch._subclasses.fake_tensor import FakeTensorMode  # noqa: E402
+
+from torchplace_rules.flow.optimizers import STATEFUL  # noqa: E402
+
+
+def _stepped_state(cls, **kwargs) -> dict:
+    """The state one real CPU step leaves (momentum buffers, moments, step counts)."""
+    layer = torch.nn.Linear(3, 2)
+    opt = cls(layer.parameters(), **kwargs)
+    layer(torch.ones(1, 3)).sum().backward()
+    opt.step()
+    return opt.state_dict()
+
+
+def _cuda(value):
+    """A (fake) CUDA copy of a state tensor (the CPU build cannot dispatch `Tensor.to("cuda")`)."""
+    return torch.ops.aten._to_copy(value, device=torch.device("cuda", 0)) if isinstance(value, torch.Tensor) else value
+
+
+def _optimizer(name: str):
+    return getattr(torch.optim, name), ({"lr": 0.1, "momentum": 0.9} if name == "SGD" else {"lr": 0.1})
+
+
+def test_load_state_dict_casts_the_state_to_the_parameters_device_at_load_time():
+    saved = _stepped_state(torch.optim.SGD, lr=0.1, momentum=0.9)  # CPU momentum buffers
+    on_meta = torch.nn.Linear(3, 2, device="meta")
+    opt = torch.optim.SGD(on_meta.parameters(), lr=0.1, momentum=0.9)
+    opt.load_state_dict(saved)
+    assert {s["momentum_buffer"].device.type for s in opt.state.values()} == {"meta"}
+    on_cpu = torch.nn.Linear(3, 2)
+    opt = torch.optim.SGD(on_cpu.parameters(), lr=0.1, momentum=0.9)
+    opt.load_state_dict(saved)
+    assert {s["momentum_buffer"].device.type for s in opt.state.values()} == {"cpu"}
+
+
+def test_a_module_move_keeps_the_parameter_objects_and_leaves_the_optimizer_state():
+    """A move that converts in place (float64 here, which a CPU build can show; a CPU->CUDA move takes
+    the same branch: `param.data = param_applied` where `_has_compatible_shallow_copy_type`, which a
+    CPU and a CUDA dense tensor have) keeps the Parameter objects, returns the module, and the state
+    `load_state_dict` cast stays as it was."""
+    model = torch.nn.Linear(3, 2)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    opt.load_state_dict(_stepped_state(torch.optim.SGD, lr=0.1, momentum=0.9))
+    before = [id(p) for p in model.parameters()]
+    assert model.to(torch.float64) is model  # (so `model = model.cuda()` rebinds the same module)
+    assert [id(p) for p in model.parameters()] == before
+    assert [id(p) for group in opt.param_groups for p in group["params"]] == before
+    assert {s["momentum_buffer"].dtype for s in opt.state.values()} == {torch.float32}
+    source = inspect.getsource(torch.nn.Module._apply)
+    assert "param.data = param_applied" in source and "_has_compatible_shallow_copy_type" in source
+
+
+def test_sgd_without_momentum_keeps_no_state_tensors():
+    saved = _stepped_state(torch.optim.SGD, lr=0.1)
+    assert all(not isinstance(v, torch.Tensor) for s in saved["state"].values() for v in s.values())
+
+
+@pytest.mark.parametrize("name", sorted(STATEFUL | {"SGD"}))
+def test_a_step_with_its_state_on_another_device_than_the_parameters_raises(name, monkeypatch):
+    cls, kwargs = _optimizer(name)
+    state = _stepped_state(cls, **kwargs)["state"][0]
+    for module in list(sys.modules.values()):  # the step count read as a number (FakeTensor has no data)
+        if getattr(module, "__name__", "").startswith("torch.optim.") and hasattr(module, "_get_value"):
+            monkeypatch.setattr(module, "_get_value", lambda x: 0.5)
+    for state_on_cpu in (True, False):
+        with FakeTensorMode(allow_non_fake_inputs=True):
+            param = torch.nn.Parameter(torch.empty(2, 3, device="cuda" if state_on_cpu else "cpu"))
+            param.grad = torch.empty(2, 3, device=param.device)
+            opt = cls([param], foreach=False, **kwargs)
+            opt.state[param] = {k: _cuda(v) if not state_on_cpu and k != "step" else v for k, v in state.items()}
+            with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+                opt.step()
+        with FakeTensorMode(allow_non_fake_inputs=True):  # the same step with state where the parameters are
+            param = torch.nn.Parameter(torch.empty(2, 3, device="cuda"))
+            param.grad = torch.empty(2, 3, device="cuda")
+            opt = cls([param], foreach=False, **kwargs)
+            opt.state[param] = {k: _cuda(v) if k != "step" else v for k, v in state.items()}
+            opt.step()

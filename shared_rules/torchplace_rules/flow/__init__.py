@@ -16,6 +16,7 @@ LAYERS = (
     "torch_methods",  # Tensor.* and nn.Module methods
     "torch_calls",    # torch.*, torch.nn.functional.*, nn layers, DataLoader, NumPy, by qualified name
     "torchvision_transforms",  # torchvision's transforms: ToTensor makes CPU tensors, tensor transforms keep the device
+    "optimizers",     # torch.optim optimizers: where a loaded state is, and the modules whose parameters they hold
     "ranks",          # how many dimensions a tensor has (a CPU tensor that cannot be 0-dim)
     "torch_api",      # the tables of PyTorch's API both read
     "operators",      # PyTorch's operators and nn classes from the table generated from torch

@@ -26,11 +26,12 @@ from .project_calls import (
 )
 from .project_calls import call_method as project_method
 from .state import MODULE_MOVES, forget_moved_arguments, with_stored_items
+from .optimizers import optimizer_method
 from .torch_calls import call_qualified
 from .torch_methods import buffers_only, module_input_conflicts, module_method, numpy_method, stateless_module_output, tensor_method, to_target
 from .values import (
     SELF_MOVED, NONE, NUMBER, UNKNOWN, BatchV, BoundMethodV, ClassV, DeviceV, DictV, EncodingV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ObjectV,
-    ParamsV, PartialV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, ZipV, attrs_get, iteration_element, join_all,
+    OptimizerV, ParamsV, PartialV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, ZipV, attrs_get, iteration_element, join_all,
 )
 
 CALLABLE_VALUES = (ModuleV, PlacedV, FuncV, BoundMethodV, PartialV, ObjectV, ClassV)
@@ -135,6 +136,8 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
             recv = ev.frame.env[path] = replace(recv, placed=())
     if recv.__class__ is SelfV and name in ("to", "cuda") and recv.info.is_module:
         return _move_self(ev, node, recv, name)
+    if recv.__class__ is OptimizerV:
+        return optimizer_method(ev, node, recv, name)
     if recv.__class__ is ModuleV:
         if name == "forward":
             args, kwargs = ev.eval_args(node)

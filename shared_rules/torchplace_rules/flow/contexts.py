@@ -27,9 +27,10 @@ from ..syntax_nodes import access_path, lines_mention
 from .class_model import tensor_container_items
 from .cross_file import HOME_ATTR, foreign_home, foreign_result, foreign_text, qualified_name, record_outgoing
 from .devices import ACCEL_KIND, CPU, SELF_DEV, SELF_KIND, Dev, parse_device_string
-from .state import PLACEABLE, Frame, local_names
+from .optimizers import loaded_into, same_optimizer
+from .state import PLACEABLE, Frame, follow_move, local_names
 from .values import (
-    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, join_all, map_leaves,
+    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, OptimizerV, ParamsV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, join_all, map_leaves,
 )
 
 MAX_CALL_DEPTH = 4
@@ -497,12 +498,14 @@ def _effects(exit_env: dict, bound: dict) -> dict:
     attributes and items it set (`self.cache = ...`, `runner.model = ...`, `batch["x"] = ...`)."""
     effects = {}
     for name, entry in bound.items():
-        if not isinstance(entry, (ModuleV, PlacedV, ObjectV, SelfV, DictV, BatchV)) and entry is not UNKNOWN:
+        if not isinstance(entry, (ModuleV, PlacedV, ObjectV, SelfV, DictV, BatchV, OptimizerV)) and entry is not UNKNOWN:
             continue
         after = exit_env.get(name)
         changes = []
-        if after is not entry and isinstance(after, (ModuleV, PlacedV)) and after != entry:
-            changes.append(("", after))  # Module.to() moves in place (and returns the module)
+        if after is not entry and (isinstance(after, (ModuleV, PlacedV)) or same_optimizer(entry, after)) and after != entry:
+            # Module.to() moves in place (and returns the module); the optimizer passed, with a state the
+            # callee loaded or touched
+            changes.append(("", after))
         elif after is not entry:
             continue  # the name was rebound: what follows is not the caller's object
         for key, value in exit_env.items():
@@ -521,6 +524,10 @@ def apply_effects(ev, effects: dict, paths: dict, assigned: Optional[dict] = Non
         if path is None:
             continue
         for suffix, value in changes:
+            if value.__class__ is OptimizerV:
+                value = loaded_into(env.get(path + suffix), value)
+            elif not suffix and value.__class__ in (ModuleV, PlacedV) and getattr(env.get(path), "dev", None) != value.dev:
+                follow_move(ev, path, value.dev, None)  # (a module the callee moved: its optimizers' parameters)
             env[path + suffix] = value
             stmt = assigned.get((name, suffix)) if assigned else None
             if stmt is not None:
@@ -596,7 +603,7 @@ def _own_walk(fnode):
 def relocate(value: Value, dev: Optional[Dev]) -> Value:
     """`value` with "the module's device" replaced by `dev` (a method's result seen by its caller)."""
     def leaf(v):
-        if isinstance(v, (TensorV, ModuleV)) and v.dev is not None and v.dev.kind == SELF_KIND:
+        if isinstance(v, (TensorV, ModuleV, ParamsV)) and v.dev is not None and v.dev.kind == SELF_KIND:
             return replace(v, dev=dev)
         return v
     return map_leaves(value, leaf, objects=True)

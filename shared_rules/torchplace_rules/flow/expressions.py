@@ -20,12 +20,13 @@ from .devices import (
     ACCEL_KIND, SELF_DEV, SELF_KIND, Dev, devices_conflict, parse_device_string, picks_current_device, runtime_device,
 )
 from .events import Conflict
+from .optimizers import optimizer_attribute, unlink_rebound
 from .state import NotYetSet
 from .values import (
     SELF_MOVED,
     ACCELERATOR_AVAILABLE,
     NONE, NUMBER, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, FlagV, FuncV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
-    SelfV, SeqV, TensorV, Value, attrs_get, iteration_element, unproven, PROVEN as _PROVEN,
+    OptimizerV, SelfV, SeqV, TensorV, Value, attrs_get, iteration_element, unproven, PROVEN as _PROVEN,
 )
 
 # Attributes of a tensor that are no tensors (a module's output may be an object with tensor fields).
@@ -124,6 +125,9 @@ class ExpressionEvaluator:
             moved = path.partition(".")[0] + "." + SELF_MOVED
             if moved in env and (isinstance(value, (ModuleV, PlacedV)) or isinstance(value, TensorV) and value.grad):
                 env[moved] = UNKNOWN  # a layer or parameter made after `self.to(device)` is not moved by it
+        held = env.get(path)
+        if held is not None and held is not value and held.__class__ in (ModuleV, PlacedV):
+            unlink_rebound(self, path)  # another module than the optimizers hold (`model = model.cuda()` is the same)
         prefixes = (path + ".", path + "[")
         stale = [k for k in env if path in k and k.startswith(prefixes)] if len(env) < 400 or "." in path else ()
         for key in stale:
@@ -330,6 +334,8 @@ class ExpressionEvaluator:
         if base.__class__ is SelfV:
             value = self_attribute(self, base, attr, node)
             return unproven(value) if value is not UNKNOWN else self.class_member(base, attr, node)
+        if base.__class__ is OptimizerV:
+            return optimizer_attribute(self, node, base)
         if base.__class__ is ObjectV:
             value = attrs_get(base.attrs, attr)
             return unproven(value) if value is not None else self.class_member(base, attr, node)

@@ -18,11 +18,12 @@ from .contexts import (
     apply_effects, argument_paths, bind_arguments, call_in_context, relative_to, relocate, same_place,
 )
 from .devices import SELF_DEV, SELF_KIND
+from .optimizers import owned_by_caller
 from .state import forget_moved_arguments
 from .torch_calls import default_collate, default_device
 from .torch_placement import absent_arguments, constructor_device
 from .values import (
-    SELF_MOVED, NONE, NUMBER, UNKNOWN, BoundMethodV, ClassV, DeviceV, DictV, FuncV, LoaderV, ModuleV, ObjectV, PartialV, SelfV, SeqV, TensorV, Value, attrs_get,
+    SELF_MOVED, NONE, NUMBER, UNKNOWN, BoundMethodV, ClassV, DeviceV, DictV, FuncV, LoaderV, ModuleV, ObjectV, ParamsV, PartialV, SelfV, SeqV, TensorV, Value, attrs_get,
     map_leaves,
 )
 
@@ -57,10 +58,16 @@ def _call(ev, node: ast.Call, func: FuncV, cls, arg_nodes: list, args: list, kwa
     if result is None:
         forget_moved_arguments(ev, node)
         return UNKNOWN
+    paths = None
     if result.effects:
         paths = argument_paths(ev, func.node, arg_nodes, node.keywords, first_path, first is not None)
         apply_effects(ev, result.effects, paths, result.assigned)
-    return result.returns
+    returns = result.returns
+    if isinstance(returns, (ParamsV, SeqV, DictV)):  # `model.param_groups(...)`: the parameters of the caller's modules
+        if paths is None:
+            paths = argument_paths(ev, func.node, arg_nodes, node.keywords, first_path, first is not None)
+        returns = owned_by_caller(returns, func.node, paths, ev.frame.func)
+    return returns
 
 
 # -- methods -----------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from typing import Optional
 
 from ..syntax_nodes import calls_and_assignments
 from .devices import ACCEL_KIND, Dev
-from .values import UNKNOWN, DeviceV, DictV, LoaderV, ModuleV, PlacedV, Value, join_all
+from .values import STATE_UNKNOWN, UNKNOWN, DeviceV, DictV, LoaderV, ModuleV, OptimizerV, PlacedV, Value, join_all
 
 MAX_LOOP_PASSES = 3  # a loop body runs until its entry environment stops changing, at most this often
 
@@ -129,9 +129,30 @@ def forget_moved_arguments(ev, node: ast.Call) -> None:
         value = env.get(path) if path in env else ev.module_value(path)
         if value.__class__ is ModuleV and value.dev is not None:
             env[path] = replace(value, dev=None)
+            follow_move(ev, path, None, None)
         elif value.__class__ is PlacedV:
             env[path] = UNKNOWN
+            follow_move(ev, path, None, None)
+        elif value.__class__ is OptimizerV:
+            env[path] = replace(value, state=STATE_UNKNOWN, state_dev=None)  # it may move the state itself
 
+
+def linked_optimizers(ev, path: str) -> list:
+    """The names of this function's optimizers holding the parameters of the module at `path` (or of
+    one of its submodules)."""
+    scope = ev.frame.func
+    prefix = path + "."
+    return [key for key, value in ev.frame.env.items()
+            if value.__class__ is OptimizerV and value.owners and value.scope is scope
+            and any(o == path or o.startswith(prefix) for o in value.owners)]
+
+
+def follow_move(ev, path: str, dev: Optional[Dev], at: Optional[ast.AST]) -> None:
+    """The module at `path` was moved in place to `dev` (None: somewhere unknown): the optimizers of
+    this function holding its parameters see them there."""
+    env = ev.frame.env
+    for key in linked_optimizers(ev, path):
+        env[key] = replace(env[key], params_dev=dev, moved_at=at)
 
 
 # nn.Module's methods that move its parameters and buffers in place (torch 2.13: Module.to, cuda,

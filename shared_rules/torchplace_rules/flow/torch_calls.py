@@ -18,6 +18,7 @@ from . import torch_api as api
 from .devices import ACCEL_KIND, CPU, Dev, parse_device_string
 from .ranks import SAME_RANK, factory_rank
 from .state import forget_moved_arguments
+from .optimizers import make_optimizer, optimizer_class
 from .torchvision_transforms import transform_call
 from .values import ACCELERATOR_AVAILABLE, NONE, NUMBER, EncodingV, QualV, UNKNOWN, BatchV, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, PlacedV, SeqV, TensorV, Value, map_leaves
 
@@ -96,6 +97,8 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
         return DatasetV(devs.pop() if len(devs) == 1 else None)
     if api.is_torch_layer(qual):
         return layer(ev, node, last, args, kwargs)
+    if head.startswith("torch.optim") and optimizer_class(qual) is not None:
+        return make_optimizer(ev, node, last, args, kwargs)
     if qual.startswith("numpy."):
         return numpy_call(ev, node, qual, args, kwargs)
     if qual in _EINOPS_RESHAPES:  # einops on a torch tensor: views and reductions of it, where it is

@@ -17,6 +17,7 @@ from . import torch_api as api
 from .devices import ACCEL_KIND, CPU, SELF_KIND, Dev
 from .events import Conflict
 from .ranks import SAME_RANK, method_rank
+from .state import follow_move
 from .torch_calls import dtype_of, kw_device
 from .values import (
     NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, ItemsV, ModuleV, NumpyV, ParamsV, PlacedV, QualV, SeqV, TensorV, Value,
@@ -203,11 +204,12 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
             prefix = path + "."
             for key in [k for k, v in env.items() if isinstance(v, ModuleV) and k.startswith(prefix)]:
                 env[key] = replace(env[key], dev=dev, placed_at=node)  # its submodules moved with it
+            follow_move(ev, path, dev, node)  # its parameters, not the state an optimizer loaded for them
         return moved
     args, kwargs = ev.eval_args(node)
     ev.emit("call", node, None, name, module, args, kwargs)
     if name in ("parameters", "buffers"):
-        return ParamsV(module.dev, name == "parameters")
+        return ParamsV(module.dev, name == "parameters", ev.path_of(node.func.value), ev.frame.func)
     if name in ("named_parameters", "named_buffers"):
         return ItemsV(TensorV(module.dev, origin=node, grad=name == "named_parameters"))
     if name == "state_dict" and not args and not kwargs:

@@ -296,13 +296,75 @@ class PlacedV(Value):
 @dataclass(frozen=True)
 class ParamsV(Value):
     """`model.parameters()` (or `.buffers()`): each item, `next(...)` of it, is a tensor on the
-    module's device."""
+    module's device.  `owner`: the access path of that module in the function `scope` (an optimizer
+    made of them follows the module's in-place moves)."""
 
     dev: Optional[Dev]
     grad: bool = True
+    owner: Optional[str] = field(default=None, compare=False, hash=False)
+    scope: Optional[ast.AST] = field(default=None, compare=False, hash=False)
 
     def element(self, at: ast.AST) -> "TensorV":
         return TensorV(self.dev, origin=at, grad=self.grad)
+
+    def join(self, other):
+        if other is NONE:
+            return self
+        if self != other:
+            return UNKNOWN
+        if self.owner == other.owner and self.scope is other.scope:
+            return self
+        return ParamsV(self.dev, self.grad)  # the parameters of one module or of another: no owner
+
+
+# what an optimizer knows of its state (`OptimizerV.state`)
+FRESH = "fresh"  # never loaded: made lazily by `step()`, on the parameters' device
+LOADED = "loaded"  # `load_state_dict` cast it to `state_dev`
+MAYBE_LOADED = "maybe"  # loaded (to `state_dev`) on some paths, fresh on the others
+STATE_UNKNOWN = "unknown"
+
+
+@fast_init
+@dataclass(frozen=True)
+class OptimizerV(Value):
+    """A `torch.optim` optimizer whose step keeps per-parameter state tensors (SGD with momentum,
+    Adam, ...).  `params_dev`: where its parameters are now; `owners`: the access paths, in the
+    function `scope`, of the modules whose parameters it holds (their in-place moves move the
+    parameters, not the state); `state_dev`: where `load_state_dict` cast the loaded state (the
+    parameters' device at that time)."""
+
+    params_dev: Optional[Dev]
+    owners: tuple = ()
+    state: str = FRESH
+    state_dev: Optional[Dev] = None
+    scope: Optional[ast.AST] = field(default=None, compare=False, hash=False)
+    made_at: Optional[ast.AST] = field(default=None, compare=False, hash=False)  # (its identity)
+    loaded_at: Optional[ast.AST] = field(default=None, compare=False, hash=False)
+    moved_at: Optional[ast.AST] = field(default=None, compare=False, hash=False)
+
+    def join(self, other):
+        if other is NONE:
+            return self
+        if other.__class__ is not OptimizerV or other.made_at is not self.made_at:
+            return UNKNOWN
+        if self == other and self.scope is other.scope and self.loaded_at is other.loaded_at \
+                and self.moved_at is other.moved_at:
+            return self
+        states = {self.state, other.state}
+        if states == {FRESH}:
+            state, state_dev = FRESH, None
+        elif STATE_UNKNOWN in states or (self.state != FRESH and other.state != FRESH
+                                         and self.state_dev != other.state_dev):
+            state, state_dev = STATE_UNKNOWN, None
+        else:  # loaded on both (to one device), or loaded on one path and fresh on the other
+            state = LOADED if states == {LOADED} else MAYBE_LOADED
+            state_dev = self.state_dev if self.state != FRESH else other.state_dev
+        return OptimizerV(join_dev(self.params_dev, other.params_dev),
+                          self.owners if self.owners == other.owners and self.scope is other.scope else (),
+                          state, state_dev, self.scope, self.made_at,
+                          self.loaded_at if self.loaded_at is other.loaded_at or other.state == FRESH else
+                          other.loaded_at if self.state == FRESH else None,
+                          self.moved_at if self.moved_at is other.moved_at else None)
 
 
 @dataclass(frozen=True)

@@ -86,6 +86,15 @@ class MixedDevices(Rule):
         show where each operand got its device (the message names the file and line where a CPU
         tensor made in another file's code was made).  Code inside `pytest.raises(...)` /
         `assertRaises(...)` blocks is expected to raise and is not reported.
+
+        It also reports `optimizer.step()` of an optimizer with per-parameter state (SGD with a
+        momentum, Adam, AdamW, RMSprop, ...) that loaded a state with `load_state_dict` and whose
+        module was then moved in place (`model.cuda()`, `model = model.to(device)`):
+        `load_state_dict` casts the state to the parameters' device at load time and the move takes
+        the parameters (the same Parameter objects), not the state.  An error where the load happened
+        on every path to the step; a hint ("may") where only on some (a resume flag the analysis
+        cannot decide); nothing where code touches `optimizer.state`, hands the optimizer to an
+        unknown function, or the module is rebound to another one.
     """
     example = """
         device = torch.device("cuda")
@@ -217,6 +226,9 @@ class MixedDevices(Rule):
         if c.kind == "needs_cpu" and other_dev.kind == "accel":
             self.needs_cpu(ev, c, other_dev)
             return
+        if c.kind in ("optimizer_state", "optimizer_state_maybe"):
+            self.stale_optimizer_state(ev, c)
+            return
         if c.cpu.batch is not None or c.kind not in ("op", "index") or other_dev.kind != "accel":
             return
         if made_in_module_method(ev, c) or _cause_reported(ev, self.code, c):
@@ -246,6 +258,20 @@ class MixedDevices(Rule):
                    origin_related(c.other_node, c.other, f"placed on {dev_text(other_dev)} here")]
         ev.report(self, c.node, message, [r for r in related if r], self.fix(ev, c),
                   severity=None if certain else Severity.HINT)
+
+    def stale_optimizer_state(self, ev, c) -> None:
+        """`optimizer.step()` whose loaded state stayed on the load-time device while an in-place move
+        (`model.cuda()`) took the parameters elsewhere (c.cpu: where one side is, c.other: the other)."""
+        opt = code_text(ev.src, c.node.func.value)
+        sure = c.kind == "optimizer_state"
+        a, b = dev_text(c.cpu.dev), dev_text(c.other.dev)
+        message = (f"`{opt}` loaded its state with `load_state_dict` where its parameters were then, and a module move "
+                   f"took the parameters elsewhere (state on {a}, parameters on {b}): `{opt}.step()` "
+                   + ("raises" if sure else "may raise (where the state was loaded)")
+                   + " \"Expected all tensors to be on the same device\"; load the state after the move, or move it")
+        related = [origin_related(c.cpu_node, c.cpu, "state loaded here" if c.cpu.dev.is_cpu else "parameters moved here"),
+                   origin_related(c.other_node, c.other, "parameters moved here" if c.cpu.dev.is_cpu else "state loaded here")]
+        ev.report(self, c.node, message, [r for r in related if r], None, severity=None if sure else Severity.HINT)
 
     def needs_cpu(self, ev, c, other_dev) -> None:
         """An argument PyTorch wants on the CPU (c.other, at c.other_node) is on an accelerator."""
