@@ -55,6 +55,27 @@ def test_parameter_free_modules_run_where_their_input_is():
     assert run_on_fake_gpu(code) is None
 
 
+def test_parameter_data_setter_swaps_in_the_tensor():
+    # `p.data = t` is `set_data`: p takes t's TensorImpl storage (and so its device).  Module._apply
+    # itself moves parameters to CUDA this way (`param.data = param_applied`, CPU and CUDA dense
+    # tensors having a compatible shallow-copy type; FakeTensors are excluded there, so FakeTensorMode
+    # cannot show it): the mechanism is checked on the CPU, the CUDA path by torch's own code.
+    import inspect
+    layer = torch.nn.Linear(2, 2)
+    other = torch.randn(2, 2)
+    layer.weight.data = other
+    assert layer.weight.data_ptr() == other.data_ptr() and isinstance(layer.weight, torch.nn.Parameter)
+    assert not torch.__future__.get_overwrite_module_params_on_conversion()
+    assert "param.data = param_applied" in inspect.getsource(torch.nn.Module._apply)
+
+
+def test_an_instance_forward_is_what_calling_the_module_runs():
+    code = ("import torch\nimport torch.nn as nn\nmodel = nn.Linear(3, 3)\nold = model.forward\n"
+            "model.forward = lambda x: old(x.cpu())\ny = model(torch.randn(2, 3).to('cuda'))\n")
+    assert run_on_fake_gpu(code) is None
+    assert run_on_fake_gpu(code.replace("model.forward = ", "model.old = ")) is not None
+
+
 # -- the engine: quiet on the review's constructs, loud on their twins ---------------------------
 
 # A collection (torchrec's embedding collections) whose `__init__` computes where its tables go:
@@ -324,6 +345,82 @@ QUIET = {
             def forward(self, x):
                 return sum(d(x) for d in self.decomps) / len(self.decomps)
     """,
+    # review9: Real-Time-Voice-Cloning's WaveRNN builds a GRUCell and gives it the GRU's weights
+    # through `.data =` (set_data: the parameter takes the tensor's storage and device).
+    "parameter-data-swapped-in": """
+        import torch
+        import torch.nn as nn
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.rnn = nn.GRU(8, 8, batch_first=True)
+
+            def cell(self, gru):
+                c = nn.GRUCell(gru.input_size, gru.hidden_size)
+                c.weight_hh.data = gru.weight_hh_l0.data
+                c.weight_ih.data = gru.weight_ih_l0.data
+                c.bias_hh.data = gru.bias_hh_l0.data
+                c.bias_ih.data = gru.bias_ih_l0.data
+                return c
+
+            def generate(self, x):
+                rnn = self.cell(self.rnn)
+                return rnn(x, torch.zeros(x.size(0), 8, device=x.device))
+
+
+        model = Net().cuda()
+        out = model.generate(torch.randn(2, 8).cuda())
+    """,
+    # review9: accelerate's `add_hook_to_module` replaces `module.forward` with a wrapper whose hook
+    # moves the inputs (and the weights) to the execution device.
+    "instance-forward-replaced": """
+        import torch
+        import torch.nn as nn
+
+        model = nn.Linear(3, 3)
+        old_forward = model.forward
+        model.forward = lambda x: old_forward(x.cpu())
+        out = model(torch.randn(2, 3).to("cuda"))
+    """,
+    "forward-replaced-by-a-helper": """
+        import functools
+        import torch
+        import torch.nn as nn
+
+
+        def add_hook(module, device):
+            old_forward = module.forward
+
+            def new_forward(*args):
+                return old_forward(*[a.to("cpu") for a in args]).to(device)
+
+            module.forward = functools.update_wrapper(functools.partial(new_forward), old_forward)
+            return module
+
+
+        model = nn.Linear(3, 3)
+        add_hook(model, "cuda")
+        out = model(torch.randn(2, 3).to("cuda"))
+    """,
+    # review9: a helper hands the caller's module to code it cannot read (`accelerator.prepare`,
+    # a hook's `init_hook`) and re-binds the name to the result.
+    "module-handed-on-then-name-rebound": """
+        import torch
+        import torch.nn as nn
+
+
+        def setup(model, accelerator):
+            model = accelerator.prepare(model)
+            return model
+
+
+        def main(accelerator):
+            model = nn.Linear(3, 3)
+            setup(model, accelerator)
+            return model(torch.randn(2, 3).to("cuda"))
+    """,
 }
 
 REPORTED = {
@@ -452,6 +549,40 @@ REPORTED = {
             def forward(self, x):
                 return [h(x) for h in self.heads]
     """, {(8, "TP203")}),
+    "parameter-data-swapped-on-the-cpu": ("""
+        import torch
+        import torch.nn as nn
+
+        c = nn.Linear(8, 8)
+        c.weight.data = torch.randn(8, 8)
+        out = c(torch.randn(2, 8, device="cuda"))
+    """, {(7, "TP102")}),
+    "other-attribute-set-or-other-forward-replaced": ("""
+        import torch
+        import torch.nn as nn
+
+        model = nn.Linear(3, 3)
+        helper = nn.Linear(3, 3)
+        model.old_forward = model.forward
+        helper.forward = lambda x: x
+        out = model(torch.randn(2, 3).to("cuda"))
+    """, {(9, "TP102")}),
+    "module-read-then-name-rebound": ("""
+        import torch
+        import torch.nn as nn
+
+
+        def setup(model, log):
+            log("setup")
+            model = log(model.weight.shape)
+            return model
+
+
+        def main(log):
+            model = nn.Linear(3, 3)
+            setup(model, log)
+            return model(torch.randn(2, 3).to("cuda"))
+    """, {(15, "TP102")}),
 }
 
 

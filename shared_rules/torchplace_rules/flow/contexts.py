@@ -487,15 +487,18 @@ def _run_body(ev, func, cls, bound: dict, node: ast.Call, self_dev: Optional[Dev
             returns = UNKNOWN
     if home is not None:
         returns = foreign_result(returns)
-    effects = _effects(frame.env, bound)
+    effects = _effects(frame.env, bound, frame.released)
     assigned = {(name, key[len(name):]): stmt for key, stmt in frame.assigned.items()
                 for name in effects if key.startswith(name) and key[len(name):len(name) + 1] in (".", "[")}
     return CallResult(returns, effects, assigned)
 
 
-def _effects(exit_env: dict, bound: dict) -> dict:
+def _effects(exit_env: dict, bound: dict, released: set = frozenset()) -> dict:
     """What the body left in the objects the caller passed: a module moved in place, and
-    attributes and items it set (`self.cache = ...`, `runner.model = ...`, `batch["x"] = ...`)."""
+    attributes and items it set (`self.cache = ...`, `runner.model = ...`, `batch["x"] = ...`).
+    A placed module the body handed (under its parameter's name) to a callee that may move it
+    (`released`: `model = accelerator.prepare(model)`) is no longer in a known place, whatever the
+    name holds at the end."""
     effects = {}
     for name, entry in bound.items():
         if not isinstance(entry, (ModuleV, PlacedV, ObjectV, SelfV, DictV, BatchV, OptimizerV)) and entry is not UNKNOWN:
@@ -507,6 +510,8 @@ def _effects(exit_env: dict, bound: dict) -> dict:
             # callee loaded or touched
             changes.append(("", after))
         elif after is not entry:
+            if name in released and isinstance(entry, PLACEABLE) and entry.dev is not None:
+                effects[name] = (("", replace(entry, dev=None) if isinstance(entry, ModuleV) else UNKNOWN),)
             continue  # the name was rebound: what follows is not the caller's object
         for key, value in exit_env.items():
             if len(key) > len(name) and name in key and key.startswith(name) and key[len(name)] in ".[":

@@ -43,6 +43,7 @@ class Frame:
     yields: Optional[Value] = None  # what a generator yields
     before: dict = field(default_factory=dict)  # attribute path -> what it held before this frame first bound it
     assigned: dict = field(default_factory=dict)  # attribute path -> the statement that last bound it here
+    released: set = field(default_factory=set)  # paths whose placed value was handed to a callee that may move it
 
 
 class Terminated(Exception):
@@ -127,10 +128,13 @@ def forget_moved_arguments(ev, node: ast.Call) -> None:
         if path is None:
             continue
         value = env.get(path) if path in env else ev.module_value(path)
-        if value.__class__ is ModuleV and value.dev is not None:
-            env[path] = replace(value, dev=None)
-            follow_move(ev, path, None, None)
+        if value.__class__ is ModuleV:
+            ev.frame.released.add(path)  # a caller's module may have moved, even if the name is re-bound later
+            if value.dev is not None:
+                env[path] = replace(value, dev=None)
+                follow_move(ev, path, None, None)
         elif value.__class__ is PlacedV:
+            ev.frame.released.add(path)
             env[path] = UNKNOWN
             follow_move(ev, path, None, None)
         elif value.__class__ is OptimizerV:

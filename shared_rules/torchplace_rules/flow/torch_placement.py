@@ -70,24 +70,32 @@ def _device_argument(node: ast.Call, init, args: list, kwargs: dict) -> Optional
 
 
 def unplace_parameter_owners(ev, target: ast.Attribute, value: Value, value_node: ast.AST) -> None:
-    """`net.layer.weight = nn.Parameter(t)`: `net.layer` and `net` hold `t` from now on."""
+    """`net.layer.weight = nn.Parameter(t)`: `net.layer` and `net` hold `t` from now on.  So too
+    `net.layer.weight.data = t` (`Tensor.data`'s setter is `set_data`: the parameter takes `t`'s
+    storage and device, the way `Module._apply` itself moves parameters), and `net.layer.forward =
+    f`: calling the module then runs `f` (`_call_impl` calls `self.forward`, the instance's own
+    attribute first), which may move its inputs or weights anywhere."""
+    swapped = target.attr == "data" and isinstance(target.value, ast.Attribute)
+    patched = target.attr == "forward"
     owner = target.value
     while isinstance(owner, (ast.Attribute, ast.Name)):
         path = ev.path_of(owner)
         held = ev.frame.env.get(path) if path is not None else None
         if isinstance(held, ModuleV):
-            ev.frame.env[path] = after_parameter_assignment(held, value, value_node)
+            ev.frame.env[path] = _unplaced(held) if patched and held.dev is not None \
+                else after_parameter_assignment(held, value, value_node, swapped)
         owner = owner.value if isinstance(owner, ast.Attribute) else None
 
 
-def after_parameter_assignment(module: Value, value: Value, value_node: ast.AST) -> Value:
-    """`layer.weight = nn.Parameter(t)` (or a tensor) replaces a parameter: the module keeps its
-    place only when `t` is known to be there too; otherwise it is no longer in one known place."""
+def after_parameter_assignment(module: Value, value: Value, value_node: ast.AST, swapped: bool = False) -> Value:
+    """`layer.weight = nn.Parameter(t)` (or a tensor; or `layer.weight.data = t`, `swapped`)
+    replaces a parameter: the module keeps its place only when `t` is known to be there too;
+    otherwise it is no longer in one known place."""
     if not isinstance(module, ModuleV) or module.dev is None:
         return module
     if isinstance(value, TensorV):
         return module if value.dev == module.dev else _unplaced(module)
-    if _is_parameter_call(value_node):
+    if swapped or _is_parameter_call(value_node):
         return _unplaced(module)
     return module
 
