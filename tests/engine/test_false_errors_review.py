@@ -76,6 +76,21 @@ def test_an_instance_forward_is_what_calling_the_module_runs():
     assert run_on_fake_gpu(code.replace("model.forward = ", "model.old = ")) is not None
 
 
+def test_a_plain_list_of_registered_attributes_moves_with_them():
+    class Aliased(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.rnns = []
+            self.rnn = torch.nn.GRU(2, 2)
+            self.rnns.append(self.rnn)
+            for _ in range(2):  # re-bound on each pass: the first GRU is held by the list only
+                self.last = torch.nn.GRU(2, 2)
+                self.rnns.append(self.last)
+
+    module = Aliased().to("meta")
+    assert [m.weight_hh_l0.device.type for m in module.rnns] == ["meta", "cpu", "meta"]
+
+
 # -- the engine: quiet on the review's constructs, loud on their twins ---------------------------
 
 # A collection (torchrec's embedding collections) whose `__init__` computes where its tables go:
@@ -345,6 +360,23 @@ QUIET = {
             def forward(self, x):
                 return sum(d(x) for d in self.decomps) / len(self.decomps)
     """,
+    # review9: Real-Time-Voice-Cloning's CBHG keeps `self._to_flatten = []` and appends `self.rnn`
+    # to it, to call `flatten_parameters()` on each: the GRU is registered as `self.rnn`.
+    "plain-list-filled-with-registered-attributes": """
+        import torch.nn as nn
+
+
+        class CBHG(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self._to_flatten = []
+                self.rnn = nn.GRU(8, 4, batch_first=True, bidirectional=True)
+                self._to_flatten.append(self.rnn)
+
+            def forward(self, x):
+                [m.flatten_parameters() for m in self._to_flatten]
+                return self.rnn(x)[0]
+    """,
     # review9: Real-Time-Voice-Cloning's WaveRNN builds a GRUCell and gives it the GRU's weights
     # through `.data =` (set_data: the parameter takes the tensor's storage and device).
     "parameter-data-swapped-in": """
@@ -549,6 +581,33 @@ REPORTED = {
             def forward(self, x):
                 return [h(x) for h in self.heads]
     """, {(8, "TP203")}),
+    "plain-list-filled-in-a-loop-or-with-new-layers": ("""
+        import torch.nn as nn
+
+
+        class Stack(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.rnns = []
+                for _ in range(3):
+                    self.rnn = nn.GRU(8, 8, batch_first=True)
+                    self.rnns.append(self.rnn)
+
+            def forward(self, x):
+                for m in self.rnns:
+                    x = m(x)[0]
+                return x
+
+
+        class Layers(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layers = []
+                self.layers.append(nn.Linear(8, 8))
+
+            def forward(self, x):
+                return self.layers[0](x)
+    """, {(8, "TP203"), (22, "TP203")}),
     "parameter-data-swapped-on-the-cpu": ("""
         import torch
         import torch.nn as nn

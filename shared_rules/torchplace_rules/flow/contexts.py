@@ -77,7 +77,8 @@ def _plain_tensor_attributes(cls, frame) -> dict:
         if value.__class__ is SeqV and isinstance(value.element(), ModuleV) and name not in cls.plain_module_lists:
             stmt = frame.assigned.get(key)
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute) \
-                    and value.element().has_params and not _aliases_of_attributes(stmt.value):
+                    and value.element().has_params and not _aliases_of_attributes(stmt.value) \
+                    and not _filled_with_attributes(frame.func, name, stmt.value):
                 # (parameter-free modules have nothing to move, train or save; `[self.b1, self.b2]`
                 # lists modules registered as attributes: `.to()` and `state_dict()` see them there)
                 cls.plain_module_lists[name] = stmt  # modules in a plain list, however it was built
@@ -128,6 +129,26 @@ def _aliases_of_attributes(value: ast.AST) -> bool:
     """`[self.b1, self.b2]`: a list of modules the instance already holds (registered as attributes)."""
     return isinstance(value, (ast.List, ast.Tuple)) and bool(value.elts) and all(
         isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == "self" for e in value.elts)
+
+
+def _filled_with_attributes(init: Optional[ast.AST], name: str, value: ast.AST) -> bool:
+    """`self.rnns = []` then only `self.rnns.append(self.rnn)` in `__init__`: the list aliases modules
+    the instance holds as attributes (to call `flatten_parameters()` on them), like `[self.b1, self.b2]`.
+    Not where an append runs in a loop: `self.rnn` re-bound on each pass leaves only the last one registered."""
+    if init is None or not (isinstance(value, ast.List) and not value.elts):
+        return False
+    in_loops = {id(n) for loop in ast.walk(init) if isinstance(loop, (ast.For, ast.While, ast.comprehension))
+                for n in ast.walk(loop)}
+    added = []
+    for node in ast.walk(init):
+        if isinstance(node, ast.AugAssign) and access_path(node.target) == "self." + name:
+            return False
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and access_path(node.func.value) == "self." + name and node.func.attr in ("append", "extend", "insert", "__setitem__"):
+            if node.func.attr != "append" or len(node.args) != 1 or node.keywords or id(node) in in_loops:
+                return False
+            added.append(node.args[0])
+    return bool(added) and _aliases_of_attributes(ast.List(elts=added))
 
 
 def bind_entry_parameters(ev, node, cls, args: Optional[dict]) -> None:
