@@ -453,6 +453,22 @@ QUIET = {
             setup(model, accelerator)
             return model(torch.randn(2, 3).to("cuda"))
     """,
+    # a helper that re-binds its parameter to a module made without it: not the caller's module
+    "parameter-rebound-to-another-module": """
+        import torch
+        import torch.nn as nn
+
+
+        def setup(model):
+            model = nn.Linear(3, 3).cuda()
+            return model
+
+
+        def main():
+            model = nn.Linear(3, 3)
+            setup(model)
+            return model(torch.randn(2, 3))
+    """,
 }
 
 REPORTED = {
@@ -642,6 +658,23 @@ REPORTED = {
             setup(model, log)
             return model(torch.randn(2, 3).to("cuda"))
     """, {(15, "TP102")}),
+    "parameter-default-under-a-none-test-then-moved": ("""
+        import torch
+        import torch.nn as nn
+
+
+        def setup(model, device):
+            if model is None:
+                model = nn.Linear(3, 3)
+            model = model.to(device)
+            return model
+
+
+        def main():
+            model = nn.Linear(3, 3)
+            setup(model, torch.device("cuda"))
+            return model(torch.randn(2, 3))
+    """, {(16, "TP102")}),
 }
 
 
