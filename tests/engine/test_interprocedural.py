@@ -588,6 +588,24 @@ CASES = {
         net = Net().to("cuda")
         y = net(torch.ones(2, 3, device="cuda"), weights=Maker().to("cuda").make())
         """, {(16, "TP101")}),
+    # -- a dict the caller filled in before passing it -----------------------------------------
+    # `config["device"] = ...` binds an entry of the caller's dict: the callee gets the dict with it
+    "dict-entry-stored-before-the-call-reaches-the-callee": ("""\
+        def build(options):
+            net = nn.Linear(3, 3).to(options["device"])
+            return net(torch.zeros(2, 3))
+        config = {"epochs": 1}
+        config["device"] = torch.device("cuda")
+        y = build(config)
+        """, {(3, "TP102")}),
+    "dict-entry-stored-before-the-call-on-the-cpu-is-quiet": ("""\
+        def build(options):
+            net = nn.Linear(3, 3).to(options["device"])
+            return net(torch.zeros(2, 3))
+        config = {"epochs": 1}
+        config["device"] = torch.device("cpu")
+        y = build(config)
+        """, set()),
 }
 
 

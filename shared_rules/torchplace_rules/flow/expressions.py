@@ -21,7 +21,7 @@ from .devices import (
 )
 from .events import Conflict
 from .optimizers import optimizer_attribute, unlink_rebound
-from .state import NotYetSet
+from .state import NotYetSet, with_stored_items
 from .values import (
     SELF_MOVED,
     ACCELERATOR_AVAILABLE,
@@ -681,21 +681,25 @@ class ExpressionEvaluator:
     def eval_args(self, node: ast.Call) -> tuple[list, dict]:
         """The values of a call's arguments: positional, and keyword (`**x` as `"**<n>"`, or its
         keys when they are known)."""
-        args = [self.eval(a) for a in node.args]
-        for i, value in enumerate(args):
-            if value.__class__ is ObjectV:
-                args[i] = self.with_bound_attributes(node.args[i], value)
+        args = [self.passed_value(a, self.eval(a)) for a in node.args]
         kwargs = {}
         for k in node.keywords:
-            value = self.eval(k.value)
-            if value.__class__ is ObjectV:
-                value = self.with_bound_attributes(k.value, value)
+            value = self.passed_value(k.value, self.eval(k.value))
             if k.arg is None and isinstance(value, DictV) and value.items is not None:
                 kwargs.update((key, v) for key, v in value.items if key not in kwargs)  # `**{"a": 1}`: known keys
             else:
                 kwargs[k.arg if k.arg is not None else f"**{len(kwargs)}"] = value
         return args, kwargs
 
+
+    def passed_value(self, node, value: Value) -> Value:
+        """An argument as the callee will see it: an object with what this code bound to its
+        attributes, a dict with the entries this code stored in it (`d["k"] = v`)."""
+        if value.__class__ is ObjectV:
+            return self.with_bound_attributes(node, value)
+        if value.__class__ is DictV and value.items is not None and isinstance(node, ast.Name):
+            return with_stored_items(self.frame.env, node.id, value)
+        return value
 
     def with_bound_attributes(self, node, value: ObjectV) -> ObjectV:
         """An object passed on as the callee will see it: what this code bound to its attributes
