@@ -657,3 +657,41 @@ def test_an_optimizer_loaded_after_the_move_in_another_file_steps_cleanly(tmp_pa
     assert resumed_late != RESUME
     project = _project(tmp_path, {"core_train.py": EPOCH, "train.py": resumed_late, "checkpoints.py": CHECKPOINTS})
     assert _findings(project, "core_train.py") == []
+
+
+WRAPPER = """\
+    import torch
+    from torch import nn
+
+    class Wrapper:
+        def __init__(self, options):
+            self.device = options["device"]
+            self.build()
+
+        def build(self):
+            self.net = nn.Linear(4, 4)
+            self.net.to(self.device)
+
+        def fit(self, batch):
+            hidden = torch.zeros(2, 4)
+            return self.net(batch.to(self.device)) + self.net(hidden)
+"""
+
+WRAPPER_MAIN = """\
+    import torch
+    from wrapper import Wrapper
+
+    def main(batch):
+        config = {"epochs": 1}
+        config["device"] = torch.device("cuda")
+        Wrapper(config).fit(batch)
+"""
+
+
+def test_a_helper_method_the_importers_object_runs_sees_what_init_stored_for_that_caller(tmp_path):
+    # The importer's `Wrapper(config)` runs `__init__`, which stores the caller's device and calls
+    # `self.build()`: build moves `self.net` there for this caller (not "as the class knows it",
+    # with no device), so `fit` gets the moved module and its CPU input is a mismatch.  The device
+    # is an entry the importer stored into its dict before passing it (`config["device"] = ...`).
+    project = _project(tmp_path, {"wrapper.py": WRAPPER, "main.py": WRAPPER_MAIN})
+    assert [(line, code) for line, code, _ in _findings(project, "wrapper.py")] == [(15, "TP102")]

@@ -429,9 +429,18 @@ def _generic_cache(func, cls, bound: dict, self_dev, own_object: bool) -> Option
     home = func.home if func.home is not None else getattr(cls, "home", None)
     if home is None or self_dev is not None:
         return None
-    if all(_uninformative(v) or own_object and isinstance(v, SelfV) for v in bound.values()):
+    if all(_uninformative(v) or own_object and isinstance(v, SelfV) and not _holds_placement(v) for v in bound.values()):
         return home.generic_contexts
     return None
+
+
+def _holds_placement(receiver: SelfV) -> bool:
+    """Does the caller's own object hold a device, or a module or tensor on an accelerator (`self.device
+    = options["device"]` in `__init__`, then `self.build()`)?  What the method does with it is this
+    caller's, not what the class knows."""
+    return any(isinstance(v, DeviceV) and v.dev.kind == ACCEL_KIND
+               or isinstance(v, (ModuleV, TensorV)) and v.dev is not None and v.dev.kind == ACCEL_KIND
+               for _, v in receiver.attrs or ())
 
 
 def _uninformative(value: Value, depth: int = 0) -> bool:
