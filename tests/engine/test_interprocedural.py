@@ -89,6 +89,25 @@ WAVE = """\
                 return self.fc(x).to(self.device)
 """
 
+HEAD = """\
+        class Head(nn.Module):
+            def __init__(self, encoder):
+                super().__init__()
+                self.encoder = encoder
+                self.classifier = nn.Linear(8, 3)
+            def forward(self, x):
+                return self.classifier(self.encoder(x))
+"""
+
+STACK = """\
+        class Stack(nn.Sequential):
+            def __init__(self):
+                super().__init__(nn.Linear(4, 4))
+            def forward(self, x):
+                return self[0](x)
+"""
+
+
 CASES = {
     # -- values that cross a call ------------------------------------------------------------
     "helper-called-with-cuda-builds-cpu": ("""\
@@ -606,6 +625,76 @@ CASES = {
         config["device"] = torch.device("cpu")
         y = build(config)
         """, set()),
+    # -- a module that holds modules placed apart from it ------------------------------------
+    # Head(encoder) of an encoder already on the GPU is on no one device: never moved, its own
+    # classifier is still on the CPU, and forward feeds it the encoder's CUDA output
+    "never-moved-wrapper-of-a-placed-module-keeps-its-own-layers-on-the-cpu": (HEAD + """\
+        encoder = nn.Linear(4, 8).to("cuda")
+        head = Head(encoder)
+        y = head(torch.randn(2, 4, device="cuda"))
+        """, {(7, "TP102")}),
+    "wrapper-of-a-placed-module-moved-as-a-whole-is-quiet": (HEAD + """\
+        encoder = nn.Linear(4, 8).to("cuda")
+        head = Head(encoder).to("cuda")
+        y = head(torch.randn(2, 4, device="cuda"))
+        """, set()),
+    "wrapper-of-a-placed-module-moved-to-an-unknown-device-is-quiet": (HEAD + """\
+        def run(device):
+            encoder = nn.Linear(4, 8).to("cuda")
+            head = Head(encoder)
+            head.to(device)
+            return head(torch.randn(2, 4, device="cuda"))
+        """, set()),
+    # where another move may have happened, the wrapper is not taken as made
+    "wrapper-whose-layer-the-caller-moved-is-quiet": (HEAD + """\
+        encoder = nn.Linear(4, 8).to("cuda")
+        head = Head(encoder)
+        head.classifier.to("cuda")
+        y = head(torch.randn(2, 4, device="cuda"))
+        """, set()),
+    "wrapper-handed-to-an-unknown-function-is-quiet": (HEAD + """\
+        import somelib
+        encoder = nn.Linear(4, 8).to("cuda")
+        head = Head(encoder)
+        somelib.prepare(head)
+        y = head(torch.randn(2, 4, device="cuda"))
+        """, set()),
+    "wrapper-a-function-moves-is-quiet-where-another-calls-it": (HEAD + """\
+        head = Head(nn.Linear(4, 8).to("cuda"))
+        def setup():
+            head.to("cuda")
+        def evaluate():
+            return head(torch.randn(2, 4, device="cuda"))
+        """, set()),
+    "wrapper-of-a-class-with-a-method-moving-itself-is-quiet": (HEAD + """\
+            def place(self):
+                self.to("cuda")
+        head = Head(nn.Linear(4, 8).to("cuda"))
+        head.place()
+        y = head(torch.randn(2, 4, device="cuda"))
+        """, set()),
+    # -- subclasses of nn.Sequential: `self[i]` is a member, where the instance is -------------
+    # the members `super().__init__(...)` registered are known: a Linear gives its output where it
+    # is, whatever the input (here one of unknown device)
+    "registered-member-of-a-sequential-subclass-gives-its-output-on-the-device": (STACK + """\
+        stack = Stack().to("cuda")
+        def run(x):
+            return stack(x) + torch.ones(2, 4)
+        """, {(8, "TP101")}),
+    # a member added after `__init__` registered them (here a ReLU, whose output is where its
+    # input is) is not one of the known members
+    "member-appended-to-a-sequential-subclass-is-not-known": ("""\
+        class Stack(nn.Sequential):
+            def __init__(self):
+                super().__init__(nn.Linear(4, 4))
+                self.append(nn.ReLU())
+            def forward(self, x):
+                return self[1](x)
+        stack = Stack().to("cuda")
+        def run(x):
+            return stack(x) + torch.ones(2, 4)
+        """, set()),
+
 }
 
 

@@ -31,6 +31,26 @@ CASES = [
     ("buffer-moves-with-module",
      "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.register_buffer('s', torch.ones(3))\n"
      "    def forward(self, x):\n        return x * self.s\nm = M().to(device)\ny = m(torch.ones(3, device=device))\n", False, None),
+    # a module that holds a module already on the GPU but was never moved itself: its own layers are
+    # still on the CPU (Module.to moves the instance it is called on, and its submodules, only)
+    ("never-moved-wrapper-of-a-gpu-module-keeps-its-own-layers",
+     "class Head(nn.Module):\n    def __init__(self, encoder):\n        super().__init__()\n        self.encoder = encoder\n"
+     "        self.classifier = nn.Linear(8, 3)\n    def forward(self, x):\n        return self.classifier(self.encoder(x))\n"
+     "head = Head(nn.Linear(4, 8).to(device))\ny = head(torch.ones(2, 4, device=device))\n", True, "TP102"),
+    ("wrapper-of-a-gpu-module-moved-as-a-whole",
+     "class Head(nn.Module):\n    def __init__(self, encoder):\n        super().__init__()\n        self.encoder = encoder\n"
+     "        self.classifier = nn.Linear(8, 3)\n    def forward(self, x):\n        return self.classifier(self.encoder(x))\n"
+     "head = Head(nn.Linear(4, 8).to(device)).to(device)\ny = head(torch.ones(2, 4, device=device))\n", False, None),
+    # `super().__init__(*modules)` of an nn.Sequential subclass registers them: `self[0]` moves with the
+    # instance, and its output is where it is
+    ("sequential-subclass-members-move-with-it",
+     "class Stack(nn.Sequential):\n    def __init__(self):\n        super().__init__(nn.Linear(4, 4))\n"
+     "    def forward(self, x):\n        return self[0](x)\n"
+     "stack = Stack().to(device)\ny = stack(torch.ones(2, 4, device=device)) * torch.ones(2, 4, device=device)\n", False, None),
+    ("sequential-subclass-member-output-meets-a-cpu-tensor",
+     "class Stack(nn.Sequential):\n    def __init__(self):\n        super().__init__(nn.Linear(4, 4))\n"
+     "    def forward(self, x):\n        return self[0](x)\n"
+     "stack = Stack().to(device)\ny = stack(torch.ones(2, 4, device=device)) * torch.ones(2, 4)\n", True, "TP101"),
     ("plain-attr-does-not-move",
      "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.s = torch.ones(3)\n"
      "    def forward(self, x):\n        return x * self.s\nm = M().to(device)\ny = m(torch.ones(3, device=device))\n", True, "TP203"),

@@ -20,17 +20,17 @@ from .contexts import static_lambda
 from .cross_file import ProjectModuleV
 from .devices import SELF_DEV, parse_device_string, runtime_device
 from .project_calls import (
-    call_function, call_super, call_value, find_method, follow_forward, follow_paramless_forward, instantiate, loader_batch, make_partial,
+    call_function, call_super, call_value, find_method, follow_forward, follow_held_forward, follow_paramless_forward, instantiate, loader_batch, make_partial,
     map_function,
     self_attribute,
 )
 from .project_calls import call_method as project_method
 from .state import MODULE_MOVES, forget_moved_arguments, with_stored_items
 from .optimizers import optimizer_method
-from .torch_calls import call_qualified
+from .torch_calls import call_qualified, layer as torch_layer
 from .torch_methods import buffers_only, module_input_conflicts, module_method, numpy_method, stateless_module_output, tensor_method, to_target
 from .values import (
-    SELF_MOVED, NONE, NUMBER, UNKNOWN, BatchV, BoundMethodV, ClassV, DeviceV, DictV, EncodingV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ObjectV,
+    MEMBERS, SELF_MOVED, NONE, NUMBER, UNKNOWN, BatchV, BoundMethodV, ClassV, DeviceV, DictV, EncodingV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ObjectV,
     OptimizerV, ParamsV, PartialV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, ZipV, attrs_get, iteration_element, join_all,
 )
 
@@ -49,6 +49,8 @@ def dispatch_call(ev, node: ast.Call, recv: Optional[Value]) -> Value:
             result = call_super(ev, node, func.attr)
             if result is not None:
                 return result
+            if func.attr == "__init__" and ev.frame.cls is not None and ev.frame.cls.container is not None:
+                return _register_members(ev, node, ev.frame.cls.container)
         member = recv.member(ev, func.attr) if recv.__class__ is ProjectModuleV else None
         if member.__class__ is FuncV:
             return call_function(ev, node, member)
@@ -100,6 +102,16 @@ def _call_library(ev, node: ast.Call, qual: str) -> Value:
     if isinstance(result, LoaderV) and (isinstance(result.dataset, ObjectV) or isinstance(result.collate, FuncV)):
         return loader_batch(ev, node, result)
     return result
+
+
+def _register_members(ev, node: ast.Call, container: str) -> Value:
+    """`super().__init__(*modules)` in a subclass of nn.Sequential / ModuleList / ModuleDict: the
+    members it registers are kept as the instance's MEMBERS attribute (`self[0]` reads them)."""
+    args, kwargs = ev.eval_args(node)
+    made = torch_layer(ev, node, container, args, kwargs)
+    if isinstance(made, ModuleV) and made.items is not None and "self" in ev.frame.env:
+        ev.frame.env["self." + MEMBERS] = made.items
+    return NONE
 
 
 def _is_super(node) -> bool:
@@ -348,6 +360,8 @@ def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
         return TensorV(None, origin=node, grad=ev.frame.no_grad == 0, module_output=True)
     if module.cls is not None and not module.torch_layer:
         followed = follow_forward(ev, node, module, args, kwargs)
+        if followed is None and module.dev is None:
+            followed = follow_held_forward(ev, node, module, args, kwargs)
         if followed is not None:
             return followed
     if not module.has_params:  # a module of the project without parameters: runs where its input is

@@ -51,6 +51,7 @@ class ClassInfo:
     plain_values: dict = field(default_factory=dict)  # name -> assignment: CPU tensors __init__ keeps unregistered
     plain_containers: set = field(default_factory=set)  # those of plain_values that are lists/tuples/dicts of tensors
     plain_bases: bool = True  # every base is `object`, `torch.nn.Module` or such a class of the project
+    container: Optional[str] = None  # "Sequential" / "ModuleList" / "ModuleDict" it derives from: `self[i]` is a member
 
     def unmoved(self, name: str) -> bool:
         """Does `Module.to()` leave a plain attribute `self.<name>` where it is: no override of
@@ -105,6 +106,32 @@ class ClassInfo:
         if known is None or known[0] != len(self.bases):
             known = self.__dict__["_bases_mro"] = (len(self.bases), tuple(self._linearize()[1:]))
         return [self, *known[1]]
+
+    def moves_itself(self) -> bool:
+        """Does a method of the class (or of a project base) move the instance: `self.to(...)`,
+        `self.cuda()`, `self.apply(...)`, `self._apply(...)`?  Kept once asked."""
+        known = self.__dict__.get("_moves_itself")
+        if known is None:
+            known = self.__dict__["_moves_itself"] = any(
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _SELF_MOVES
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == "self"
+                for cls in self.mro() for method in cls.methods.values() for n in ast.walk(method))
+        return known
+
+    def changes_members(self) -> bool:
+        """Does a method of the class (or of a project base) change the members of the container it
+        derives from after `__init__` registered them (`self.append(m)`, `self.add_module(...)`,
+        `self[i] = m`)?  Kept once asked."""
+        known = self.__dict__.get("_changes_members")
+        if known is None:
+            known = self.__dict__["_changes_members"] = any(
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _MEMBER_CHANGES
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == "self"
+                or isinstance(n, (ast.Assign, ast.AugAssign, ast.Delete)) and any(
+                    isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == "self"
+                    for t in (n.targets if isinstance(n, (ast.Assign, ast.Delete)) else [n.target]))
+                for cls in self.mro() for method in cls.methods.values() for n in ast.walk(method))
+        return known
 
     def _linearize(self) -> list:
         out, stack = [], [self]
@@ -294,6 +321,11 @@ def _bound_outside_init(cls: ClassInfo):
     return bound
 
 
+# what moves a module's parameters in place (`Module.to` and its kind go through `_apply`; `apply(fn)` may)
+_SELF_MOVES = frozenset({"to", "cuda", "cpu", "xpu", "ipu", "mtia", "_apply", "apply"})
+# what changes the members of an nn.Sequential / ModuleList / ModuleDict in place
+_MEMBER_CHANGES = frozenset({"append", "extend", "insert", "add_module", "register_module", "update", "pop",
+                             "__setitem__", "__delitem__", "__iadd__"})
 _PLAIN_BASES = ("object", "builtins.object", "torch.nn.Module", "torch.nn.modules.module.Module")
 
 
@@ -309,6 +341,9 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
         elif isinstance(value, ClassV) and value.info.is_module:
             is_module = True
     info = ClassInfo(stmt, stmt.name, is_module)
+    info.container = next((v.name.rpartition(".")[2] if isinstance(v, QualV) else v.info.container for v in bases
+                           if isinstance(v, QualV) and v.name.rpartition(".")[2] in CONTAINERS and is_torch_layer(v.name)
+                           or isinstance(v, ClassV) and v.info.container), None)
     info.tensor_subclass = any(isinstance(v, QualV) and v.name in TENSOR_BASES
                                or isinstance(v, ClassV) and v.info.tensor_subclass for v in bases)
     # A base we cannot resolve may be an nn.Module (PreTrainedModel, ModelMixin, ...), also

@@ -429,7 +429,7 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
     def moved_by_a_function(self, name: str, value) -> bool:
         """Is `value`, bound to `name` at module level, a placed module that a function of this file
         moves in place (`globals_moved_in_functions`; the text is read first, the walk only then)?"""
-        return value.__class__ in PLACEABLE and value.dev is not None \
+        return value.__class__ in PLACEABLE and (value.dev is not None or value.placed_at is not None) \
             and name in self.move_roots() and name in self.moved_globals()
 
     def move_roots(self) -> frozenset:

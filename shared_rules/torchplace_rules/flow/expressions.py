@@ -23,7 +23,7 @@ from .events import Conflict
 from .optimizers import optimizer_attribute, unlink_rebound
 from .state import NotYetSet, with_stored_items
 from .values import (
-    SELF_MOVED,
+    MEMBERS, SELF_MOVED,
     ACCELERATOR_AVAILABLE,
     NONE, NUMBER, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, FlagV, FuncV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
     OptimizerV, SelfV, SeqV, TensorV, Value, attrs_get, iteration_element, unproven, PROVEN as _PROVEN,
@@ -411,6 +411,18 @@ class ExpressionEvaluator:
         if base.__class__ is ModuleV and base.layer in ("ModuleList", "Sequential", "ModuleDict"):
             index = node.slice.value if isinstance(node.slice, ast.Constant) and type(node.slice.value) is int else None
             return base.member(node, index)
+        if base.__class__ is SelfV and base.info.container is not None and base.info.find_method("__getitem__") is None:
+            # `self[0]` in a subclass of nn.Sequential / ModuleList / ModuleDict: a member (or a slice of
+            # them), registered by `super().__init__(...)`: it is where the instance is
+            path = self.path_of(node.value)
+            members = self.frame.env.get(path + "." + MEMBERS) if path is not None else None
+            if members is None:
+                members = attrs_get(base.attrs or (), MEMBERS)
+            index = node.slice.value if isinstance(node.slice, ast.Constant) and type(node.slice.value) is int else None
+            if base.info.changes_members() or index is None or members.__class__ is SeqV and not (
+                    members.items and -len(members.items) <= index < len(members.items)):
+                members = None  # (members added later, a slice, a key or an index past them: not known)
+            return ModuleV(SELF_DEV, True, node, None, items=members, layer=base.info.container).member(node, index)
         if base.__class__ is SeqV:
             if base.items is not None and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
                 try:

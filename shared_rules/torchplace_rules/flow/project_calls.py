@@ -17,9 +17,9 @@ from .class_model import device_parameter, method_kind, plain_container, tensor_
 from .contexts import (
     apply_effects, argument_paths, bind_arguments, call_in_context, relative_to, relocate, same_place,
 )
-from .devices import SELF_DEV, SELF_KIND
+from .devices import ACCEL_KIND, SELF_DEV, SELF_KIND
 from .optimizers import owned_by_caller
-from .state import forget_moved_arguments
+from .state import MODULE_MOVES, forget_moved_arguments
 from .torch_calls import default_collate, default_device
 from .torch_placement import absent_arguments, constructor_device
 from .values import (
@@ -362,6 +362,40 @@ def follow_paramless_forward(ev, node: ast.Call, module: ModuleV, args: list, kw
     self_value, _, _ = receiver_view(ev, replace(module, dev=SELF_DEV), path)
     result = _call(ev, node, func, owner, list(node.args), args, kwargs, self_value, path, None)
     return relocate(result, None)
+
+
+def follow_held_forward(ev, node: ast.Call, module: ModuleV, args: list, kwargs: dict) -> Optional[Value]:
+    """`wrapper(x)` of a module class of the project whose instance was never moved and holds
+    modules placed apart from it (`SoftmaxLoss(model)` of a model already on the GPU): it has no one
+    device, so its `forward` is followed with each module it holds where `__init__` left it (its own
+    layers where they were made, the modules passed in where they were) and "the module's device"
+    unknown.  Only while the instance is as made: `Module.to()` moves them all (a move to an unknown
+    device leaves them unknown)."""
+    info = module.cls
+    if info is None or module.dev is not None or module.layer is not None or not info.plain_bases \
+            or info.overrides_apply or info.moves_itself() or not _as_made(module.placed_at):
+        return None
+    path = ev.path_of(node.func)
+    attrs = _merge(module.attrs, _held_attributes(ev, path)) or ()  # (`head.classifier.to("cuda")`: moved there)
+    held = [(name, v) for name, v in attrs if isinstance(v, ModuleV)]
+    if not any(v.dev is not None and v.dev.kind == ACCEL_KIND for _, v in held):
+        return None
+    found = call_entry(info)
+    if found is None or method_kind(found[0]) != "method":
+        return None
+    method, owner = found
+    func = FuncV(method, id(method), owner, owner.home)
+    placed = tuple(name for name, v in held if v.dev is not None and v.dev.kind != SELF_KIND)
+    self_value = SelfV(info, id(info.node), attrs, placed)
+    result = _call(ev, node, func, owner, list(node.args), args, kwargs, self_value, path, None)
+    return relocate(result, None)
+
+
+def _as_made(placed_at) -> bool:
+    """Is `placed_at` the call that made the module, not a move (`m.to(device)`, `m.cuda()`) or
+    nothing (a module some code may have moved: `unplaced`, `forget_moved_arguments`)?"""
+    return isinstance(placed_at, ast.Call) and not (
+        isinstance(placed_at.func, ast.Attribute) and placed_at.func.attr in MODULE_MOVES)
 
 
 def _scattered(value: Value) -> Value:

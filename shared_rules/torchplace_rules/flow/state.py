@@ -130,8 +130,8 @@ def forget_moved_arguments(ev, node: ast.Call) -> None:
         value = env.get(path) if path in env else ev.module_value(path)
         if value.__class__ is ModuleV:
             ev.frame.released.add(path)  # a caller's module may have moved, even if the name is re-bound later
-            if value.dev is not None:
-                env[path] = replace(value, dev=None)
+            if value.dev is not None or value.placed_at is not None:
+                env[path] = replace(value, dev=None, placed_at=None)  # (where it is no call says any more)
                 follow_move(ev, path, None, None)
         elif value.__class__ is PlacedV:
             ev.frame.released.add(path)
@@ -224,7 +224,7 @@ def unplaced(value: Value) -> Value:
     """A module (or placed object) as a function sees it at its entry when some function moves it."""
     if isinstance(value, PlacedV):
         return ModuleV(None, True, None, None, known_class=False)
-    if isinstance(value, ModuleV) and value.dev is not None:
+    if isinstance(value, ModuleV) and (value.dev is not None or value.placed_at is not None):
         return replace(value, dev=None, placed_at=None)
     return value
 

@@ -112,6 +112,7 @@ FALSE = FlagV(False)
 
 # the attribute an instance of a module holds where `self.to(device)` in its `__init__` moved it
 SELF_MOVED = "#moved"
+MEMBERS = "#members"  # what `super().__init__(*modules)` of an nn.Sequential / ModuleList subclass registered
 
 @dataclass(frozen=True)
 class BatchInfo:
