@@ -517,28 +517,29 @@ def _run_body(ev, func, cls, bound: dict, node: ast.Call, self_dev: Optional[Dev
             returns = UNKNOWN
     if home is not None:
         returns = foreign_result(returns)
-    effects = _effects(frame.env, bound, frame.released, replaced_parameters(fnode))
+    effects = _effects(frame.env, bound, frame.released, fnode)
     assigned = {(name, key[len(name):]): stmt for key, stmt in frame.assigned.items()
                 for name in effects if key.startswith(name) and key[len(name):len(name) + 1] in (".", "[")}
     return CallResult(returns, effects, assigned)
 
 
-def _effects(exit_env: dict, bound: dict, released: set = frozenset(), replaced: frozenset = frozenset()) -> dict:
+def _effects(exit_env: dict, bound: dict, released: set = frozenset(), fnode=None) -> dict:
     """What the body left in the objects the caller passed: a module moved in place, and
     attributes and items it set (`self.cache = ...`, `runner.model = ...`, `batch["x"] = ...`).
     A placed module the body handed (under its parameter's name) to a callee that may move it
     (`released`: `model = accelerator.prepare(model)`), or whose name the body re-binds to an
-    object made without it (`replaced`: `model = nn.Linear(3, 3).cuda()`), is no longer in a
-    known place, whatever the name holds at the end."""
+    object made without it (`replaced_parameters` of `fnode`: `model = nn.Linear(3, 3).cuda()`), is
+    no longer in a known place, whatever the name holds at the end."""
     effects = {}
     for name, entry in bound.items():
         if not isinstance(entry, (ModuleV, PlacedV, ObjectV, SelfV, DictV, BatchV, OptimizerV)) and entry is not UNKNOWN:
             continue
         after = exit_env.get(name)
         changes = []
-        if after is not entry and name in replaced:
-            if isinstance(entry, PLACEABLE) and entry.dev is not None:  # (moved before? another object now)
-                effects[name] = (("", replace(entry, dev=None) if isinstance(entry, ModuleV) else UNKNOWN),)
+        if after is not entry and after.__class__ in PLACEABLE and entry.__class__ in PLACEABLE \
+                and fnode is not None and name in replaced_parameters(fnode):
+            if entry.dev is not None:  # (moved before? another object now)
+                effects[name] = (("", replace(entry, dev=None) if entry.__class__ is ModuleV else UNKNOWN),)
             continue
         if after is not entry and (isinstance(after, (ModuleV, PlacedV)) or same_optimizer(entry, after)) and after != entry:
             # Module.to() moves in place (and returns the module); the optimizer passed, with a state the
@@ -640,19 +641,21 @@ def replaced_parameters(fnode) -> frozenset:
         return known
     a = fnode.args
     params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
-    guarded = set()  # assignments under a test of the parameter itself (`if model is None: model = Net()`)
     replaced = set()
     nodes = list(_own_walk(fnode))
     for node in nodes:
-        if node.__class__ is ast.If and any(n.__class__ is ast.Name and n.id in params for n in ast.walk(node.test)):
-            guarded.update(id(n) for stmt in node.body for n in ast.walk(stmt))
-    for node in nodes:
-        if node.__class__ in (ast.Assign, ast.AnnAssign) and node.value is not None and id(node) not in guarded:
+        if node.__class__ in (ast.Assign, ast.AnnAssign) and node.value is not None:
             targets = node.targets if node.__class__ is ast.Assign else [node.target]
             for target in targets:
                 if target.__class__ is ast.Name and target.id in params and not any(
                         n.__class__ is ast.Name and n.id == target.id for n in ast.walk(node.value)):
-                    replaced.add(target.id)
+                    replaced.add((target.id, id(node)))
+    if replaced:  # less those under a test of the parameter itself (`if model is None: model = Net()`)
+        guarded = set()
+        for node in nodes:
+            if node.__class__ is ast.If and any(n.__class__ is ast.Name and n.id in params for n in ast.walk(node.test)):
+                guarded.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+        replaced = {name for name, at in replaced if at not in guarded}
     known = fnode._tp_replaced = frozenset(replaced)
     return known
 
