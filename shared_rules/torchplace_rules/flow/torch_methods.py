@@ -273,7 +273,8 @@ def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwar
                     # on "the module's device", which this context knows is the CPU (a submodule the caller
                     # placed on the accelerator apart from the instance: `m.model.to("cuda"); m.run(x)`)
                     tensor = replace(tensor, dev=ev.frame.self_dev)
-                if tensor.dev.is_cpu and not module.dev.is_cpu and (module.dev.kind == ACCEL_KIND or module.torch_layer):
+                if tensor.dev.is_cpu and not module.dev.is_cpu and (module.dev.kind == ACCEL_KIND or module.torch_layer
+                                                                    or runs_torch_layers_only(module)):
                     # Every CPU input is an event (each factory is its own TP202);
                     # rules reporting at the call keep one finding per call.
                     ev.emit("conflict", Conflict(node, "module_input", tensor, arg, module, node.func, module.dev))
@@ -286,6 +287,18 @@ def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwar
                     conflict = True
                     break
     return conflict
+
+
+def runs_torch_layers_only(module: ModuleV) -> bool:
+    """An `nn.Sequential` whose members are all torch.nn layers: its forward runs them in turn and
+    none moves its input, so an input on another device meets the first member holding parameters
+    (a project module among them may move it: not known)."""
+    if module.layer != "Sequential" or not module.has_params:
+        return False
+    items = module.items
+    members = items.items if items.__class__ is SeqV else (items,) if items.__class__ is ModuleV else None
+    return bool(members) and all(m.__class__ is ModuleV and m.torch_layer and m.cls is None and m.known_class
+                                 and m.layer not in api.UNKNOWN_DEVICE_WRAPPERS for m in members)
 
 
 def setitem_conflicts(ev, target: ast.Subscript, base: TensorV, index: Value, value: Value, value_node) -> bool:
