@@ -12,7 +12,7 @@ from .ranks import factory_rank
 from .torch_api import CONTAINERS, MODULE_BASES, PARAMETER_CLASSES, TORCH_FACTORIES, is_torch_layer, layer_has_params
 from .devices import CPU, SELF_DEV
 from .torch_placement import container_elements
-from .values import NONE, UNKNOWN, ClassV, DeviceV, DictV, ModuleV, QualV, SeqV, TensorV, Value, map_leaves
+from .values import NONE, UNKNOWN, ClassV, DeviceV, DictV, ModuleV, ObjectV, QualV, SeqV, TensorV, Value, map_leaves
 from ..syntax_nodes import calls_and_assignments, own_nodes
 
 MOVE_METHODS = {"to", "cuda", "cpu", "type_as", "type"}
@@ -118,6 +118,33 @@ class ClassInfo:
                 for cls in self.mro() for method in cls.methods.values() for n in ast.walk(method))
         return known
 
+    def holds_apart(self, name: str, held: "ClassInfo") -> bool:
+        """Is `self.<name>`, an instance of `held` (a project class that is no nn.Module), kept apart
+        from this module's moves: nn.Module registers only modules, parameters and buffers, so
+        `Module.to()` does not reach the modules the object holds.  Only where nothing else may move
+        them: every base of `held` is known and plain, no method of it but `__init__` moves or rebinds
+        what it holds (nor is named as a move), this class moves the attribute in no override of
+        `_apply`/`to`/`cuda`, and its methods only call the object or its methods (never pass it on,
+        read into it or rebind it outside `__init__`).  Kept once asked."""
+        known = self.__dict__.setdefault("_holds_apart", {})
+        entry = known.get(name)
+        if entry is None or entry[0] is not held:
+            entry = known[name] = (held, not held.is_module and held.plain_bases and not held.unresolved_base
+                                   and not held.tensor_subclass and self.unmoved(name) and not held.may_move_held()
+                                   and all(_only_called(cls, name, held) for cls in self.mro()))
+        return entry[1]
+
+    def may_move_held(self) -> bool:
+        """Of a plain class: does a method of it (or of a project base) other than `__init__` move or
+        rebind anything it holds (`self.layer.to(...)`, `self.layer = ...`, `setattr(self, ...)`), or
+        is one named as a move (`def to(self, device)`)?  Kept once asked."""
+        known = self.__dict__.get("_may_move_held")
+        if known is None:
+            known = self.__dict__["_may_move_held"] = any(
+                method_name in _HELD_MOVES or any(_moves_or_binds_self(n) for n in ast.walk(method))
+                for cls in self.mro() for method_name, method in cls.methods.items() if method_name != "__init__")
+        return known
+
     def changes_members(self) -> bool:
         """Does a method of the class (or of a project base) change the members of the container it
         derives from after `__init__` registered them (`self.append(m)`, `self.add_module(...)`,
@@ -197,6 +224,9 @@ class ClassInfo:
                 # identity and moves, so containers of parameters stay unknown).  Its CPU tensors are the
                 # attribute's (TP203 reports them where they meet the module's tensors).
                 return plain_container(value, name)
+            if value.__class__ is ObjectV and self.holds_apart(name, value.info):
+                # a plain object is no submodule: `.to()` leaves the modules it holds where its `__init__` built them
+                return value
             if name in self.plain_module_lists or value.__class__ is not DeviceV:
                 return UNKNOWN  # plain containers are TP203's business, reported at their cause
         return value
@@ -286,6 +316,54 @@ def _override_moves(method) -> Optional[frozenset]:
     return frozenset(moved)
 
 
+def _rooted_at_self(node) -> bool:
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id == "self"
+
+
+def _moves_or_binds_self(node) -> bool:
+    """`self....<move>(...)`, a store into `self....`, `self` handed to a call, or `setattr`/`vars`/
+    `__dict__` (may bind anything)."""
+    if isinstance(node, ast.Call):
+        func = node.func
+        if any(isinstance(a, ast.Name) and a.id == "self" for a in node.args) \
+                or any(isinstance(k.value, ast.Name) and k.value.id == "self" for k in node.keywords):
+            return True
+        if isinstance(func, ast.Attribute):
+            return func.attr in _HELD_MOVES and _rooted_at_self(func.value)
+        return isinstance(func, ast.Name) and func.id in ("setattr", "vars")
+    if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+        return _rooted_at_self(node.value)
+    return isinstance(node, ast.Attribute) and node.attr == "__dict__"
+
+
+def _only_called(cls: ClassInfo, name: str, held: ClassInfo) -> bool:
+    """Do the methods of `cls` use `self.<name>` only as `self.<name>(...)` or `self.<name>.m(...)` for a
+    method `m` of `held` that is no move (and bind it only in `__init__`)?"""
+    for method_name, method in cls.methods.items():
+        parents = {}
+        for parent in ast.walk(method):
+            for child in ast.iter_child_nodes(parent):
+                parents[child] = parent
+        for node in parents:
+            if _self_attr(node) != name:
+                continue
+            if isinstance(node.ctx, ast.Store):
+                if method_name != "__init__":
+                    return False
+                continue
+            up = parents[node]
+            if isinstance(up, ast.Call) and up.func is node:
+                continue
+            if isinstance(up, ast.Attribute) and up.attr not in _HELD_MOVES and held.find_method(up.attr) is not None:
+                call = parents.get(up)
+                if isinstance(call, ast.Call) and call.func is up:
+                    continue
+            return False
+    return True
+
+
 def _self_attr(node) -> Optional[str]:
     return node.attr if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" else None
 
@@ -323,6 +401,7 @@ def _bound_outside_init(cls: ClassInfo):
 
 # what moves a module's parameters in place (`Module.to` and its kind go through `_apply`; `apply(fn)` may)
 _SELF_MOVES = frozenset({"to", "cuda", "cpu", "xpu", "ipu", "mtia", "_apply", "apply"})
+_HELD_MOVES = _SELF_MOVES | {"type", "to_empty"}  # (`Module.type(torch.cuda.FloatTensor)` moves too)
 # what changes the members of an nn.Sequential / ModuleList / ModuleDict in place
 _MEMBER_CHANGES = frozenset({"append", "extend", "insert", "add_module", "register_module", "update", "pop",
                              "__setitem__", "__delitem__", "__iadd__"})

@@ -438,6 +438,9 @@ def _as_module_attribute(info, name: str, value: Value, at) -> Value:
     if isinstance(value, (SeqV, DictV)) and tensor_container_items(value):
         # a plain list of CPU tensors (of buffers as registered) stays there, unless `_apply` moves it
         return plain_container(value, name) if info.unmoved(name) else UNKNOWN
+    if value.__class__ is ObjectV and _holds_modules(value, objects=True) and not info.holds_apart(name, value.info):
+        # a plain object whose modules may be moved with it or by it (`_apply`, its own `to`, an unknown base)
+        return UNKNOWN
     if isinstance(value, (SeqV, DictV)) and _holds_modules(value):
         # Modules in a list move with the instance where they are also its attributes (`[self.b1, self.b2]`)
         # and stay where they were if not (TP203 reports such a list where it is made): not known here.
@@ -445,9 +448,9 @@ def _as_module_attribute(info, name: str, value: Value, at) -> Value:
     return value
 
 
-def _holds_modules(value: Value) -> bool:
+def _holds_modules(value: Value, objects: bool = False) -> bool:
     held = []
-    map_leaves(value, lambda v: held.append(v) or v)
+    map_leaves(value, lambda v: held.append(v) or v, objects=objects)
     return any(isinstance(v, ModuleV) for v in held)
 
 

@@ -268,10 +268,12 @@ def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwar
             for tensor in _tensors_in(value, arg):
                 if tensor.dev is None or tensor.rank == 0:
                     continue
-                if tensor.dev.kind == SELF_KIND and module.dev.kind == ACCEL_KIND and ev.frame.self_dev is not None \
-                        and ev.frame.self_dev.is_cpu:
+                if tensor.dev.kind == SELF_KIND and ev.frame.self_dev is not None and (
+                        module.dev.kind == ACCEL_KIND and ev.frame.self_dev.is_cpu
+                        or module.dev.is_cpu and ev.frame.self_dev.kind == ACCEL_KIND):
                     # on "the module's device", which this context knows is the CPU (a submodule the caller
-                    # placed on the accelerator apart from the instance: `m.model.to("cuda"); m.run(x)`)
+                    # placed on the accelerator apart from the instance: `m.model.to("cuda"); m.run(x)`), or
+                    # the accelerator (layers a plain object holds, which `model.to("cuda")` left on the CPU)
                     tensor = replace(tensor, dev=ev.frame.self_dev)
                 if tensor.dev.is_cpu and not module.dev.is_cpu and (module.dev.kind == ACCEL_KIND or module.torch_layer
                                                                     or runs_torch_layers_only(module)):
