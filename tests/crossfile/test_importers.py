@@ -315,3 +315,53 @@ def test_a_module_past_the_last_depth_that_imports_the_checked_file_gets_its_rea
             out = model(torch.ones(3, 3, device="cuda"))
         """})
     assert _findings(project, "frame.py") == [(9, "TP101")]
+
+
+# -- a file that names no torch, whose functions its importers pass tensors ------------------------
+# (ganomaly: lib/evaluate.py imports only sklearn; model.py hands it the scores it made on the GPU.)
+METRICS = """\
+    from sklearn.metrics import roc_curve, auc
+
+
+    def evaluate(labels, scores):
+        return roc(labels, scores)
+
+
+    def roc(labels, scores):
+        fpr, tpr, _ = roc_curve(labels, scores)
+        return auc(fpr, tpr)
+"""
+
+ARRAYS = """\
+    import numpy as np
+
+
+    def summarise(values):
+        return np.asarray(values).mean()
+"""
+
+
+def _scores_caller(placed: str) -> str:
+    return f"""\
+        import torch
+        from metrics import evaluate
+        from arrays import summarise
+
+
+        def test():
+            scores = torch.zeros(8, device="cuda"){placed}
+            labels = torch.ones(8, dtype=torch.long, device="cuda"){placed}
+            return evaluate(labels, scores), summarise(scores)
+    """
+
+
+def test_a_file_without_torch_converts_the_accelerator_tensors_its_importer_passes(tmp_path):
+    project = _project(tmp_path, {"metrics.py": METRICS, "arrays.py": ARRAYS, "model.py": _scores_caller("")})
+    assert _findings(project, "metrics.py") == [(9, "TP104")]  # through evaluate() -> roc()
+    assert _findings(project, "arrays.py") == [(5, "TP104")]
+
+
+def test_a_file_without_torch_given_host_tensors_is_quiet(tmp_path):
+    project = _project(tmp_path, {"metrics.py": METRICS, "arrays.py": ARRAYS, "model.py": _scores_caller(".cpu()")})
+    assert _findings(project, "metrics.py") == []
+    assert _findings(project, "arrays.py") == []

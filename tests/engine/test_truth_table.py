@@ -610,7 +610,8 @@ def test_sklearn_metrics_read_their_inputs_with_numpy():
     metrics = pytest.importorskip("sklearn.metrics")
     on_device = torch.zeros(4, dtype=torch.long, device="meta")
     on_cpu = torch.zeros(4, dtype=torch.long)
-    for name in ("confusion_matrix", "accuracy_score", "f1_score", "roc_auc_score", "mean_squared_error"):
+    for name in ("confusion_matrix", "accuracy_score", "f1_score", "roc_auc_score", "mean_squared_error", "roc_curve",
+                 "average_precision_score"):
         with pytest.raises(TypeError, match="can't convert meta device type tensor to numpy"):
             getattr(metrics, name)(on_cpu, on_device)
     assert metrics.accuracy_score(on_cpu, on_cpu) == 1.0

@@ -495,12 +495,58 @@ def _handlers(rules: list) -> dict:
     return table
 
 
+HOST_ARRAY_LIBRARIES = ("numpy", "sklearn", "matplotlib")
+
+
+def _may_convert_passed(tree: ast.Module, text: str) -> bool:
+    """Might a function of this file (one that names no torch) convert a tensor it is passed to NumPy?
+    Only where one calls NumPy, scikit-learn or pyplot (a name bound by importing them) or `.numpy()`
+    with an argument that names one of its parameters (not a method's own object): the importers'
+    calls are summarised for such a file only (what that costs stays where it can change the answer)."""
+    if "def " not in text or not any(name in text for name in HOST_ARRAY_LIBRARIES):
+        return False
+    libraries = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            libraries.update((a.asname or a.name).split(".")[0] for a in node.names
+                             if a.name.split(".")[0] in HOST_ARRAY_LIBRARIES)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in HOST_ARRAY_LIBRARIES:
+            libraries.update(a.asname or a.name for a in node.names)
+    methods = {id(f) for c in ast.walk(tree) if isinstance(c, ast.ClassDef) for f in c.body}
+    for fnode in ast.walk(tree):
+        if not isinstance(fnode, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        a = fnode.args
+        params = a.posonlyargs + a.args
+        # (a method's own object: what its attributes hold is the class's, not what a caller passes)
+        params = params[1:] if id(fnode) in methods else params
+        params = {p.arg for p in params + a.kwonlyargs + [a.vararg, a.kwarg] if p is not None}
+        for call in ast.walk(fnode):
+            if not isinstance(call, ast.Call):
+                continue
+            func = call.func
+            if isinstance(func, ast.Attribute) and func.attr == "numpy":
+                reads = [func.value]
+            else:
+                while isinstance(func, ast.Attribute):
+                    func = func.value
+                if not isinstance(func, ast.Name) or func.id not in libraries:
+                    continue
+                reads = call.args + [k.value for k in call.keywords]
+            if any(isinstance(n, ast.Name) and n.id in params for r in reads for n in ast.walk(r)):
+                return True
+    return False
+
+
 def analyze(tree: ast.Module, src: SourceText, rules: list[Rule], config: Config,
             path: Optional[str] = None, errors: Optional[list] = None, project=None, memo=None) -> list[Finding]:
     """Findings of `rules`; engine bugs go to `errors` (rule crashes) or raise (the core)."""
     # A file that never names torch has no tensors of its own; in a project it may still get them from
     # the project's modules (`from agents import *`, `agent.get_action(...)`): one that names CUDA is read.
-    if "torch" not in src.text and (project is None or "cuda" not in src.text):
+    # So is one whose functions hand what they are passed to a library that reads it as a host array
+    # (NumPy, scikit-learn, pyplot): its importers may pass them tensors on an accelerator
+    # (`evaluate(labels, scores)` -> `roc_curve(labels, scores)`, run_incoming).
+    if "torch" not in src.text and (project is None or "cuda" not in src.text and not _may_convert_passed(tree, src.text)):
         if project is not None:
             project.record_dependencies(path, {})
         return []
