@@ -536,19 +536,18 @@ def _effects(exit_env: dict, bound: dict, released: set = frozenset(), fnode=Non
             continue
         after = exit_env.get(name)
         changes = []
-        if after is not entry and after.__class__ in PLACEABLE and entry.__class__ in PLACEABLE \
-                and fnode is not None and name in replaced_parameters(fnode):
-            if entry.dev is not None:  # (moved before? another object now)
-                effects[name] = (("", replace(entry, dev=None) if entry.__class__ is ModuleV else UNKNOWN),)
-            continue
-        if after is not entry and (isinstance(after, (ModuleV, PlacedV)) or same_optimizer(entry, after)) and after != entry:
-            # Module.to() moves in place (and returns the module); the optimizer passed, with a state the
-            # callee loaded or touched
-            changes.append(("", after))
-        elif after is not entry:
-            if name in released and isinstance(entry, PLACEABLE) and entry.dev is not None:
-                effects[name] = (("", replace(entry, dev=None) if isinstance(entry, ModuleV) else UNKNOWN),)
-            continue  # the name was rebound: what follows is not the caller's object
+        if after is not entry:
+            # (another module the body made under the name: not the caller's, which it may have moved first)
+            replaced = after.__class__ in PLACEABLE and entry.__class__ in PLACEABLE \
+                and fnode is not None and name in replaced_parameters(fnode)
+            if not replaced and (isinstance(after, (ModuleV, PlacedV)) or same_optimizer(entry, after)) and after != entry:
+                # Module.to() moves in place (and returns the module); the optimizer passed, with a state the
+                # callee loaded or touched
+                changes.append(("", after))
+            else:
+                if (replaced or name in released) and isinstance(entry, PLACEABLE) and entry.dev is not None:
+                    effects[name] = (("", replace(entry, dev=None) if isinstance(entry, ModuleV) else UNKNOWN),)
+                continue  # the name was rebound: what follows is not the caller's object
         for key, value in exit_env.items():
             if len(key) > len(name) and name in key and key.startswith(name) and key[len(name)] in ".[":
                 changes.append((key[len(name):], value))

@@ -651,8 +651,10 @@ class ExpressionEvaluator:
         if cpu is None or other is None:
             # Two different explicit accelerators (cuda:0 vs cuda:1) also raise.  "The module's
             # device" is the accelerator this call context put the module on (`model.to("cuda:3")`).
-            accels = [(v, n) for v, n in (self.placed_operand(v, n) for v, n in operands)
-                      if isinstance(v, TensorV) and v.dev is not None and v.dev.kind == ACCEL_KIND]
+            placed = self.frame.self_dev
+            if placed is not None and placed.kind == ACCEL_KIND:
+                operands = [self.placed_operand(v, n) for v, n in operands]
+            accels = [(v, n) for v, n in operands if isinstance(v, TensorV) and v.dev is not None and v.dev.kind == ACCEL_KIND]
             for i in range(1, len(accels)):
                 a, b = accels[0][0].dev, accels[i][0].dev
                 if devices_conflict(a, b, self.current_cuda_is_zero and not self.named_where_current_is_picked(a, b)):
@@ -675,11 +677,9 @@ class ExpressionEvaluator:
 
     def placed_operand(self, value: Value, node) -> tuple:
         """(value, node), a tensor on "the module's device" placed where this call context has the
-        module when that is a known accelerator (the context's inputs and the module's own tensors)."""
-        dev = self.frame.self_dev
-        if value.__class__ is TensorV and value.dev is not None and value.dev.kind == SELF_KIND \
-                and dev is not None and dev.kind == ACCEL_KIND:
-            return replace(value, dev=dev), node
+        module (`frame.self_dev`, a known accelerator: the context's inputs and the module's own tensors)."""
+        if value.__class__ is TensorV and value.dev is not None and value.dev.kind == SELF_KIND:
+            return replace(value, dev=self.frame.self_dev), node
         return value, node
 
     # -- calls -----------------------------------------------------------------

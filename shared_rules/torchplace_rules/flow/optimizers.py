@@ -16,7 +16,7 @@ import ast
 from dataclasses import replace
 from typing import Optional
 
-from .devices import Dev, devices_conflict
+from .devices import devices_conflict, join_dev
 from .events import Conflict
 from .state import linked_optimizers
 from .values import (
@@ -146,13 +146,9 @@ def loaded_into(current: Optional[Value], after: OptimizerV) -> Value:
         return after if current is None else UNKNOWN
     if after.state == current.state and after.state_dev == current.state_dev and after.loaded_at is current.loaded_at:
         return current
-    if not _same_device(after.params_dev, current.params_dev):
+    if after.params_dev is not current.params_dev and join_dev(after.params_dev, current.params_dev) is None:
         return forget_state(current)  # (the callee saw the parameters elsewhere: not this context's)
     return replace(current, state=after.state, state_dev=after.state_dev, loaded_at=after.loaded_at)
-
-
-def _same_device(a: Optional[Dev], b: Optional[Dev]) -> bool:
-    return a is b or (a is not None and b is not None and a.kind == b.kind and a.label == b.label)
 
 
 def unlink_rebound(ev, path: str) -> None:
