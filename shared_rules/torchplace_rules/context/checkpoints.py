@@ -91,20 +91,26 @@ def expand(expr: ast.AST, scope: Scope, line: int, depth: int = 0) -> ast.AST:
     """`expr` with the names bound earlier in the scope replaced by what they were bound to."""
     if depth >= _MAX_EXPANSION:
         return expr
+    return _Expander(scope, line, depth).visit(copy.deepcopy(expr))
 
-    class Expander(ast.NodeTransformer):
-        def visit_Name(self, node):
-            found = scope.binding_before(node.id, line)
-            return expand(found[1], scope, found[0], depth + 1) if found is not None else node
 
-        def visit_Attribute(self, node):
-            found = scope.binding_before(_path_text(node), line) if _path_text(node) else None
-            if found is not None:
-                return expand(found[1], scope, found[0], depth + 1)
-            self.generic_visit(node)
-            return node
+class _Expander(ast.NodeTransformer):
+    """`expand`'s rewriting of one expression (a module class: a class made per call is a reference
+    cycle, freed only by a cyclic collection)."""
 
-    return Expander().visit(copy.deepcopy(expr))
+    def __init__(self, scope: Scope, line: int, depth: int):
+        self.scope, self.line, self.depth = scope, line, depth
+
+    def visit_Name(self, node):
+        found = self.scope.binding_before(node.id, self.line)
+        return expand(found[1], self.scope, found[0], self.depth + 1) if found is not None else node
+
+    def visit_Attribute(self, node):
+        found = self.scope.binding_before(_path_text(node), self.line) if _path_text(node) else None
+        if found is not None:
+            return expand(found[1], self.scope, found[0], self.depth + 1)
+        self.generic_visit(node)
+        return node
 
 
 def _unwrap(expr: ast.AST) -> ast.AST:
@@ -129,32 +135,33 @@ def path_keys(expr: ast.AST, scope: Scope, line: int) -> set:
 
 def _template(expr: ast.AST) -> Optional[tuple]:
     parts: list[str] = []
-
-    def walk(node):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            parts.append(node.value)
-        elif isinstance(node, ast.JoinedStr):
-            for value in node.values:
-                walk(value if isinstance(value, ast.Constant) else ast.Name("*"))
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Div)):
-            walk(node.left)
-            walk(node.right)
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant):
-            parts.append(str(node.left.value))
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format" \
-                and isinstance(node.func.value, ast.Constant):
-            parts.append(str(node.func.value.value))
-        elif isinstance(node, ast.Call) and _called_name(node.func) == "join":
-            for arg in node.args:
-                walk(arg)
-        else:
-            parts.append("*")
-
-    walk(expr)
+    _template_parts(expr, parts)
     fixed = "".join(p for p in parts if p != "*")
     if "*" not in parts and not any(("{" in p or "%" in p) for p in parts):
         return None  # no variable part: the exact key says it all
     return tuple(parts) if len(fixed) >= 4 else None
+
+
+def _template_parts(node: ast.AST, parts: list) -> None:
+    """`_template`'s walk: the constant parts of a path expression, "*" for each variable one."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        parts.append(node.value)
+    elif isinstance(node, ast.JoinedStr):
+        for value in node.values:
+            _template_parts(value if isinstance(value, ast.Constant) else ast.Name("*"), parts)
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Div)):
+        _template_parts(node.left, parts)
+        _template_parts(node.right, parts)
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant):
+        parts.append(str(node.left.value))
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format" \
+            and isinstance(node.func.value, ast.Constant):
+        parts.append(str(node.func.value.value))
+    elif isinstance(node, ast.Call) and _called_name(node.func) == "join":
+        for arg in node.args:
+            _template_parts(arg, parts)
+    else:
+        parts.append("*")
 
 
 def roots(expr: ast.AST) -> set[str]:

@@ -163,30 +163,37 @@ def owned_by_caller(value: Value, scope: ast.AST, paths: dict, caller_scope: Opt
     """What a call returned, with the parameters of the callee's parameters' modules (`self.encoder`
     of a method called as `model.set_train_params(...)`) owned by the caller's access paths
     (`paths`: callee parameter -> the caller's path of its argument)."""
-    def owned(v: Value, depth: int) -> bool:
-        if v.__class__ is ParamsV:
-            return v.owner is not None and v.scope is scope
-        if depth > 4:
-            return False
-        if v.__class__ is SeqV:
-            return any(owned(i, depth + 1) for i in v.items) if v.items is not None else owned(v.elem, depth + 1)
-        return isinstance(v, DictV) and v.items is not None and any(owned(i, depth + 1) for _, i in v.items)
+    return _remap(value, 0, scope, paths, caller_scope) if _owned(value, 0, scope) else value
 
-    def remap(v: Value, depth: int) -> Value:
-        if depth > 4:
-            return v
-        if v.__class__ is ParamsV:
-            if v.owner is None or v.scope is not scope:
-                return v
-            root, dot, rest = v.owner.partition(".")
-            base = paths.get(root)
-            return replace(v, owner=base + dot + rest if base is not None else None,
-                           scope=caller_scope if base is not None else None)
-        if v.__class__ is SeqV:
-            if v.items is not None:
-                return SeqV(tuple(remap(i, depth + 1) for i in v.items), v.elem, v.not_none)
-            return replace(v, elem=remap(v.elem, depth + 1))
-        if isinstance(v, DictV) and v.items is not None:
-            return replace(v, elem=remap(v.elem, depth + 1), items=tuple((k, remap(i, depth + 1)) for k, i in v.items))
+
+# (module functions, not closures calling themselves: those are reference cycles, freed only by a
+# cyclic collection)
+def _owned(v: Value, depth: int, scope: ast.AST) -> bool:
+    if v.__class__ is ParamsV:
+        return v.owner is not None and v.scope is scope
+    if depth > 4:
+        return False
+    if v.__class__ is SeqV:
+        return any(_owned(i, depth + 1, scope) for i in v.items) if v.items is not None \
+            else _owned(v.elem, depth + 1, scope)
+    return isinstance(v, DictV) and v.items is not None and any(_owned(i, depth + 1, scope) for _, i in v.items)
+
+
+def _remap(v: Value, depth: int, scope: ast.AST, paths: dict, caller_scope: Optional[ast.AST]) -> Value:
+    if depth > 4:
         return v
-    return remap(value, 0) if owned(value, 0) else value
+    if v.__class__ is ParamsV:
+        if v.owner is None or v.scope is not scope:
+            return v
+        root, dot, rest = v.owner.partition(".")
+        base = paths.get(root)
+        return replace(v, owner=base + dot + rest if base is not None else None,
+                       scope=caller_scope if base is not None else None)
+    if v.__class__ is SeqV:
+        if v.items is not None:
+            return SeqV(tuple(_remap(i, depth + 1, scope, paths, caller_scope) for i in v.items), v.elem, v.not_none)
+        return replace(v, elem=_remap(v.elem, depth + 1, scope, paths, caller_scope))
+    if isinstance(v, DictV) and v.items is not None:
+        return replace(v, elem=_remap(v.elem, depth + 1, scope, paths, caller_scope),
+                       items=tuple((k, _remap(i, depth + 1, scope, paths, caller_scope)) for k, i in v.items))
+    return v

@@ -667,18 +667,24 @@ def map_leaves(value: Value, leaf, depth: int = 0, *, objects: bool = False, too
     """`value` with `leaf` applied to what its tuples, lists and dicts hold (and, with `objects`,
     what objects' attributes hold), item by item; five levels down the walk stops there and gives
     `too_deep`, or the value itself when that is None."""
-    def walk(v: Value, depth: int) -> Value:
-        if depth > 4:
-            return v if too_deep is None else too_deep
-        if isinstance(v, SeqV):
-            # (a list made on every path stays one: `not_none` is kept)
-            if v.items is not None:
-                return SeqV(tuple(walk(item, depth + 1) for item in v.items), UNKNOWN, v.not_none)
-            return SeqV(None, walk(v.elem, depth + 1), v.not_none)
-        if isinstance(v, DictV):
-            items = tuple((k, walk(item, depth + 1)) for k, item in v.items) if v.items is not None else None
-            return DictV(walk(v.elem, depth + 1), items)
-        if objects and isinstance(v, ObjectV) and v.attrs:
-            return replace(v, attrs=tuple((k, walk(item, depth + 1)) for k, item in v.attrs))
-        return leaf(v)
-    return walk(value, depth)
+    return _map_walk(value, depth, leaf, objects, too_deep)
+
+
+def _map_walk(v: Value, depth: int, leaf, objects: bool, too_deep: Optional[Value]) -> Value:
+    """`map_leaves`' walk: a module function, as a closure calling itself would be a reference cycle
+    holding `leaf` (and what `leaf` holds: a frame, a context) until a cyclic collection."""
+    if depth > 4:
+        return v if too_deep is None else too_deep
+    if isinstance(v, SeqV):
+        # (a list made on every path stays one: `not_none` is kept)
+        if v.items is not None:
+            return SeqV(tuple(_map_walk(item, depth + 1, leaf, objects, too_deep) for item in v.items), UNKNOWN,
+                        v.not_none)
+        return SeqV(None, _map_walk(v.elem, depth + 1, leaf, objects, too_deep), v.not_none)
+    if isinstance(v, DictV):
+        items = tuple((k, _map_walk(item, depth + 1, leaf, objects, too_deep)) for k, item in v.items) \
+            if v.items is not None else None
+        return DictV(_map_walk(v.elem, depth + 1, leaf, objects, too_deep), items)
+    if objects and isinstance(v, ObjectV) and v.attrs:
+        return replace(v, attrs=tuple((k, _map_walk(item, depth + 1, leaf, objects, too_deep)) for k, item in v.attrs))
+    return leaf(v)

@@ -1,5 +1,6 @@
 """TP104 numpy-on-device: `.numpy()` (or `np.asarray`) on an accelerator tensor."""
 import ast
+from functools import partial
 
 from ..edits import make_fix, method_suffix
 from ..model import Severity
@@ -238,26 +239,32 @@ SKLEARN_NOT_METRICS = {"make_scorer", "get_scorer", "get_scorer_names", "check_s
 
 
 def _checks(ev):
-    def on_accel(value) -> bool:
-        if not isinstance(value, TensorV) or value.dev is None:
-            return False
-        dev = placed_device(ev, value.dev)
-        return dev is not None and dev.kind == "accel"
+    """`on_accel` and `converts_accel` bound to `ev`.  Partials of module functions, not closures: a
+    closure that calls itself is a reference cycle, which keeps `ev` (the file's trees and
+    environments) alive until a cyclic collection, per call."""
+    return partial(_on_accel, ev), partial(_converts_accel, ev)
 
-    def converts_accel(value, depth: int = 0) -> TensorV | None:
-        """The tensor on an accelerator NumPy meets converting `value`: the tensor itself, or one
-        a tuple/list holds (`np.concatenate(preds)`).  NumPy converts every item of a sequence
-        (nested ones too) with `Tensor.__array__`, whatever the other items are, so one item
-        known to be on an accelerator is enough (`np.array([epoch, loss.item(), acc])`)."""
-        if on_accel(value):
-            return value
-        if not isinstance(value, SeqV) or depth > 3:
-            return None
-        if value.items is None:
-            return converts_accel(value.element(), depth + 1)
-        for item in value.items:
-            found = converts_accel(item, depth + 1)
-            if found is not None:
-                return found
+
+def _on_accel(ev, value) -> bool:
+    if not isinstance(value, TensorV) or value.dev is None:
+        return False
+    dev = placed_device(ev, value.dev)
+    return dev is not None and dev.kind == "accel"
+
+
+def _converts_accel(ev, value, depth: int = 0) -> TensorV | None:
+    """The tensor on an accelerator NumPy meets converting `value`: the tensor itself, or one
+    a tuple/list holds (`np.concatenate(preds)`).  NumPy converts every item of a sequence
+    (nested ones too) with `Tensor.__array__`, whatever the other items are, so one item
+    known to be on an accelerator is enough (`np.array([epoch, loss.item(), acc])`)."""
+    if _on_accel(ev, value):
+        return value
+    if not isinstance(value, SeqV) or depth > 3:
         return None
-    return on_accel, converts_accel
+    if value.items is None:
+        return _converts_accel(ev, value.element(), depth + 1)
+    for item in value.items:
+        found = _converts_accel(ev, item, depth + 1)
+        if found is not None:
+            return found
+    return None
