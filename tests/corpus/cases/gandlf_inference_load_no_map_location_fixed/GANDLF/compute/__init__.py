@@ -1,0 +1,1 @@
+from GANDLF.compute.inference_loop import inference_loop

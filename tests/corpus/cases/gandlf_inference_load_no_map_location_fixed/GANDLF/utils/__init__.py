@@ -1,0 +1,1 @@
+from GANDLF.utils.tensor import send_model_to_device

@@ -1,0 +1,2 @@
+from setfit.modeling import SetFitModel
+from setfit.trainer import SetFitTrainer
