@@ -507,3 +507,31 @@ def test_a_batch_taken_with_next_is_moved_where_it_is_taken():
     found = [f for f in check_source(source, "t.py") if f.code == "TP103"]
     assert [f.span.start_line + 1 for f in found] == [6]
     assert found[0].message.endswith("move the batch where it is taken")
+
+
+LOSS_BY_CRITERION = """
+    class AdversarialLoss(nn.Module):
+        def __init__(self, criterion="least_squares"):
+            super().__init__()
+            if criterion == "bce":
+                self.loss_fct = nn.BCELoss()
+            elif criterion == "least_squares":
+                self.loss_fct = nn.MSELoss()
+
+        def forward(self, logits):
+            target = torch.ones(1, device=TARGET).expand_as(logits)
+            return self.loss_fct(logits, target)
+
+    disc = nn.Conv2d(1, 1, 3).to("cuda:1")
+    loss = AdversarialLoss()(disc(torch.randn(2, 1, 8, 8, device="cuda:1")))
+"""
+
+
+@pytest.mark.parametrize("target,expected", [('"cuda"', {(15, "TP101")}), ("logits.device", set())])
+def test_a_module_that_is_one_loss_or_another_is_a_loss(target, expected):
+    """`self.loss_fct` is `nn.BCELoss()` on one branch of `__init__` and `nn.MSELoss()` on the other:
+    a loss either way, so its input (on cuda:1) and its target ("cuda", the current device cuda:0)
+    must agree; a target made on the input's device is quiet."""
+    source = H + textwrap.dedent(LOSS_BY_CRITERION).replace("TARGET", target)
+    found = {(f.span.start_line + 1, f.code) for f in check_source(source, "t.py") if f.severity <= Severity.WARNING}
+    assert found == expected

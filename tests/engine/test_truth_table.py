@@ -51,6 +51,14 @@ CASES = [
      "class Stack(nn.Sequential):\n    def __init__(self):\n        super().__init__(nn.Linear(4, 4))\n"
      "    def forward(self, x):\n        return self[0](x)\n"
      "stack = Stack().to(device)\ny = stack(torch.ones(2, 4, device=device)) * torch.ones(2, 4)\n", True, "TP101"),
+    # a module that is one loss on one path and another on the other (`nn.BCELoss()` or `nn.MSELoss()`
+    # by a flag) is a loss either way: its input and target must be on one device
+    ("one-loss-or-another-with-a-cpu-target-raises",
+     "import random\ncrit = nn.BCELoss() if random.random() < 0.5 else nn.MSELoss()\n"
+     "y = crit(torch.rand(3, device=device), torch.rand(3))\n", True, "TP101"),
+    ("one-loss-or-another-with-its-inputs-together",
+     "import random\ncrit = nn.BCELoss() if random.random() < 0.5 else nn.MSELoss()\n"
+     "y = crit(torch.rand(3, device=device), torch.rand(3, device=device))\n", False, None),
     ("plain-attr-does-not-move",
      "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.s = torch.ones(3)\n"
      "    def forward(self, x):\n        return x * self.s\nm = M().to(device)\ny = m(torch.ones(3, device=device))\n", True, "TP203"),

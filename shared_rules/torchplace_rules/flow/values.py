@@ -236,7 +236,7 @@ class ModuleV(Value):
                            self.cls if self.cls is other.cls else None, self.known_class and other.known_class,
                            self.torch_layer and other.torch_layer,
                            join_attrs(self.attrs, other.attrs) if self.cls is other.cls else (),
-                           self.layer if self.layer == other.layer else None,
+                           self.layer if self.layer == other.layer else _joined_layer(self, other),
                            join_members(self.items, other.items), self.not_none and other.not_none)
         return UNKNOWN
 
@@ -256,6 +256,15 @@ class ModuleV(Value):
         if items.__class__ is SeqV and items.items is not None and len(items.items) == count:
             return [self.member(None, i) for i in range(count)]
         return None
+
+
+LOSS_LAYER = "_Loss"  # torch.nn's base of every loss: the layer of "one loss or another"
+
+
+def _joined_layer(a: ModuleV, b: ModuleV) -> Optional[str]:
+    """The layer of a module that is one torch layer on one path and another on the other: a loss
+    either way (`nn.BCELoss()` or `nn.MSELoss()` by a flag) still needs its inputs on one device."""
+    return LOSS_LAYER if a.loss and b.loss else None
 
 
 def join_members(a: Optional[Value], b: Optional[Value]) -> Optional[Value]:
