@@ -137,6 +137,47 @@ QUIET = {
 
             assert Original().helper().shape == (2, 3)
     """,
+    "c05-which-gpu-index": """
+        import argparse
+        import torch
+        import torch.nn as nn
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--gpu", default=None, type=int, help="GPU id to use")
+        parser.add_argument("--resume", default="")
+
+
+        def main_worker(gpu, ngpus_per_node, args):
+            model = nn.Linear(4, 2)
+            if args.gpu is not None:
+                torch.cuda.set_device(args.gpu)
+                model = model.cuda(args.gpu)
+            elif not args.distributed or args.rank % ngpus_per_node == 0:
+                model = nn.DataParallel(model).cuda()
+            criterion = nn.CrossEntropyLoss().cuda(args.gpu)
+            if args.resume:
+                if args.gpu is None:
+                    checkpoint = torch.load(args.resume)
+                else:
+                    checkpoint = torch.load(args.resume, map_location="cuda:{}".format(args.gpu))
+                model.load_state_dict(checkpoint["state_dict"])
+    """,
+    "c05-hard-coded-device-handed-to-a-helper": """
+        import torch
+        import torch.nn as nn
+
+
+        def sample(model, n, device):
+            return model(torch.randn(n, 4, device=device))
+
+
+        if __name__ == "__main__":
+            device = "cuda"
+            model = nn.Linear(4, 2).to(device)
+            checkpoint = torch.load("checkpoints/best_model.pth")
+            model.load_state_dict(checkpoint["model_state_dict"])
+            sample(model, 8, device)
+    """,
     "c05-cuda-only-program": """
         import torch
         import torch.nn as nn
@@ -399,6 +440,45 @@ REPORTED = {
         checkpoint = torch.load("checkpoints/best_model.pth")
         model.load_state_dict(checkpoint["model_state_dict"])
     """, {(7, "TP204")}),
+    "c05-gpu-index-with-a-cpu-fallback": ("""
+        import argparse
+        import torch
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--gpu", default=None, type=int)
+        args = parser.parse_args()
+        device = "cpu" if args.gpu is None else "cuda:{}".format(args.gpu)
+        model = torch.nn.Linear(4, 2).to(device)
+        criterion = torch.nn.CrossEntropyLoss().cuda(args.gpu)
+        checkpoint = torch.load("checkpoints/best_model.pth")
+        model.load_state_dict(checkpoint["model_state_dict"])
+    """, {(11, "TP204")}),
+    "c05-gpu-index-that-leaves-the-cpu-default": ("""
+        import argparse
+        import torch
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--gpu", default=None, type=int)
+        args = parser.parse_args()
+        model = torch.nn.Linear(4, 2)
+        if args.gpu is not None:
+            model = model.cuda(args.gpu)
+        checkpoint = torch.load("checkpoints/best_model.pth")
+        model.load_state_dict(checkpoint["model_state_dict"])
+    """, {(11, "TP204")}),
+    "c05-device-handed-in-by-the-caller": ("""
+        import torch
+        import torch.nn as nn
+
+
+        def restore(path, device):
+            model = nn.Linear(4, 2).to(device)
+            if device == "cuda":
+                model = model.cuda()
+            checkpoint = torch.load(path)
+            model.load_state_dict(checkpoint["model_state_dict"])
+            return model
+    """, {(10, "TP204")}),
     "c05-cpu-option": ("""
         import argparse
         import torch

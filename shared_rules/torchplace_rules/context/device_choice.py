@@ -71,7 +71,14 @@ def _asserts_accelerator(test: ast.AST) -> bool:
 
 
 def has_cpu_path(tree: ast.Module, parents: dict) -> bool:
-    """Can this program run on a machine without an accelerator, by its own choice?"""
+    """Can this program run on a machine without an accelerator, by its own choice?
+
+    Some evidence only says that a device is chosen, not that the CPU is one of the choices: a
+    test of a GPU index or count (`if args.gpu is not None:`, `args.gpu != 0`: which GPU), a
+    parameter holding a device, a GPU index or count (`def train(model, device)`,
+    `ngpus_per_node`).  It counts only where the program does not put work on an accelerator
+    whatever is chosen: an unguarded `.cuda(...)` or `device = "cuda"` outside any device test."""
+    weak = False
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             name = _called_name(node.func)
@@ -81,17 +88,68 @@ def has_cpu_path(tree: ast.Module, parents: dict) -> bool:
                 return True
         elif isinstance(node, (ast.If, ast.IfExp, ast.While)):
             if _reads_choice(node.test):
-                return True
+                if not _tests_gpu_index(node.test):
+                    return True
+                weak = True
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             if node.value.split(":")[0].strip().lower() == "cpu" and not _moves_to_host(parents, node):
                 return True
         elif isinstance(node, ast.Attribute) and node.attr == "device" and isinstance(node.ctx, ast.Load):
             return True  # device-agnostic code: it follows the data (or a config) wherever it is
         elif isinstance(node, ast.arg) and device_word(node.arg) and node.arg not in ("gpu", "gpus", "gpu_id", "gpu_ids"):
-            return True  # the caller chooses the device
+            if not _holds_device_or_index(node.arg):
+                return True  # the caller chooses: a flag (`use_cuda`, `cpu`)
+            weak = True  # the caller passes a device, which may be the CPU
         elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and "device" in t.id.lower() for t in node.targets):
             if not _names_accelerator(node.value):
                 return True  # chosen by code we do not read (`device = get_device()`)
+    return weak and not _commits_unconditionally(tree, parents)
+
+
+def _tests_gpu_index(test: ast.AST) -> bool:
+    """`args.gpu is not None`, `args.gpu != 0`, `ngpus > 1`: a comparison of GPU-only words (no
+    cuda/cpu/device/accelerator word, no availability call) with None or a number; in `and`/`or`/`not`,
+    every part that reads the choice is one."""
+    if isinstance(test, ast.BoolOp):
+        return all(_tests_gpu_index(v) for v in test.values if is_device_guard(v))
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _tests_gpu_index(test.operand)
+    if not isinstance(test, ast.Compare):
+        return False
+    if not all(isinstance(c, ast.Constant) and (c.value is None or type(c.value) is int) for c in test.comparators):
+        return False
+    words = [n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(test.left)
+             if isinstance(n, (ast.Name, ast.Attribute))]
+    chosen = [w for w in words if device_word(w)]
+    return bool(chosen) and all(_gpu_only(w) for w in chosen) and not any(w in _RUNTIME_CHOICE_CALLS for w in words)
+
+
+def _gpu_only(word: str) -> bool:
+    lowered = word.lower()
+    return "gpu" in lowered and not any(w in lowered for w in ("cuda", "cpu", "device", "accel"))
+
+
+def _holds_device_or_index(name: str) -> bool:
+    """A parameter that holds a device (`device`, `dev_device`) or a GPU index or count
+    (`ngpus_per_node`), not a flag that says whether to use one (`use_gpu`, `cuda`, `no_cuda`)."""
+    lowered = name.lower()
+    if any(w in lowered for w in ("cuda", "cpu", "accel")) or lowered.startswith(("use", "no_", "with", "enable", "disable")):
+        return False
+    return "device" in lowered or "gpu" in lowered
+
+
+def _commits_unconditionally(tree: ast.AST, parents: dict) -> bool:
+    """Does the program put work on an accelerator on every choice: `x.cuda(...)` or
+    `device = "cuda"` that no device test guards?"""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "cuda" \
+                and not (isinstance(node.func.value, ast.Name) and node.func.value.id == "torch"):
+            if not under_device_guard(parents, node):
+                return True
+        elif isinstance(node, ast.Assign) and _names_accelerator(node.value) \
+                and any(isinstance(t, ast.Name) and device_word(t.id) for t in node.targets):
+            if not under_device_guard(parents, node):
+                return True
     return False
 
 

@@ -37,7 +37,9 @@ class LoadWithoutMapLocation(Rule):
         chooses its device at run time: `torch.cuda.is_available()`, a `--cpu`/`--device` option,
         a device passed in by the caller) and a file that may come from elsewhere.  It stays
         silent when no machine without the GPU can run the program (every device choice is an
-        accelerator: an unconditional `.cuda()`, `device = "cuda"`, no CPU fallback), or when the load
+        accelerator: an unconditional `.cuda()`, `device = "cuda"`, no CPU fallback; where the program
+        does that, a test of which GPU (`if args.gpu is not None:`) or a helper's `device` parameter
+        is no CPU fallback), or when the load
         runs only where there is one (`if torch.cuda.is_available():`, `if args.cuda:`), and when the
         file was written earlier by the same run (the same path, variable or format template given
         to `torch.save` or to another writer such as `trainer.save_checkpoint(p)` or
