@@ -14,6 +14,8 @@ H = "import torch\nimport torch.nn as nn\nfrom torch.utils.data import DataLoade
 TOKENIZER = ("from transformers import AutoModel, AutoTokenizer\nmodel = AutoModel.from_pretrained('m').to('cuda')\n"
              "tok = AutoTokenizer.from_pretrained('m')\n")
 
+PRETRAINED = "from transformers import AutoModelForMaskedLM\nfrom peft import PeftModel\n"
+
 TRANSFORMS = ("import torchvision.transforms as T\nimport torchvision.transforms.functional as TF\n"
               "preprocess = T.Compose([T.Resize(224), T.ToTensor(), T.Normalize([0.5] * 3, [0.5] * 3)])\n"
               "net = nn.Conv2d(3, 8, 3).cuda()\npic = load_image()\n")
@@ -85,6 +87,30 @@ CASES = {
                                         "out = model(**inputs)\nbatch = tok(['a'], padding=True, return_tensors='pt').to('cuda')\n"
                                         "out = model(**batch)\n", set()),
     "tokenizer-output-without-tensors": (TOKENIZER + "inputs = tok('hi')\nout = model(**inputs)\n", set()),
+    # a transformers model `from_pretrained` loads is an nn.Module with parameters, on the CPU, whose
+    # forward does not move its inputs: accelerator input raises (fitbert's custom model, never moved)
+    "pretrained-model-left-on-the-cpu": (PRETRAINED + "model = AutoModelForMaskedLM.from_pretrained('m')\n"
+                                         "ids = torch.ones(1, 2, dtype=torch.long, device='cuda')\nout = model(ids)\n",
+                                         {(8, "TP102")}),
+    "pretrained-model-moved": (PRETRAINED + "model = AutoModelForMaskedLM.from_pretrained('m')\nmodel.to('cuda')\n"
+                               "ids = torch.ones(1, 2, dtype=torch.long, device='cuda')\nout = model(ids)\n", set()),
+    # ... unless an argument may place it (accelerate's dispatch, 8-bit loading, unknown keywords) or it
+    # wraps a module handed in (peft: `PeftModel.from_pretrained(base, path)` is where `base` is)
+    "pretrained-model-placed-by-its-arguments": (
+        PRETRAINED + "ids = torch.ones(1, 2, dtype=torch.long, device='cuda')\n"
+        "a = AutoModelForMaskedLM.from_pretrained('m', device_map='auto')(ids)\n"
+        "b = AutoModelForMaskedLM.from_pretrained('m', load_in_8bit=True)(ids)\n"
+        "c = AutoModelForMaskedLM.from_pretrained('m', **options)(ids)\n"
+        "base = AutoModelForMaskedLM.from_pretrained('m').cuda()\n"
+        "d = PeftModel.from_pretrained(base, 'adapter')(ids)\n"
+        "def f(base_model):\n    return PeftModel.from_pretrained(base_model, 'adapter')(ids)\n", set()),
+    # a method of the model's own may move it (`parallelize()` spreads GPT-2 over the GPUs); nn.Module's
+    # `load_state_dict` does not
+    "pretrained-model-after-a-method-of-its-own": (
+        PRETRAINED + "ids = torch.ones(1, 2, dtype=torch.long, device='cuda')\n"
+        "model = AutoModelForMaskedLM.from_pretrained('m')\nmodel.parallelize()\na = model(ids)\n"
+        "other = AutoModelForMaskedLM.from_pretrained('m')\nother.load_state_dict(weights)\nb = other(ids)\n",
+        {(12, "TP102")}),
     "mapping-with-to-is-unknown-after": ("batch = {'x': torch.ones(2)}\nbatch.to('cuda')\n"
                                          "y = nn.Linear(2, 2).cuda()(batch['x'])\n", set()),
     # what a model returns may be a tuple or a ModelOutput: its items are not rows, and their attributes

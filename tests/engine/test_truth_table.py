@@ -204,6 +204,10 @@ CASES = [
      "class H(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(3, 6)\n"
      "        self.e = nn.Parameter(torch.ones(2, 3))\n    def forward(self, i):\n        return [self.fc(self.e[i])]\n"
      "w = H()(0)\ny = torch.nn.functional.linear(torch.ones(2, 6, device=device), w[0].view(1, 6))\n", True, "TP101"),
+    # a never-moved model indexed by accelerator token ids: its embedding (a transformers model's first
+    # layer, `from_pretrained` loads it on the CPU) raises (fitbert: 'in call to _th_index_select')
+    ("cpu-embedding-with-accelerator-ids-raises",
+     "m = nn.Embedding(10, 4)\ny = m(torch.ones(1, 2, dtype=torch.long, device=device))\n", True, "TP102"),
     ("loss-with-cpu-weight-raises",
      "crit = nn.CrossEntropyLoss(weight=torch.ones(3))\ny = crit(torch.ones(2, 3, device=device), torch.zeros(2, dtype=torch.long, device=device))\n",
      True, "TP102"),

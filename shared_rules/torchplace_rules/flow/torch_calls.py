@@ -106,7 +106,7 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
         return TensorV(t.dev, origin=node, grad=t.grad, module_output=t.module_output) if isinstance(t, TensorV) \
             else UNKNOWN
     if last == "from_pretrained" and ("Model" in head.rpartition(".")[2] or "For" in head.rpartition(".")[2]):
-        return ModuleV(None if "device_map" in kwargs else CPU, True, None, None, known_class=False, not_none=True)
+        return pretrained_model(args, kwargs)
     if last == "from_pretrained" and head.rpartition(".")[2].endswith(_ENCODER_CLASSES):
         return QualV(TOKENIZER)  # AutoTokenizer / BertTokenizerFast / AutoProcessor ... .from_pretrained(...)
     if qual == TOKENIZER or head == TOKENIZER:
@@ -135,6 +135,23 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
 # A Hugging Face tokenizer, processor or feature extractor (made by `X.from_pretrained`): called, or
 # its encoding methods, with `return_tensors="pt"` it gives CPU tensors.
 TOKENIZER = "transformers.<tokenizer>"  # (not a name one can import: only `from_pretrained` makes it)
+# `from_pretrained` arguments that may load the weights somewhere else than the CPU (accelerate's
+# dispatch, bitsandbytes' quantized loading on the current GPU, a library's own `device=`)
+_PLACING_KWARGS = frozenset({"device_map", "device", "load_in_8bit", "load_in_4bit", "quantization_config"})
+
+
+def pretrained_model(args: list, kwargs: dict) -> ModuleV:
+    """`XModel.from_pretrained(name)` / `XForY.from_pretrained(name)`: a transformers model, an
+    nn.Module with parameters whose forward does not move its inputs, loaded on the CPU.  Where an
+    argument may place it (`device_map=`, 8-/4-bit loading, `**kwargs` of unknown keys) or a module
+    may be handed in (peft's `PeftModel.from_pretrained(base, path)` wraps `base` where it is: more
+    than the one positional name or path), the class is not known (and, with `device_map=`, the device)."""
+    if len(args) > 1 or not _PLACING_KWARGS.isdisjoint(kwargs) or any(k[:2] == "**" for k in kwargs) \
+            or any(a.__class__ is ModuleV for a in args) or "model" in kwargs:
+        return ModuleV(None if "device_map" in kwargs else CPU, True, None, None, known_class=False, not_none=True)
+    return ModuleV(CPU, True, None, None, not_none=True)
+
+
 _ENCODER_CLASSES = ("Tokenizer", "TokenizerFast", "Processor", "FeatureExtractor", "ImageProcessor")
 _ENCODING_METHODS = {"__call__", "encode_plus", "batch_encode_plus", "pad"}
 

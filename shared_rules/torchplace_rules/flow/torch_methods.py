@@ -223,7 +223,20 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
         return NONE
     if name in MODULE_SELF_METHODS:
         return module
+    if module.dev is not None and module.dev.is_cpu and module.known_class and module.cls is None \
+            and not module.torch_layer and name not in _KEEPS_PLACE:
+        # a library model left on the CPU (`from_pretrained`) and one of its own methods (transformers'
+        # `model.parallelize()` spreads it over the GPUs): where it is afterwards is not known
+        path = ev.path_of(node.func.value)
+        if path is not None:
+            ev.frame.env[path] = replace(module, dev=None, placed_at=None)
     return UNKNOWN
+
+
+# nn.Module methods that leave the parameters where they are
+_KEEPS_PLACE = frozenset({"load_state_dict", "zero_grad", "modules", "named_modules", "children", "named_children",
+                          "register_buffer", "register_parameter", "register_forward_hook", "register_forward_pre_hook",
+                          "register_full_backward_hook", "forward", "extra_repr", "get_submodule", "get_parameter"})
 
 
 def buffers_only(module: "ModuleV") -> bool:
