@@ -94,7 +94,7 @@ def test_and_with_an_unknown_operand_is_not_decided():
            "    if device == 'cuda' and flag:\n        x = torch.ones(3, device='cuda')\n"
            "    else:\n        x = torch.ones(3)\n"
            "    return x + torch.ones(3)\n"
-           "f(True)\n")
+           "f(FLAG)\n")  # (unknown here; a literal `True` would decide it: the call then raises)
     assert loud(src) == []
 
 

@@ -3,7 +3,8 @@
 `FlagV` (flow/values.py): `True`/`False` assigned to a name.  Where a local name holds the same
 flag on every path, `if name:` runs only the branch it selects; a flag joined with anything else
 (another flag, None, an unknown) is unknown, module code is never decided (other code may rebind
-its names), and a caller's flag does not decide the callee's tests.
+its names).  A call's flag argument (a flag variable or a literal `True`/`False`) decides the
+callee's tests in that call's context, as its devices do.
 """
 import textwrap
 
@@ -109,13 +110,34 @@ def test_module_code_flags_are_not_decided():
     """) == set()
 
 
-def test_a_callers_flag_does_not_decide_the_callee():
-    assert loud("""\
+STEP = """\
         def step(x, use_gpu):
             if use_gpu:
                 x = x.cuda()
             return x + torch.ones(2)
+"""
+
+
+@pytest.mark.parametrize("call", ["use_gpu = True\n            return step(torch.ones(2), use_gpu)",
+                                  "return step(torch.ones(2), True)",
+                                  "return step(torch.ones(2), use_gpu=True)"])
+def test_a_callers_flag_decides_the_callee_in_that_call(call):
+    # the call's context binds the flag: `if use_gpu:` runs, and `x + torch.ones(2)` meets cuda and the CPU
+    assert loud(STEP + f"""\
         def run():
-            use_gpu = True
-            return step(torch.ones(2), use_gpu)
+            {call}
+    """) == {(6, "TP101")}
+
+
+@pytest.mark.parametrize("call", ["return step(torch.ones(2), False)",
+                                  "use_gpu = False\n            return step(torch.ones(2), use_gpu=use_gpu)"])
+def test_a_callers_false_flag_is_quiet(call):
+    assert loud(STEP + f"""\
+        def run():
+            {call}
     """) == set()
+
+
+def test_a_function_nobody_calls_does_not_decide_its_flag_parameter():
+    # analysed as an entry point, `use_gpu` is unknown: x is on either device, nothing is proven
+    assert loud(STEP) == set()

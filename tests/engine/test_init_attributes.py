@@ -32,7 +32,7 @@ class Agent{bases}:
     def act(self, obs):
         x = torch.ones(2, 4, device=self.device)
         return self.net(x, self.memories)
-agent = Agent(True, torch.device("cuda"))
+agent = Agent(RECURRENT, torch.device("cuda"))  # (a flag nothing here decides)
 agent.act(None)
 """
 

@@ -30,7 +30,7 @@ from .devices import ACCEL_KIND, CPU, SELF_DEV, SELF_KIND, Dev, parse_device_str
 from .optimizers import loaded_into, same_optimizer
 from .state import PLACEABLE, Frame, follow_move, local_names
 from .values import (
-    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, OptimizerV, ParamsV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, join_all, map_leaves,
+    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, FuncV, LoaderV, ModuleV, ObjectV, OptimizerV, ParamsV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, join_all, map_leaves,
 )
 
 MAX_CALL_DEPTH = 4
@@ -293,8 +293,6 @@ def bind_arguments(fnode, arg_nodes: list, args: list, kwargs: dict, first: Opti
     for name in names + kwonly:
         if name not in bound:
             bound[name] = default_value(defaults[name]) if known and name in defaults else UNKNOWN
-        elif bound[name].__class__ is FlagV:  # a caller's flag: its tests are decided there only
-            bound[name] = UNKNOWN
     if a.vararg is not None:
         bound[a.vararg.arg] = SeqV(tuple(extra)) if known else SeqV(None, UNKNOWN)
     if a.kwarg is not None:

@@ -25,7 +25,7 @@ from .state import NotYetSet, with_stored_items
 from .values import (
     MEMBERS, SELF_MOVED,
     ACCELERATOR_AVAILABLE,
-    NONE, NUMBER, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, FlagV, FuncV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
+    FALSE, NONE, NUMBER, TRUE, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, FlagV, FuncV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
     OptimizerV, SelfV, SeqV, TensorV, Value, attrs_get, iteration_element, unproven, PROVEN as _PROVEN,
 )
 
@@ -300,6 +300,8 @@ class ExpressionEvaluator:
             return NONE
         if node.value.__class__ in (int, float):  # (a bool is no number here; parsing makes no other subclass)
             return NUMBER
+        if node.value.__class__ is bool:  # a flag: `build(cuda=True)` decides the callee's `if cuda:`
+            return TRUE if node.value else FALSE
         if isinstance(node.value, str) and 2 < len(node.value) < 12:
             dev = parse_device_string(node.value, node)
             if dev is not None:

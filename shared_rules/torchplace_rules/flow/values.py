@@ -92,7 +92,8 @@ class FlagV(Value):
     """`True` or `False` assigned to a name (`first = True`): a test of a local name that holds
     the same one on every path is decided, so a branch a flag rules out is not run (`if first:
     ... first = False` in a loop: the first pass takes only the `if` branch).  Joined with
-    anything else it is unknown; a call's parameters never get one (`bind_arguments`)."""
+    anything else it is unknown.  A call's `True`/`False` argument binds one to the parameter in that
+    call's context (`build(cuda=True)`: the callee's `if cuda:` is decided there)."""
 
     __slots__ = ("truth",)
 
