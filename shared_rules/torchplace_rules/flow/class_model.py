@@ -229,6 +229,11 @@ class ClassInfo:
                 return value
             if name in self.plain_module_lists or value.__class__ is not DeviceV:
                 return UNKNOWN  # plain containers are TP203's business, reported at their cause
+        elif value.__class__ is ModuleV and value.dev is not None and value.dev.is_cpu and value.has_params:
+            # A module a plain object holds, seen with no caller's instance (a method analysed as an entry):
+            # whoever holds the object may have moved it in place since (`runner.model.cuda()`, a `setup()`
+            # method): `Module.to()` changes the module, not the attribute.  A caller's instance says where.
+            return replace(value, dev=None, placed_at=None)
         return value
 
     def set_only_in_init(self, name: str) -> bool:
