@@ -244,6 +244,22 @@ CASES = {
     "append-to-a-dict-entry-made-by-a-comprehension": ("import numpy as np\nhist = {k: [] for k in names}\nfor k in names:\n"
                                                        "    hist[k].append(torch.ones((), device='cuda'))\n"
                                                        "m = np.mean(hist[k])\n", {(8, "TP104")}),
+    # an item stored into a list at an index the analysis cannot follow: each item is what it was or the
+    # stored value (`cores[d] = cores[d] / 2` keeps a list of CUDA tensors one)
+    "store-at-an-unknown-index-of-a-list": ("cores = [torch.randn(2, 3, device='cuda') for _ in range(3)]\nfor d in dims:\n"
+                                            "    cores[d] = cores[d] / 2\n    cores[d] = torch.cat((cores[d], torch.zeros(2, 1)), dim=1)\n",
+                                            {(7, "TP101")}),
+    "store-at-an-unknown-index-of-a-list-of-known-items": ("cores = [torch.randn(2, device='cuda'), torch.randn(3, device='cuda')]\n"
+                                                           "cores[i] = cores[i] * 2\ny = torch.cat((cores[1], torch.zeros(1)))\n", {(6, "TP101")}),
+    "store-of-another-device-at-an-unknown-index-is-unknown": ("cores = [torch.randn(2, 3, device='cuda') for _ in range(3)]\n"
+                                                                "for d in dims:\n    cores[d] = torch.randn(2, 3)\n"
+                                                                "    cores[d] = torch.cat((cores[d], torch.zeros(2, 1)), dim=1)\n", set()),
+    "store-of-a-moved-item-at-an-unknown-index": ("cores = [torch.randn(2, 3) for _ in range(3)]\nfor d in dims:\n"
+                                                  "    cores[d] = cores[d].cuda()\ny = torch.cat((cores[0], torch.zeros(2, 1)), dim=1)\n", set()),
+    "store-into-a-slice-is-unknown": ("cores = [torch.randn(2, 3, device='cuda') for _ in range(3)]\ncores[1:] = parts\n"
+                                      "y = torch.cat((cores[0], torch.zeros(2, 1)), dim=1)\n", set()),
+    "store-into-an-item-of-an-item-is-unknown": ("cores = [[torch.randn(2, 3, device='cuda')] for _ in range(3)]\n"
+                                                 "cores[i][j] = torch.zeros(2, 3)\ny = torch.cat((cores[0][0], torch.zeros(2, 1)), dim=1)\n", set()),
 }
 
 

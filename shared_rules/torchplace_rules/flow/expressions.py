@@ -108,7 +108,7 @@ class ExpressionEvaluator:
             unplace_parameter_owners(self, target, value, value_node)
         if path is None:
             if isinstance(target, ast.Subscript):
-                self.forget_container(target.value)
+                self.forget_container(target.value, value, target.slice)
             return
         env = self.frame.env
         if isinstance(target, ast.Name):
@@ -134,11 +134,13 @@ class ExpressionEvaluator:
             del env[key]
         env[path] = value
 
-    def forget_container(self, node) -> None:
+    def forget_container(self, node, stored: Value = UNKNOWN, key=None) -> None:
         """`features[i][key] = v`: an item stored under a key the analysis cannot follow changes
-        what the container holds (a tensor written in place keeps its device)."""
+        what the container holds (a tensor written in place keeps its device).  Stored straight
+        into a list (`cores[d] = v`, one item, not a slice), every item is what it was or `v`."""
+        direct = True
         while isinstance(node, ast.Subscript) and self.path_of(node) is None:
-            node = node.value
+            node, direct = node.value, False
         path = self.path_of(node)
         if path is None:
             return
@@ -146,9 +148,9 @@ class ExpressionEvaluator:
         if isinstance(value, TensorV) and value.batch is None or value.__class__ is NumpyV:
             return  # (an array written into stays an array, of its dtype: NumPy converts what is stored)
         env = self.frame.env
-        for key in [k for k in env if path in k and k.startswith((path + ".", path + "["))]:
-            del env[key]
-        env[path] = UNKNOWN
+        for k in [k for k in env if path in k and k.startswith((path + ".", path + "["))]:
+            del env[k]
+        env[path] = _with_item_stored(value, stored) if direct and key.__class__ is not ast.Slice else UNKNOWN
 
     def name_binding(self, name: str, value: Value, value_node=None) -> Value:
         """Device variables take their name, so fixes can say `device`.  A name
@@ -776,3 +778,16 @@ def none_test(test) -> Optional[tuple]:
         left = test.left
         return (left.id if isinstance(left, ast.Name) else None, isinstance(test.ops[0], ast.Is))
     return None
+
+
+def _with_item_stored(container: Value, stored: Value) -> Value:
+    """A list after `lst[i] = stored` at an index not known: each item is what it was or `stored`
+    (known items one by one keep their order).  A sequence stored may fill a slice (`lst[s] = [...]`),
+    and other containers may add a key: those are not known."""
+    if container.__class__ is not SeqV or stored is UNKNOWN or stored.__class__ is SeqV:
+        return UNKNOWN
+    if container.items is None:
+        elem = container.element().join(stored)
+        return UNKNOWN if elem is UNKNOWN else SeqV(None, elem, container.not_none)
+    items = tuple(item.join(stored) for item in container.items)
+    return UNKNOWN if any(item is UNKNOWN for item in items) else SeqV(items, UNKNOWN, container.not_none)
