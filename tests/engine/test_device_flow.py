@@ -273,6 +273,11 @@ CASES = {
     "item-of-an-unknown-container-is-not-read-back": ("def f(x):\n    x[i] = torch.zeros(2)\n    return x[i] + torch.ones(2, device='cuda')\n", set()),
     "item-under-a-constant-key-replaces-a-name-key": ("items = {'a': [1]}\nitems[k] = torch.ones(2)\nitems['a'] = torch.ones(2, device='cuda')\n"
                                                       "y = items[k] + torch.ones(2, device='cuda')\n", set()),
+    # a callee that stores into the same container under a name of its own may have replaced the item
+    "item-under-a-name-key-after-a-callee-stored-into-the-container": (
+        "class Box:\n    pass\ndef fill(box, keys):\n    for j in keys:\n        box.cache[j] = torch.ones(2, device='cuda')\n"
+        "box = Box()\nbox.cache = {}\nfor k in names:\n    box.cache[k] = torch.ones(2)\n    fill(box, names)\n"
+        "    y = box.cache[k] + torch.ones(2, device='cuda')\n", set()),
     "store-into-an-item-of-an-item-is-unknown": ("cores = [[torch.randn(2, 3, device='cuda')] for _ in range(3)]\n"
                                                  "cores[i][j] = torch.zeros(2, 3)\ny = torch.cat((cores[0][0], torch.zeros(2, 1)), dim=1)\n", set()),
 }
