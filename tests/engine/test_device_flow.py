@@ -270,6 +270,42 @@ CASES = {
     "append-to-a-dict-entry-made-by-a-comprehension": ("import numpy as np\nhist = {k: [] for k in names}\nfor k in names:\n"
                                                        "    hist[k].append(torch.ones((), device='cuda'))\n"
                                                        "m = np.mean(hist[k])\n", {(8, "TP104")}),
+    # an item stored into a list at an index the analysis cannot follow: each item is what it was or the
+    # stored value (`cores[d] = cores[d] / 2` keeps a list of CUDA tensors one)
+    "store-at-an-unknown-index-of-a-list": ("cores = [torch.randn(2, 3, device='cuda') for _ in range(3)]\nfor d in dims:\n"
+                                            "    cores[d] = cores[d] / 2\n    cores[d] = torch.cat((cores[d], torch.zeros(2, 1)), dim=1)\n",
+                                            {(7, "TP101")}),
+    "store-at-an-unknown-index-of-a-list-of-known-items": ("cores = [torch.randn(2, device='cuda'), torch.randn(3, device='cuda')]\n"
+                                                           "cores[i] = cores[i] * 2\ny = torch.cat((cores[1], torch.zeros(1)))\n", {(6, "TP101")}),
+    "store-of-another-device-at-an-unknown-index-is-unknown": ("cores = [torch.randn(2, 3, device='cuda') for _ in range(3)]\n"
+                                                                "for d in dims:\n    cores[d] = torch.randn(2, 3)\n"
+                                                                "    cores[d] = torch.cat((cores[d], torch.zeros(2, 1)), dim=1)\n", set()),
+    "store-of-a-moved-item-at-an-unknown-index": ("cores = [torch.randn(2, 3) for _ in range(3)]\nfor d in dims:\n"
+                                                  "    cores[d] = cores[d].cuda()\ny = torch.cat((cores[0], torch.zeros(2, 1)), dim=1)\n", set()),
+    "store-into-a-slice-is-unknown": ("cores = [torch.randn(2, 3, device='cuda') for _ in range(3)]\ncores[1:] = parts\n"
+                                      "y = torch.cat((cores[0], torch.zeros(2, 1)), dim=1)\n", set()),
+    # `d[k]` right after `d[k] = v` (a dict or list, k a name neither rebound since): what was stored
+    "item-stored-under-a-name-key-reads-back": ("def prepare(inputs, device):\n    inputs['mask'] = [1, 1]\n"
+                                                "    for key in ['ids', 'mask']:\n        inputs[key] = torch.tensor(inputs[key])\n"
+                                                "        inputs[key].to(device)\n    return inputs\n"
+                                                "batch = prepare({'ids': [3, 4]}, torch.device('cuda'))\n", {(8, "TP201")}),
+    "item-stored-under-a-name-key-and-moved-there": ("def prepare(inputs, device):\n"
+                                                     "    for key in ['ids', 'mask']:\n        inputs[key] = torch.tensor(inputs[key])\n"
+                                                     "        inputs[key] = inputs[key].to(device)\n    return inputs\n"
+                                                     "batch = prepare({'ids': [3, 4], 'mask': [1, 1]}, torch.device('cuda'))\n"
+                                                     "y = batch['ids'] + torch.ones(2, device='cuda')\n", set()),
+    "item-under-a-rebound-name-key-is-not-read-back": ("items = {'a': [1], 'b': [2]}\nkey = 'a'\nitems[key] = torch.ones(2)\nkey = 'b'\n"
+                                                       "y = items[key] + torch.ones(2, device='cuda')\n", set()),
+    "item-of-an-unknown-container-is-not-read-back": ("def f(x):\n    x[i] = torch.zeros(2)\n    return x[i] + torch.ones(2, device='cuda')\n", set()),
+    "item-under-a-constant-key-replaces-a-name-key": ("items = {'a': [1]}\nitems[k] = torch.ones(2)\nitems['a'] = torch.ones(2, device='cuda')\n"
+                                                      "y = items[k] + torch.ones(2, device='cuda')\n", set()),
+    # a callee that stores into the same container under a name of its own may have replaced the item
+    "item-under-a-name-key-after-a-callee-stored-into-the-container": (
+        "class Box:\n    pass\ndef fill(box, keys):\n    for j in keys:\n        box.cache[j] = torch.ones(2, device='cuda')\n"
+        "box = Box()\nbox.cache = {}\nfor k in names:\n    box.cache[k] = torch.ones(2)\n    fill(box, names)\n"
+        "    y = box.cache[k] + torch.ones(2, device='cuda')\n", set()),
+    "store-into-an-item-of-an-item-is-unknown": ("cores = [[torch.randn(2, 3, device='cuda')] for _ in range(3)]\n"
+                                                 "cores[i][j] = torch.zeros(2, 3)\ny = torch.cat((cores[0][0], torch.zeros(2, 1)), dim=1)\n", set()),
 }
 
 

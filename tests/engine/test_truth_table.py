@@ -256,6 +256,18 @@ CASES = [
      "import json\nw = json.loads('2.0')\nloss = w * torch.ones(3, device=device).sum()\ny = loss + torch.ones(3, device=device)\n",
      False, None),
     ("einsum-cuda-result-meets-cuda", "q = torch.ones(2, 3, device=device)\ny = torch.einsum('ij,kj->ik', q, q) + torch.ones(2, 2, device=device)\n", False, None),
+    # a list item replaced at an index not known (`cores[d] = ...`) is one of the items or the new value:
+    # all on the GPU here, so the CPU pad meets a CUDA tensor
+    ("list-item-replaced-at-an-unknown-index-stays-cuda",
+     "import random\ncores = [torch.ones(2, 3, device=device) for _ in range(3)]\nd = random.randrange(3)\n"
+     "cores[d] = cores[d] / 2\ny = torch.cat((cores[d], torch.zeros(2, 1)), dim=1)\n", True, "TP101"),
+    # `d[k].to(device)` right after `d[k] = torch.tensor(...)` moves a copy: d[k] stays on the CPU
+    ("dict-item-stored-under-a-name-then-moved-and-discarded",
+     "inputs = {'ids': [3, 4], 'mask': [1, 1]}\nfor key in ['ids', 'mask']:\n    inputs[key] = torch.tensor(inputs[key])\n"
+     "    inputs[key].to(device)\ny = inputs['ids'] + torch.ones(2, device=device)\n", True, "TP201"),
+    ("dict-item-stored-under-a-name-then-moved-and-rebound",
+     "inputs = {'ids': [3, 4], 'mask': [1, 1]}\nfor key in ['ids', 'mask']:\n    inputs[key] = torch.tensor(inputs[key])\n"
+     "    inputs[key] = inputs[key].to(device)\ny = inputs['ids'] + torch.ones(2, device=device)\n", False, None),
 ]
 # Advanced indexing with CPU indices is allowed on CUDA, but FakeTensorMode in a
 # CPU build cannot run it; the engine side is still checked.

@@ -557,11 +557,20 @@ def _effects(exit_env: dict, bound: dict, released: set = frozenset(), fnode=Non
 def apply_effects(ev, effects: dict, paths: dict, assigned: Optional[dict] = None) -> None:
     """Write a call's effects into the caller's environment (`paths`: parameter -> the caller's access path)."""
     env = ev.frame.env
+    keyed = ev.frame.keyed
     for name, changes in effects.items():
         path = paths.get(name)
         if path is None:
             continue
         for suffix, value in changes:
+            if keyed is not None or "[<" in suffix:
+                # An item the callee stored under a name of its own (`d[<j>]`) may be any item; what this
+                # scope stored under its names in a container the callee changed is not known now
+                stale = path + suffix.partition("[<")[0]
+                for k in [k for k in env if k.startswith(stale) and "[<" in k[len(stale):]]:
+                    del env[k]
+                if "[<" in suffix:
+                    continue
             if value.__class__ is OptimizerV:
                 value = loaded_into(env.get(path + suffix), value)
             elif not suffix and value.__class__ in (ModuleV, PlacedV) and getattr(env.get(path), "dev", None) != value.dev:

@@ -455,6 +455,17 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
             self.recorder.reads.setdefault(("path", path), self.frame.env.get(path))
         return self.frame.env.get(path)
 
+    def item_under_name(self, node: ast.Subscript) -> Optional[Value]:
+        """`d[k]` (k a name) where this scope stored an item under `k` (`d[k] = v`) and bound
+        neither `d` nor `k` since: what it stored."""
+        base = self.path_of(node.value)
+        if base is None:
+            return None
+        key = f"{base}[<{node.slice.id}>]"
+        if self.recorder is not None and self.recorder.scan:
+            self.recorder.reads.setdefault(("path", key), self.frame.env.get(key))
+        return self.frame.env.get(key)
+
     # -- for rules ---------------------------------------------------------------
     @property
     def in_training_loop(self) -> bool:

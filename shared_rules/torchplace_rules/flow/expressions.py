@@ -26,7 +26,7 @@ from .values import (
     MEMBERS, SELF_MOVED,
     ACCELERATOR_AVAILABLE,
     FALSE, NONE, NUMBER, TRUE, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, FlagV, FuncV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
-    OptimizerV, SelfV, SeqV, TensorV, Value, attrs_get, iteration_element, unproven, PROVEN as _PROVEN,
+    OptimizerV, SelfV, SeqV, TensorV, Value, attrs_get, iteration_element, join_all, unproven, PROVEN as _PROVEN,
 )
 
 # Attributes of a tensor that are no tensors (a module's output may be an object with tensor fields).
@@ -108,9 +108,23 @@ class ExpressionEvaluator:
             unplace_parameter_owners(self, target, value, value_node)
         if path is None:
             if isinstance(target, ast.Subscript):
-                self.forget_container(target.value)
+                self.forget_container(target.value, value, target.slice)
+                if target.slice.__class__ is ast.Name and isinstance(base, (DictV, SeqV)):
+                    self.store_under_name(target, value)
             return
         env = self.frame.env
+        keyed = self.frame.keyed
+        if keyed is not None:
+            if target.__class__ is ast.Name:
+                if target.id in keyed:  # another key: the items stored under the old one are not `d[k]` now
+                    marker = f"[<{target.id}>]"
+                    for k in [k for k in env if k.endswith(marker)]:
+                        del env[k]
+            elif target.__class__ is ast.Subscript:  # `d["a"] = v` may be the item stored under a name key
+                stale = self.path_of(target.value)
+                if stale is not None:
+                    for k in [k for k in env if k.startswith(stale + "[<")]:
+                        del env[k]
         if isinstance(target, ast.Name):
             if value.__class__ is SelfV and value is env.get(path):  # `self = self.to(device)`: the same object
                 return
@@ -134,11 +148,13 @@ class ExpressionEvaluator:
             del env[key]
         env[path] = value
 
-    def forget_container(self, node) -> None:
+    def forget_container(self, node, stored: Value = UNKNOWN, key=None) -> None:
         """`features[i][key] = v`: an item stored under a key the analysis cannot follow changes
-        what the container holds (a tensor written in place keeps its device)."""
+        what the container holds (a tensor written in place keeps its device).  Stored straight
+        into a list (`cores[d] = v`, one item, not a slice), every item is what it was or `v`."""
+        direct = True
         while isinstance(node, ast.Subscript) and self.path_of(node) is None:
-            node = node.value
+            node, direct = node.value, False
         path = self.path_of(node)
         if path is None:
             return
@@ -146,9 +162,21 @@ class ExpressionEvaluator:
         if isinstance(value, TensorV) and value.batch is None or value.__class__ is NumpyV:
             return  # (an array written into stays an array, of its dtype: NumPy converts what is stored)
         env = self.frame.env
-        for key in [k for k in env if path in k and k.startswith((path + ".", path + "["))]:
-            del env[key]
-        env[path] = UNKNOWN
+        for k in [k for k in env if path in k and k.startswith((path + ".", path + "["))]:
+            del env[k]
+        env[path] = _with_item_stored(value, stored) if direct and key.__class__ is not ast.Slice else UNKNOWN
+
+    def store_under_name(self, target: ast.Subscript, value: Value) -> None:
+        """`d[k] = v` into a dict or list, `k` a name: `d[k]` reads `v` back until `d` or `k` is bound
+        again (the path `d[<k>]`; `forget_container` has dropped what `d` held under other keys)."""
+        base = self.path_of(target.value)
+        if base is None:
+            return
+        frame = self.frame
+        frame.env[f"{base}[<{target.slice.id}>]"] = value
+        if frame.keyed is None:
+            frame.keyed = set()
+        frame.keyed.add(target.slice.id)
 
     def name_binding(self, name: str, value: Value, value_node=None) -> Value:
         """Device variables take their name, so fixes can say `device`.  A name
@@ -382,6 +410,8 @@ class ExpressionEvaluator:
 
     def expr_Subscript(self, node: ast.Subscript) -> Value:
         value = self.bound_path_value(node)
+        if value is None and node.slice.__class__ is ast.Name and self.frame.keyed is not None:
+            value = self.item_under_name(node)
         if value is not None:
             return unproven(value)  # (an item of a container some callee may have changed)
         base = self.eval(node.value)
@@ -778,3 +808,21 @@ def none_test(test) -> Optional[tuple]:
         left = test.left
         return (left.id if isinstance(left, ast.Name) else None, isinstance(test.ops[0], ast.Is))
     return None
+
+
+def _with_item_stored(container: Value, stored: Value) -> Value:
+    """A list after `lst[i] = stored` at an index not known: each item is what it was or `stored`
+    (known items one by one keep their order).  A dict after `d[k] = stored`: still a dict, its keys
+    no longer known, each value what one was or `stored`.  A sequence stored into a list may fill a
+    slice (`lst[s] = [...]`): not known."""
+    if isinstance(container, DictV):
+        values = container.elem if container.items is None else join_all(v for _, v in container.items)
+        return replace(container, elem=values.join(stored) if container.items or container.items is None else stored,
+                       items=None)
+    if container.__class__ is not SeqV or stored is UNKNOWN or stored.__class__ is SeqV:
+        return UNKNOWN
+    if container.items is None:
+        elem = container.element().join(stored)
+        return UNKNOWN if elem is UNKNOWN else SeqV(None, elem, container.not_none)
+    items = tuple(item.join(stored) for item in container.items)
+    return UNKNOWN if any(item is UNKNOWN for item in items) else SeqV(items, UNKNOWN, container.not_none)

@@ -44,6 +44,7 @@ class Frame:
     before: dict = field(default_factory=dict)  # attribute path -> what it held before this frame first bound it
     assigned: dict = field(default_factory=dict)  # attribute path -> the statement that last bound it here
     released: set = field(default_factory=set)  # paths whose placed value was handed to a callee that may move it
+    keyed: Optional[set] = None  # names an item was stored under here (`d[k] = v`): binding one drops those items
 
 
 class Terminated(Exception):
