@@ -4,7 +4,11 @@ With a caller's instance the engine knows where the module is (`c = Runner(); c.
 `__init__` made it, or as the caller moved it).  A method analysed with no caller (an entry point)
 does not: whoever holds the object may have moved the module in place since (`runner.model.cuda()`,
 a `setup()` method that calls `self.model.to(device)`), as `Module.to()` changes the module, not the
-attribute.  There, "never moved off the CPU" would be a false error: nothing is reported."""
+attribute.  There, "never moved off the CPU" would be a false error: nothing is reported.
+
+The same holds for an instance no caller's name holds: a plain class's own `cuda()` that moves what it
+holds and returns `self` (`agent = Agent().cuda()`) hands back the moved attributes, and a method a class
+leaves to `__getattr__` (`wrapper.cuda()`, delegated to the wrapped model) may move what it holds."""
 import pytest
 
 from .test_finding_context import loud
@@ -69,3 +73,71 @@ if __name__ == "__main__":
     predictor = Predictor(nn.Linear(4, 4))
     predictor.predict(torch.ones(4))
 """) == {(10, "TP102")}
+
+
+AGENT = """\
+import torch
+import torch.nn as nn
+
+
+class Agent:
+    def __init__(self):
+        self.net = nn.Linear(3, 3)
+        self.buf = torch.zeros(10, 3)
+
+    def cuda(self):
+        self.net.cuda()
+        self.buf = self.buf.cuda()
+        return self
+
+    def act(self, obs):
+        obs = torch.as_tensor(obs).cuda()
+        return self.net(obs) + self.buf[0]
+
+
+def play():
+{play}
+"""
+
+
+@pytest.mark.parametrize("play", ["    agent = Agent().cuda()\n    agent.act([1.0, 2.0, 3.0])",
+                                  "    agent = Agent()\n    agent.cuda()\n    agent.act([1.0, 2.0, 3.0])",
+                                  "    Agent().cuda().act([1.0, 2.0, 3.0])"])
+def test_a_method_returning_self_hands_back_what_it_moved(play):
+    # `return self` of a plain class carries the attributes the method bound or moved in place
+    assert loud(AGENT.format(play=play)) == set()
+
+
+def test_an_instance_the_method_was_not_called_on_is_reported():
+    assert loud(AGENT.format(play="    agent = Agent()\n    agent.act([1.0, 2.0, 3.0])")) == {(17, "TP102")}
+
+
+WRAPPER = """\
+import torch
+import torch.nn as nn
+
+
+class Wrapper:
+    def __init__(self, model):
+        self.model = model
+
+    def __getattr__(self, name):
+        return getattr(self.model, name)
+
+    def predict(self, x):
+        return self.model(x.cuda())
+
+
+def infer():
+    w = Wrapper(nn.Linear(3, 3))
+{move}    w.predict(torch.ones(3))
+"""
+
+
+def test_a_method_the_class_hands_to_getattr_may_move_what_it_holds():
+    # `w.cuda()` is `getattr(self.model, "cuda")()`: the wrapped model moves
+    assert loud(WRAPPER.format(move="    w.cuda()\n")) == set()
+
+
+def test_a_wrapper_with_getattr_never_moved_is_reported():
+    assert loud(WRAPPER.format(move="")) == {(13, "TP102")}

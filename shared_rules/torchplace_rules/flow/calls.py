@@ -140,8 +140,10 @@ def attribute_callee(ev, recv: Value, func: ast.Attribute) -> Optional[Value]:
 
 def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
     """`recv.name(...)` where `recv` is a value (not a module of the project or a torch namespace)."""
-    if recv.__class__ is ObjectV and recv.info.unresolved_base:
-        recv = UNKNOWN  # an instance of a class whose base we cannot see (maybe a Module): `.to()` moves it
+    if recv.__class__ is ObjectV and (recv.info.unresolved_base or recv.info.find_method("__getattr__") is not None):
+        # an instance of a class whose base we cannot see (maybe a Module), or one that hands the names it
+        # lacks to what it holds (`__getattr__`: `wrapper.cuda()` moves the model it wraps): `.to()` moves it
+        recv = UNKNOWN
     if recv.__class__ is SelfV and recv.placed and name in MODULE_MOVES:
         path = ev.path_of(node.func.value)  # `self.to(device)`: the submodules a caller placed move too
         if path is not None:
