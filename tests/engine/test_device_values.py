@@ -86,6 +86,32 @@ CASES = {
         for x in DataLoader([torch.ones(3)], collate_fn=collate):
             out = model(x)
         """, {(5, "TP102")}),
+    "custom-collate-object": ("""\
+        class Collate:
+            def __call__(self, samples):
+                return torch.zeros(len(samples), 3), torch.tensor([len(s) for s in samples])
+        model = nn.Linear(3, 1).cuda()
+        for x, lengths in DataLoader([torch.ones(3)], collate_fn=Collate()):
+            out = model(x)
+        """, {(6, "TP103")}),
+    "custom-collate-object-batch-moved": ("""\
+        class Collate:
+            def __call__(self, samples):
+                return torch.stack([s for s in samples]), torch.tensor([len(s) for s in samples])
+        model = nn.Linear(3, 1).cuda()
+        for x, lengths in DataLoader([torch.ones(3)], collate_fn=Collate()):
+            out = model(x.cuda())
+            packed = nn.utils.rnn.pack_padded_sequence(out[None], lengths, batch_first=True)
+        """, set()),
+    "custom-collate-object-lengths-moved": ("""\
+        class Collate:
+            def __call__(self, samples):
+                return torch.stack([s for s in samples]), torch.tensor([len(s) for s in samples])
+        model = nn.Linear(3, 1).cuda()
+        for x, lengths in DataLoader([torch.ones(3)], collate_fn=Collate()):
+            x, lengths = x.cuda(), lengths.cuda()
+            packed = nn.utils.rnn.pack_padded_sequence(model(x)[None], lengths, batch_first=True)
+        """, {(7, "TP101")}),
     "next-iter-loader-is-a-cpu-batch": ("""\
         model = nn.Linear(3, 1).cuda()
         loader = DataLoader(torch.utils.data.TensorDataset(torch.ones(4, 3)))

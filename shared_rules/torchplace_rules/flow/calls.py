@@ -99,7 +99,8 @@ def _call_library(ev, node: ast.Call, qual: str) -> Value:
     if qual == "functools.partial":
         return make_partial(*ev.eval_args(node))
     result = call_qualified(ev, node, qual)
-    if isinstance(result, LoaderV) and (isinstance(result.dataset, ObjectV) or isinstance(result.collate, FuncV)):
+    if isinstance(result, LoaderV) and isinstance(result.dataset, ObjectV) or isinstance(result, LoaderV) \
+            and isinstance(result.collate, (FuncV, ObjectV)):
         return loader_batch(ev, node, result)
     return result
 

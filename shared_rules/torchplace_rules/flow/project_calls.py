@@ -225,7 +225,8 @@ def make_partial(args: list, kwargs: dict) -> Value:
 # -- data loaders over project datasets ------------------------------------------------------
 def loader_batch(ev, node: ast.Call, loader: LoaderV) -> LoaderV:
     """A DataLoader over a dataset class of the project: its batch is what `__getitem__` returns,
-    collated by the project's `collate_fn` or by the default collate."""
+    collated by the project's `collate_fn` (a function, or an instance of a class with `__call__`:
+    `collate_fn=DataCollate()`) or by the default collate."""
     sample = None
     dataset = loader.dataset
     if isinstance(dataset, ObjectV):
@@ -236,6 +237,9 @@ def loader_batch(ev, node: ast.Call, loader: LoaderV) -> LoaderV:
     if isinstance(collate, FuncV):
         samples = SeqV(None, sample if sample is not None else UNKNOWN)
         batch = _call(ev, node, collate, None, [None], [samples], {}, None, None, ev.frame.self_dev)
+    elif isinstance(collate, ObjectV) and (found := find_method(collate, "__call__")) is not None:
+        samples = SeqV(None, sample if sample is not None else UNKNOWN)
+        batch = call_method(ev, node, found[0], found[1], collate, None, evaluated=([samples], {}), arg_nodes=[None])
     elif collate is None and sample is not None:
         batch = default_collate(sample, node)
     else:
