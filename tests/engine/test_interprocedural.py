@@ -768,6 +768,46 @@ CASES = {
         model.to("cuda")
         y = model.head.act(torch.ones(2, 4, device="cuda"))
         """, set()),
+    # the model's method hands its GPU input (on "the module's device" there) to the head it holds:
+    # in the head's method that input is on the GPU, not on the head's device
+    "input-handed-to-a-head-assigned-after-the-move": ("""\
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.enc = nn.Linear(4, 4)
+            def act(self, state):
+                return self.enc(state)
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head = Head()
+            def run(self, x):
+                return self.head.act(x)
+        def main():
+            model = Net()
+            model.to("cuda")
+            model.head = Head()
+            return model.run(torch.ones(2, 4, device="cuda"))
+        """, {(6, "TP102")}),
+    "input-handed-to-a-head-assigned-before-the-move": ("""\
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.enc = nn.Linear(4, 4)
+            def act(self, state):
+                return self.enc(state)
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head = Head()
+            def run(self, x):
+                return self.head.act(x)
+        def main():
+            model = Net()
+            model.head = Head()
+            model.to("cuda")
+            return model.run(torch.ones(2, 4, device="cuda"))
+        """, set()),
     "head-whose-layer-init-put-on-the-gpu": ("""\
         class Head(nn.Module):
             def __init__(self):
