@@ -695,6 +695,130 @@ CASES = {
             return stack(x) + torch.ones(2, 4)
         """, set()),
 
+    # an instance never moved, all it holds on the CPU, called with a CPU input: "the module's device"
+    # is the CPU in that call, so its layers' output meets a tensor a helper put on the GPU
+    "unmoved-module-output-meets-a-helpers-cuda-tensor": ("""\
+        def mask(n):
+            return torch.ones(n, n, device="cuda").unsqueeze(0)
+        class Attn(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.q = nn.Linear(4, 4)
+                self.mask = mask
+            def forward(self, x):
+                q = self.q(x)
+                return torch.bmm(q, q.transpose(1, 2)) + self.mask(3)
+        if __name__ == "__main__":
+            Attn()(torch.randn(2, 3, 4))
+        """, {(10, "TP101")}),
+    # twins: a layer `__init__` put on the GPU itself, or the instance moved, or a GPU device it holds
+    "module-with-a-layer-placed-in-init-is-not-on-the-cpu": ("""\
+        class Attn(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.q = nn.Linear(4, 4).to("cuda")
+            def forward(self, x):
+                q = self.q(x.to("cuda"))
+                return torch.bmm(q, q.transpose(1, 2)) + torch.ones(2, 3, 3, device="cuda")
+        if __name__ == "__main__":
+            Attn()(torch.randn(2, 3, 4))
+        """, set()),
+    "moved-module-output-meets-a-cuda-tensor": ("""\
+        class Attn(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.q = nn.Linear(4, 4)
+            def forward(self, x):
+                q = self.q(x)
+                return torch.bmm(q, q.transpose(1, 2)) + torch.ones(2, 3, 3, device="cuda")
+        if __name__ == "__main__":
+            Attn().to("cuda")(torch.randn(2, 3, 4, device="cuda"))
+        """, set()),
+    # a head assigned after the model was moved is where it was made: its method's layers get the
+    # GPU input on the CPU (Module.to moved what the model held then, not what is assigned later)
+    "head-assigned-after-the-move-gets-a-cuda-input": ("""\
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.enc = nn.Linear(4, 4)
+            def act(self, state):
+                return self.enc(state)
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head = Head()
+        model = Net()
+        model.to("cuda")
+        model.head = Head()
+        y = model.head.act(torch.ones(2, 4, device="cuda"))
+        """, {(6, "TP102")}),
+    "head-assigned-before-the-move-moves-with-it": ("""\
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.enc = nn.Linear(4, 4)
+            def act(self, state):
+                return self.enc(state)
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head = Head()
+        model = Net()
+        model.head = Head()
+        model.to("cuda")
+        y = model.head.act(torch.ones(2, 4, device="cuda"))
+        """, set()),
+    # the model's method hands its GPU input (on "the module's device" there) to the head it holds:
+    # in the head's method that input is on the GPU, not on the head's device
+    "input-handed-to-a-head-assigned-after-the-move": ("""\
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.enc = nn.Linear(4, 4)
+            def act(self, state):
+                return self.enc(state)
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head = Head()
+            def run(self, x):
+                return self.head.act(x)
+        def main():
+            model = Net()
+            model.to("cuda")
+            model.head = Head()
+            return model.run(torch.ones(2, 4, device="cuda"))
+        """, {(6, "TP102")}),
+    "input-handed-to-a-head-assigned-before-the-move": ("""\
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.enc = nn.Linear(4, 4)
+            def act(self, state):
+                return self.enc(state)
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head = Head()
+            def run(self, x):
+                return self.head.act(x)
+        def main():
+            model = Net()
+            model.head = Head()
+            model.to("cuda")
+            return model.run(torch.ones(2, 4, device="cuda"))
+        """, set()),
+    "head-whose-layer-init-put-on-the-gpu": ("""\
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.enc = nn.Linear(4, 4).to("cuda")
+            def act(self, state):
+                return self.enc(state)
+        head = Head()
+        y = head.act(torch.ones(2, 4, device="cuda"))
+        """, set()),
+
 }
 
 

@@ -103,7 +103,23 @@ FLOW = {
 
         D().cuda()(torch.ones(3, device="cuda"))
         """, {(4, "TP203")}),
+    # batched and matrix products take operands of one rank only and give that rank
+    "bmm-of-cpu-tensors-is-3-d": ("""\
+        def energy(q, k, mask):
+            return torch.bmm(q, k) + mask
+        energy(torch.randn(2, 3, 4).view(2, 3, -1), torch.randn(2, 4, 3), torch.ones(2, 3, 3, device="cuda"))
+        """, {(2, "TP101")}),
+    "mm-method-of-cpu-tensors-is-2-d": ("""\
+        def project(a, b, bias):
+            return bias + a.mm(b)
+        project(torch.tensor(np.ones((2, 3))), torch.tensor(np.ones((3, 4))), torch.ones(2, 4, device="cuda"))
+        """, {(2, "TP101")}),
     # true twins: the CPU operand may be 0-dim (PyTorch accepts it), or is moved
+    "bmm-moved-before-use": ("""\
+        def energy(q, k, mask):
+            return torch.bmm(q, k).to(mask.device) + mask
+        energy(torch.randn(2, 3, 4), torch.randn(2, 4, 3), torch.ones(2, 3, 3, device="cuda"))
+        """, set()),
     "unknown-rank-stays-a-hint": ("""\
         def weigh(w, labels):
             weights = torch.tensor(np.asarray(w)).float()
@@ -126,6 +142,20 @@ FLOW = {
         score(torch.ones(2, 3, 3), torch.ones(3, 3, device="cuda"))
         """, set()),
 }
+
+
+@pytest.mark.parametrize("call,shapes", [("torch.bmm(a, b)", ((2, 3, 4), (2, 4, 5))), ("a.bmm(b)", ((2, 3, 4), (2, 4, 5))),
+                                         ("torch.mm(a, b)", ((3, 4), (4, 5))), ("a.mm(b)", ((3, 4), (4, 5))),
+                                         ("torch.outer(a, b)", ((3,), (4,))), ("torch.ger(a, b)", ((3,), (4,)))])
+def test_fixed_rank_products_against_torch(call, shapes):
+    """FIXED_RANK: the result has the rank the table says, and operands of any other rank raise."""
+    from torchplace_rules.flow.ranks import FIXED_RANK
+    name = call.split("(")[0].split(".")[-1]
+    a, b = torch.zeros(shapes[0]), torch.zeros(shapes[1])
+    assert eval(call).dim() == FIXED_RANK[name]
+    with pytest.raises(RuntimeError):
+        a, b = torch.zeros(shapes[0][1:] or (2, 2)), torch.zeros(shapes[1][1:] or (2, 2))
+        eval(call)
 
 
 @pytest.mark.parametrize("name", list(FLOW))

@@ -23,6 +23,15 @@ CASES = [
     # unknown rank times a CUDA matrix raises whatever its rank
     ("matmul-cpu-of-unknown-rank-with-cuda", "r = torch.ones(2, 3, 3).repeat(*[1, 1, 1])\ny = r @ torch.ones(3, 3, device=device)\n",
      True, "TP101"),
+    # bmm takes 3-D operands only and gives a 3-D result ("batch1 must be a 3D tensor"): never a 0-dim CPU scalar
+    ("bmm-cpu-result-with-cuda", "q = torch.ones(2, 3, 4).view(2, 3, -1)\nr = torch.bmm(q, q.transpose(1, 2))\n"
+     "y = r + torch.ones(2, 3, 3, device=device)\n", True, "TP101"),
+    # Module.to moves what the module holds when it runs: a submodule assigned afterwards stays where it was made
+    ("submodule-assigned-after-to-stays-on-the-cpu",
+     "class Head(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.enc = nn.Linear(4, 4)\n"
+     "    def act(self, s):\n        return self.enc(s)\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+     "        self.head = Head()\nmodel = Net()\nmodel.to(device)\nmodel.head = Head()\n"
+     "y = model.head.act(torch.ones(2, 4, device=device))\n", True, "TP102"),
     ("cpu-reduction-is-0dim", "x = torch.ones(3, device=device)\ns = torch.ones(3).sum()\ny = x * s\n", False, None),
     ("new-zeros-follows", "x = torch.ones(3, device=device)\ny = x + x.new_zeros(3)\n", False, None),
     ("zeros-like-follows", "x = torch.ones(3, device=device)\ny = x + torch.zeros_like(x)\n", False, None),

@@ -681,9 +681,18 @@ class ExpressionEvaluator:
             elif other is None or (other[0].dev.kind != ACCEL_KIND and value.dev.kind == ACCEL_KIND):
                 other = (value, vnode)
         if cpu is None or other is None:
+            placed = self.frame.self_dev
+            if cpu is None and other is not None and other[0].dev.kind == ACCEL_KIND and placed is not None \
+                    and placed.is_cpu:
+                # "The module's device" is the CPU in this call context (an instance never moved, all it
+                # holds on the CPU): a tensor there meets an accelerator tensor (`self.conv(x) + mask.cuda()`).
+                mine = next(((v, n) for v, n in operands if v.__class__ is TensorV and v.dev is not None
+                             and v.dev.kind == SELF_KIND and v.rank != 0), None)
+                if mine is not None and self.instance_on_cpu():
+                    self.emit("conflict", Conflict(node, "op", replace(mine[0], dev=placed), mine[1], other[0], other[1], other[0].dev))
+                    return True
             # Two different explicit accelerators (cuda:0 vs cuda:1) also raise.  "The module's
             # device" is the accelerator this call context put the module on (`model.to("cuda:3")`).
-            placed = self.frame.self_dev
             if placed is not None and placed.kind == ACCEL_KIND:
                 operands = [self.placed_operand(v, n) for v, n in operands]
             accels = [(v, n) for v, n in operands if isinstance(v, TensorV) and v.dev is not None and v.dev.kind == ACCEL_KIND]
@@ -697,6 +706,20 @@ class ExpressionEvaluator:
             self.emit("conflict", Conflict(node, "op", cpu[0], cpu[1], other[0], other[1], other[0].dev))
             return other[0].dev.kind == ACCEL_KIND
         return False
+
+    def instance_on_cpu(self) -> bool:
+        """Is all that the method's instance holds known to be on the CPU (its submodules, tensors and
+        devices as the call's receiver has them, none placed apart, no `_apply`/`to`/`cuda` of its own)?"""
+        me = self.frame.env.get("self")
+        if me.__class__ is not SelfV or me.attrs is None or me.placed or me.info.overrides_apply:
+            return False
+        for _, value in me.attrs:
+            if value.__class__ in (ModuleV, TensorV, PlacedV, DeviceV, BatchV):
+                if value.dev is None or not value.dev.is_cpu:
+                    return False
+            elif value.__class__ in (SeqV, DictV, ObjectV):
+                return False  # what a container or an object holds may be anywhere
+        return True
 
     def named_where_current_is_picked(self, *devs: Dev) -> bool:
         """Was one of these devices named in another file's code that picks the current CUDA device

@@ -110,6 +110,12 @@ def call_method(ev, node: ast.Call, func: FuncV, owner, receiver: Value, recv_pa
         return _call(ev, node, func, owner, arg_nodes, args, kwargs, None, None, ev.frame.self_dev)
     self_value, self_dev, dev = receiver_view(ev, receiver, recv_path)
     if dev is not None:
+        caller = ev.frame.self_dev
+        if caller is not None and not same_place(caller, dev):
+            # what is on this caller's module device is not on the receiver's (`self.head.act(x)` of a
+            # head assigned apart from the module): the receiver sees where it really is
+            args = [relocate(a, caller) for a in args]
+            kwargs = {k: relocate(v, caller) for k, v in kwargs.items()}
         args = [relative_to(a, dev) for a in args]
         kwargs = {k: relative_to(v, dev) for k, v in kwargs.items()}
     result = _call(ev, node, func, owner, arg_nodes, args, kwargs, self_value, recv_path, self_dev,

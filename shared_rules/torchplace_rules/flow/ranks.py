@@ -25,6 +25,9 @@ SAME_RANK = {
     "relu_", "abs_", "float_power", "argsort", "sort", "to", "cuda", "cpu", "type_as", "masked_fill_",
     "transpose_", "detach_", "expand_as", "view_as", "reshape_as",
 }
+# Products that take operands of one rank only and give that rank (`torch.bmm` raises "batch1 must be a
+# 3D tensor", `mm` "a must be 2D", `outer` "Expected 1-D argument"): as functions or Tensor methods.
+FIXED_RANK = {"bmm": 3, "baddbmm": 3, "mm": 2, "addmm": 2, "outer": 2, "ger": 2}
 # Methods whose sizes are given as *sizes or one tuple: the result has that many dimensions.
 SIZED = {"view", "reshape", "expand", "new_zeros", "new_ones", "new_empty", "new_full"}
 

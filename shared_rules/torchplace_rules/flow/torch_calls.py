@@ -16,7 +16,7 @@ from typing import Optional
 from . import operators
 from . import torch_api as api
 from .devices import ACCEL_KIND, CPU, Dev, parse_device_string
-from .ranks import SAME_RANK, factory_rank
+from .ranks import FIXED_RANK, SAME_RANK, factory_rank
 from .state import forget_moved_arguments
 from .optimizers import make_optimizer, optimizer_class
 from .torchvision_transforms import transform_call
@@ -218,6 +218,8 @@ def operator_call(ev, node: ast.Call, name: str, callable_, args: list, kwargs: 
             sources = [op.value for op in operands if op.param.name in overload.follows and isinstance(op.value, TensorV)]
             if len(sources) == 1:
                 out = replace(out, rank=sources[0].rank, min_rank=sources[0].min_rank)
+        elif isinstance(out, TensorV) and name in FIXED_RANK:  # torch.bmm(a, b): 3-D, as its inputs must be
+            out = replace(out, rank=FIXED_RANK[name], min_rank=FIXED_RANK[name])
         return out
     if operators.check(ev, node, operands):
         return UNKNOWN

@@ -16,7 +16,7 @@ from . import operators
 from . import torch_api as api
 from .devices import ACCEL_KIND, CPU, SELF_KIND, Dev
 from .events import Conflict
-from .ranks import SAME_RANK, method_rank
+from .ranks import FIXED_RANK, SAME_RANK, method_rank
 from .state import follow_move
 from .torch_calls import dtype_of, kw_device
 from .values import (
@@ -161,7 +161,10 @@ def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
             has_kw, dev = kw_device(ev, node, kwargs)
             return TensorV(dev if has_kw else recv.dev, origin=node)
         if overload.result == "inputs" and any(f != "self" for f in overload.follows):
-            return operators.tensor_result(ev, node, overload, operands)  # x.add(y): their common device
+            out = operators.tensor_result(ev, node, overload, operands)  # x.add(y): their common device
+            if name in FIXED_RANK and isinstance(out, TensorV):  # x.bmm(y): 3-D, as its operands must be
+                out = replace(out, rank=FIXED_RANK[name], min_rank=FIXED_RANK[name])
+            return out
         if operators.check(ev, node, operands):
             return UNKNOWN
         if overload.result == "receiver":  # in-place ops never move the receiver
@@ -272,6 +275,10 @@ def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwar
         if ev.check_operands(node, [(v, n) for v, n in zip(list(args) + list(kwargs.values()), arg_nodes)]):
             return True
     conflict = False
+    on_cpu = module.dev is not None and module.dev.kind == SELF_KIND and ev.frame.self_dev is not None \
+        and ev.frame.self_dev.is_cpu and ev.instance_on_cpu()
+    if on_cpu:  # a layer of an instance this call context has on the CPU: its input on "the module's device" is there too
+        module = replace(module, dev=ev.frame.self_dev)
     host = module.cls.host_inputs() if module.cls is not None and not module.torch_layer else ()
     keys = list(range(len(args))) + list(kwargs)
     if module.dev is not None and module.has_params and not buffers_only(module):
@@ -279,7 +286,7 @@ def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwar
             if key in host or (host and isinstance(arg, ast.Starred)):
                 continue  # forward reads it on the host (lengths) or moves it itself
             for tensor in _tensors_in(value, arg):
-                if tensor.dev is None or tensor.rank == 0:
+                if tensor.dev is None or tensor.rank == 0 or on_cpu and tensor.dev.kind == SELF_KIND:
                     continue
                 if tensor.dev.kind == SELF_KIND and ev.frame.self_dev is not None and (
                         module.dev.kind == ACCEL_KIND and ev.frame.self_dev.is_cpu

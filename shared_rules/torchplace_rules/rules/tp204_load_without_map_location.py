@@ -18,9 +18,11 @@ class LoadWithoutMapLocation(Rule):
     what_it_does = """
         Finds `torch.load(...)` calls without `map_location` in files that pick a
         device (`torch.device(...)`, a `device` variable, `.cuda()`), when what is
-        loaded is weights or a checkpoint: passed to `load_state_dict`, or bound to
-        a name such as `model`, `state_dict`, `checkpoint` or `weights` (the loaded
-        object or an entry of it, `torch.load(p)["state_dict"]`).  Loads of
+        loaded is weights or a checkpoint: passed to `load_state_dict` (directly, or
+        bound to a name whose value or an entry of it a later `load_state_dict` of the
+        same body takes: `d = torch.load(p)` then `model.load_state_dict(d["model"])`),
+        or bound to a name such as `model`, `state_dict`, `checkpoint` or `weights` (the
+        loaded object or an entry of it, `torch.load(p)["state_dict"]`).  Loads of
         scheduler, scaler or RNG state (plain numbers and CPU tensors) are left alone.
         A loading helper in a file that picks no device is checked for the programs
         that import the file and call it.
@@ -128,7 +130,7 @@ class LoadWithoutMapLocation(Rule):
     def on_call(self, ev, node, qual, method, recv, args, kwargs) -> None:
         if qual != "torch.load" or "map_location" in kwargs or len(node.args) >= 2 or any(k.startswith("**") for k in kwargs):
             return
-        how = _loads_weights(node, ev.current_stmt)
+        how = _loads_weights(node, ev.current_stmt, ev.frame.func or ev.tree)
         if not how:
             return
         ev.deferred.append((self.code, (node, device_variable_in_scope(ev), how == "entry")))
@@ -161,11 +163,22 @@ _WEIGHTS = re.compile(r"model|ckpt|checkpoint|state_dict|weights|params|net\b", 
 _NOT_WEIGHTS = re.compile(r"sched|scaler|rng|random|seed|lr_|metric|config|args|history", re.IGNORECASE)
 
 
-def _loads_weights(call: ast.Call, stmt):
+def _loads_weights(call: ast.Call, stmt, scope=None):
     """Is the loaded object model/optimizer state (tensors saved on a device)?  "whole" for the
     loaded object itself, "entry" for an entry of it (`torch.load(p)["state_dict"]`), else False."""
     if stmt is None:
         return False
+    how = _named_weights(call, stmt)
+    if not how and scope is not None and isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
+            and isinstance(stmt.targets[0], ast.Name) and _reads(stmt.value, call):
+        state = _reaches_load_state_dict(stmt, stmt.targets[0].id, scope)
+        if state:
+            return "entry" if state == "entry" or _reads(stmt.value, call) == "entry" else "whole"
+    return how
+
+
+def _named_weights(call: ast.Call, stmt):
+    """The load in `stmt` passed to `load_state_dict` there, or bound to a name of weights."""
     for node in ast.walk(stmt):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "load_state_dict" \
                 and node.args:
@@ -178,6 +191,27 @@ def _loads_weights(call: ast.Call, stmt):
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
         names = " ".join(ast.unparse(t) for t in targets)
         return how if how and _WEIGHTS.search(names) and not _NOT_WEIGHTS.search(names) else False
+    return False
+
+
+def _reaches_load_state_dict(stmt, name: str, scope):
+    """Where the value `stmt` binds to `name` goes next in the same body: "whole" or "entry" when
+    it (or an entry of it, `loaded["model_state_dict"]`) is what a later `load_state_dict` takes,
+    before anything binds `name` again; else False."""
+    line = stmt.end_lineno
+    rebound = min((n.lineno for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name
+                   and isinstance(n.ctx, ast.Store) and n.lineno > line), default=None)
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "load_state_dict" \
+                and node.args and node.lineno > line and (rebound is None or node.lineno < rebound) \
+                and not _NOT_WEIGHTS.search(ast.unparse(node.func.value)):
+            arg = node.args[0]
+            if isinstance(arg, ast.Name) and arg.id == name:
+                return "whole"
+            while isinstance(arg, ast.Subscript):
+                arg = arg.value
+            if isinstance(arg, ast.Name) and arg.id == name:
+                return "entry"
     return False
 
 
