@@ -141,3 +141,35 @@ def test_a_callers_false_flag_is_quiet(call):
 def test_a_function_nobody_calls_does_not_decide_its_flag_parameter():
     # analysed as an entry point, `use_gpu` is unknown: x is on either device, nothing is proven
     assert loud(STEP) == set()
+
+
+def test_only_flags_a_test_reads_are_kept_in_a_call_context():
+    # a flag no test of the callee reads (`bias=True` handed on to a layer) is bound as unknown, so
+    # calls that differ only there share one context
+    import ast
+
+    from torchplace_rules.flow.contexts import _tested_flags
+    fnode = ast.parse(textwrap.dedent("""\
+        def __init__(self, dim, bias, on_gpu, verbose):
+            self.proj = nn.Linear(dim, dim, bias=bias)
+            self.on_gpu = on_gpu
+            if self.on_gpu:
+                self.cuda()
+            print(verbose)
+    """)).body[0]
+    tested = _tested_flags(fnode)
+    assert "on_gpu" in tested and "self.on_gpu" in tested
+    assert "bias" not in tested and "verbose" not in tested
+
+
+def test_a_flag_handed_to_an_attribute_decides_the_same_method():
+    assert loud("""\
+        def kernel(n, cuda):
+            k = torch.ones(n)
+            use = cuda
+            if use:
+                k = k.cuda()
+            return k + torch.ones(n)
+        def run():
+            return kernel(3, True)
+    """) == {(8, "TP101")}

@@ -23,14 +23,14 @@ import re
 from dataclasses import dataclass, replace
 from typing import Optional
 
-from ..syntax_nodes import access_path, lines_mention
+from ..syntax_nodes import access_path, lines_mention, own_nodes
 from .class_model import tensor_container_items
 from .cross_file import HOME_ATTR, foreign_home, foreign_result, foreign_text, qualified_name, record_outgoing
 from .devices import ACCEL_KIND, CPU, SELF_DEV, SELF_KIND, Dev, parse_device_string
 from .optimizers import loaded_into, same_optimizer
 from .state import PLACEABLE, Frame, follow_move, local_names
 from .values import (
-    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, FuncV, LoaderV, ModuleV, ObjectV, OptimizerV, ParamsV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, join_all, map_leaves,
+    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, OptimizerV, ParamsV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, join_all, map_leaves,
 )
 
 MAX_CALL_DEPTH = 4
@@ -293,11 +293,31 @@ def bind_arguments(fnode, arg_nodes: list, args: list, kwargs: dict, first: Opti
     for name in names + kwonly:
         if name not in bound:
             bound[name] = default_value(defaults[name]) if known and name in defaults else UNKNOWN
+        elif bound[name].__class__ is FlagV and name not in _tested_flags(fnode):
+            bound[name] = UNKNOWN  # a flag no test here reads (`bias=True`): the contexts stay one
     if a.vararg is not None:
         bound[a.vararg.arg] = SeqV(tuple(extra)) if known else SeqV(None, UNKNOWN)
     if a.kwarg is not None:
         bound[a.kwarg.arg] = DictV(join_all(v for _, v in kw_extra), tuple(kw_extra)) if known else UNKNOWN
     return bound
+
+
+def _tested_flags(fnode) -> frozenset:
+    """The names a test of `fnode` reads (`if cuda:`), directly or through the name or attribute they
+    are bound to (`self.on_gpu = on_gpu` ... `if self.on_gpu:`): the parameters whose flag can decide
+    a branch.  Memoised on the node."""
+    known = fnode.__dict__.get("_tp_tested_flags")
+    if known is None:
+        tested, aliases = set(), []
+        for node in own_nodes(fnode):
+            cls = node.__class__
+            if cls is ast.If or cls is ast.While or cls is ast.IfExp:
+                tested.update(path for sub in ast.walk(node.test) if (path := access_path(sub)) is not None)
+            elif cls is ast.Assign and node.value.__class__ is ast.Name:
+                aliases.extend((node.value.id, access_path(t)) for t in node.targets)
+        tested.update(name for name, path in aliases if path in tested)
+        known = fnode._tp_tested_flags = frozenset(tested)
+    return known
 
 
 def _signature(fnode) -> tuple:
@@ -442,8 +462,9 @@ def _holds_placement(receiver: SelfV) -> bool:
 
 
 def _uninformative(value: Value, depth: int = 0) -> bool:
-    """Nothing the checked file knows: unknown values, numbers, None, library objects, `self`."""
-    if value is UNKNOWN or value is NUMBER or value is NONE or isinstance(value, QualV):
+    """Nothing the checked file knows: unknown values, numbers, None, flags (`True`: the key tells
+    them apart), library objects, `self`."""
+    if value is UNKNOWN or value is NUMBER or value is NONE or value.__class__ is FlagV or isinstance(value, QualV):
         return True
     if isinstance(value, SelfV):
         return not value.attrs
