@@ -141,3 +141,37 @@ def test_a_method_the_class_hands_to_getattr_may_move_what_it_holds():
 
 def test_a_wrapper_with_getattr_never_moved_is_reported():
     assert loud(WRAPPER.format(move="")) == {(13, "TP102")}
+
+
+BUILD = """\
+import torch
+import torch.nn as nn
+
+
+class Runner:
+    def __init__(self):
+        self.model = nn.Linear(3, 3)
+
+    def run(self, x):
+        return self.model(x.cuda())
+
+
+def build():
+    r = Runner()
+{move}    return r
+
+
+def main():
+    r = build()
+    r.run(torch.ones(3))
+"""
+
+
+def test_a_function_returning_an_object_it_moved_hands_back_the_moved_module():
+    # `return r` carries what the function bound or moved at `r.*`
+    assert loud(BUILD.format(move="    r.model.cuda()\n")) == set()
+    assert loud(BUILD.format(move="    r.model = r.model.to('cuda')\n")) == set()
+
+
+def test_a_function_returning_an_object_it_did_not_move_is_reported():
+    assert loud(BUILD.format(move="")) == {(10, "TP102")}

@@ -14,7 +14,7 @@ from typing import Optional
 
 from ..syntax_nodes import calls_and_assignments
 from .devices import ACCEL_KIND, Dev
-from .values import STATE_UNKNOWN, UNKNOWN, DeviceV, DictV, LoaderV, ModuleV, OptimizerV, PlacedV, SelfV, Value, join_all
+from .values import STATE_UNKNOWN, UNKNOWN, DeviceV, DictV, LoaderV, ModuleV, OptimizerV, PlacedV, Value, join_all
 
 MAX_LOOP_PASSES = 3  # a loop body runs until its entry environment stops changing, at most this often
 
@@ -105,12 +105,15 @@ def with_stored_items(env: dict, name: str, value: DictV) -> Value:
     return replace(value, items=items, elem=join_all(v for _, v in items))
 
 
-def with_held_attributes(env: dict, value: SelfV) -> SelfV:
-    """`self` as a method of a plain class returns it (`return self`), with the attributes the method
-    bound or moved since (`self.buf = self.buf.cuda()`, `self.net.cuda()`): what `Agent().cuda()`
-    hands back, where no caller's name holds the instance for the method's effects to reach."""
-    held = [(key[5:], item) for key, item in env.items()
-            if key.startswith("self.") and "." not in key[5:] and "[" not in key[5:]]
+def with_held_attributes(env: dict, name: str, value: Value) -> Value:
+    """An instance of a plain class (`self`, or an object the function made) bound to `name` as a
+    function returns it, with the attributes the function bound or moved since (`self.buf =
+    self.buf.cuda()`, `runner.model.cuda()`): what `Agent().cuda()` or `build()` hands back, where no
+    caller's name holds the instance for those effects to reach."""
+    prefix = name + "."
+    cut = len(prefix)
+    held = [(key[cut:], item) for key, item in env.items()
+            if key.startswith(prefix) and "." not in key[cut:] and "[" not in key[cut:]]
     if not held:
         return value
     names = {name for name, _ in held}

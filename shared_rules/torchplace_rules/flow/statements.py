@@ -17,7 +17,7 @@ from ..syntax_nodes import own_nodes
 from .cross_file import decorator_from_project, import_from, import_module, import_star
 from .state import MAX_LOOP_PASSES, LoopContext, Terminated, join_env, same_env, with_held_attributes, with_stored_items
 from .torch_api import TRAINING_STEP_METHODS
-from .values import FALSE, NUMBER, TRUE, UNKNOWN, ClassV, DeviceV, DictV, FuncV, QualV, SelfV, TensorV, Value, iteration_element
+from .values import FALSE, NUMBER, TRUE, UNKNOWN, ClassV, DeviceV, DictV, FuncV, ObjectV, QualV, SelfV, TensorV, Value, iteration_element
 
 
 _HANDLERS: dict = {}  # (runner class, statement type) -> its stmt_* method (None: nothing to do)
@@ -92,9 +92,9 @@ class StatementRunner:
         value = self.eval(stmt.value) if stmt.value is not None else UNKNOWN
         if value.__class__ is DictV and value.items is not None and isinstance(stmt.value, ast.Name):
             value = with_stored_items(self.frame.env, stmt.value.id, value)
-        elif value.__class__ is SelfV and isinstance(stmt.value, ast.Name) and stmt.value.id == "self" \
-                and not value.info.is_module:
-            value = with_held_attributes(self.frame.env, value)
+        elif stmt.value.__class__ is ast.Name and (value.__class__ is ObjectV or value.__class__ is SelfV
+                                                    and stmt.value.id == "self" and not value.info.is_module):
+            value = with_held_attributes(self.frame.env, stmt.value.id, value)
         f = self.frame
         f.returns = value if f.returns is None else f.returns.join(value)
         raise Terminated
