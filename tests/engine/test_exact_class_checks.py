@@ -20,7 +20,8 @@ EXACT_ON_PURPOSE = {
     ("torchplace_rules.flow.driver", "QualV"),  # a library name, not a project module (ProjectModuleV)
     ("torchplace_rules.flow.expressions", "DictV"),  # `dict(...)` made a plain dict, not an encoding
     ("torchplace_rules.flow.statements", "DictV"),
-    ("torchplace_rules.flow.calls", "DictV"),  # a list grown in some entry of a plain dict (not an encoding)
+    ("torchplace_rules.flow.calls", "DictV"),
+    ("torchplace_rules.flow.class_model", "DictV"),  # modules a plain dict holds (an encoding holds tensors only)  # a list grown in some entry of a plain dict (not an encoding)
 }
 # Deprecated aliases that parsing never makes (`ast.Num(1)` itself returns a `Constant`).
 NEVER_PARSED = {"Num", "Str", "Bytes", "NameConstant", "Ellipsis"}

@@ -175,3 +175,37 @@ def test_a_function_returning_an_object_it_moved_hands_back_the_moved_module():
 
 def test_a_function_returning_an_object_it_did_not_move_is_reported():
     assert loud(BUILD.format(move="")) == {(10, "TP102")}
+
+
+MODELS = """\
+import torch
+import torch.nn as nn
+
+
+class Runner:
+    def __init__(self):
+        self.models = {{"a": nn.Linear(3, 3), "b": nn.Linear(3, 3)}}
+
+    def run(self, x):
+        return self.models["a"](x.cuda())
+
+
+def prepare(runner, device):
+    for {target} in runner.models{call}:
+        {moved}.to(device)
+
+
+def main():
+    r = Runner()
+{prepare}    r.run(torch.ones(3))
+"""
+
+
+@pytest.mark.parametrize("target,call,moved", [("m", ".values()", "m"), ("(k, m)", ".items()", "m"),
+                                               ("k", "", "runner.models[k]")])
+def test_modules_moved_in_place_through_a_loop_over_their_container_are_not_proven_unmoved(target, call, moved):
+    assert loud(MODELS.format(target=target, call=call, moved=moved, prepare="    prepare(r, 'cuda')\n")) == set()
+
+
+def test_a_container_of_modules_never_moved_is_reported():
+    assert loud(MODELS.format(target="m", call=".values()", moved="m", prepare="")) == {(10, "TP102")}

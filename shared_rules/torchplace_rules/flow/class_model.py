@@ -20,6 +20,13 @@ _HOST_USES = {"cpu", "tolist", "item", "numpy", "to", "cuda"}  # what forward ma
 _MOVING_ATTRS = frozenset(MOVE_METHODS | {"device", "shape", "dtype"})  # `self.x.to(...)`: not a use
 
 
+
+def _maybe_moved(value: Value) -> Value:
+    """A module made on the CPU that code other than its maker may have moved in place: unknown device."""
+    if value.__class__ is ModuleV and value.dev is not None and value.dev.is_cpu and value.has_params:
+        return replace(value, dev=None, placed_at=None)
+    return value
+
 @dataclass(eq=False)  # compared by identity: kept between versions by analysis_memo
 class ClassInfo:
     node: ast.ClassDef
@@ -229,11 +236,12 @@ class ClassInfo:
                 return value
             if name in self.plain_module_lists or value.__class__ is not DeviceV:
                 return UNKNOWN  # plain containers are TP203's business, reported at their cause
-        elif value.__class__ is ModuleV and value.dev is not None and value.dev.is_cpu and value.has_params:
-            # A module a plain object holds, seen with no caller's instance (a method analysed as an entry):
-            # whoever holds the object may have moved it in place since (`runner.model.cuda()`, a `setup()`
-            # method): `Module.to()` changes the module, not the attribute.  A caller's instance says where.
-            return replace(value, dev=None, placed_at=None)
+        elif value.__class__ is ModuleV or value.__class__ is SeqV or value.__class__ is DictV:
+            # A module a plain object holds (alone or in a list or dict), seen with no caller's instance (a
+            # method analysed as an entry): whoever holds the object may have moved it in place since
+            # (`runner.model.cuda()`, a `setup()` method): `Module.to()` changes the module, not the
+            # attribute.  A caller's instance says where.
+            return map_leaves(value, _maybe_moved)
         return value
 
     def set_only_in_init(self, name: str) -> bool:

@@ -15,7 +15,7 @@ from typing import Optional
 from ..model import EngineError
 from ..syntax_nodes import own_nodes
 from .cross_file import decorator_from_project, import_from, import_module, import_star
-from .state import MAX_LOOP_PASSES, LoopContext, Terminated, join_env, same_env, with_held_attributes, with_stored_items
+from .state import MAX_LOOP_PASSES, MODULE_MOVES, LoopContext, Terminated, join_env, same_env, with_held_attributes, with_stored_items
 from .torch_api import TRAINING_STEP_METHODS
 from .values import FALSE, NUMBER, TRUE, UNKNOWN, ClassV, DeviceV, DictV, FuncV, ObjectV, QualV, SelfV, TensorV, Value, iteration_element
 
@@ -218,6 +218,16 @@ class StatementRunner:
         element, loader = iteration_element(iterable, stmt)
         training = _has_training_step(stmt.body)
         self.run_loop(stmt, training, loader, lambda: self.bind(stmt.target, element, None))
+        if _moves_its_items(stmt):
+            # `for m in holder.models.values(): m.to(device)`: the modules the container holds moved in
+            # place, which its value does not say (its items are copies of what it held): it is unknown
+            container = stmt.iter
+            if container.__class__ is ast.Call and container.func.__class__ is ast.Attribute \
+                    and container.func.attr in ("values", "items") and not container.args:
+                container = container.func.value
+            path = self.path_of(container)
+            if path is not None and path in self.frame.env or path is not None and "." in path:
+                self.frame.env[path] = UNKNOWN
 
     stmt_AsyncFor = stmt_For
 
@@ -348,6 +358,17 @@ class StatementRunner:
             value = self.module_value(name) if name not in self.frame.before else None
             if value is not None:
                 self.frame.before[name] = value
+
+
+def _moves_its_items(stmt) -> bool:
+    """Does a `for` loop move its target in place (`for m in models: m.to(device)`)?  Kept on the node."""
+    known = stmt.__dict__.get("_tp_moves_items")
+    if known is None:
+        names = {n.id for n in ast.walk(stmt.target) if n.__class__ is ast.Name}
+        known = stmt._tp_moves_items = bool(names) and any(
+            n.__class__ is ast.Call and n.func.__class__ is ast.Attribute and n.func.attr in MODULE_MOVES
+            and n.func.value.__class__ is ast.Name and n.func.value.id in names for n in own_nodes(stmt))
+    return known
 
 
 def _has_training_step(body) -> bool:

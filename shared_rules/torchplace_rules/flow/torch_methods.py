@@ -208,6 +208,10 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
             for key in [k for k, v in env.items() if isinstance(v, ModuleV) and k.startswith(prefix)]:
                 env[key] = replace(env[key], dev=dev, placed_at=node)  # its submodules moved with it
             follow_move(ev, path, dev, node)  # its parameters, not the state an optimizer loaded for them
+        elif node.func.value.__class__ is ast.Subscript:
+            container = ev.path_of(node.func.value.value)
+            if container is not None:  # `models[k].to(device)`: one of its modules moved, which one is not known
+                ev.frame.env[container] = UNKNOWN
         return moved
     args, kwargs = ev.eval_args(node)
     ev.emit("call", node, None, name, module, args, kwargs)
