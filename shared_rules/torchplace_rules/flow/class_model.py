@@ -20,13 +20,6 @@ _HOST_USES = {"cpu", "tolist", "item", "numpy", "to", "cuda"}  # what forward ma
 _MOVING_ATTRS = frozenset(MOVE_METHODS | {"device", "shape", "dtype"})  # `self.x.to(...)`: not a use
 
 
-
-def _maybe_moved(value: Value) -> Value:
-    """A module made on the CPU that code other than its maker may have moved in place: unknown device."""
-    if value.__class__ is ModuleV and value.dev is not None and value.dev.is_cpu and value.has_params:
-        return replace(value, dev=None, placed_at=None)
-    return value
-
 @dataclass(eq=False)  # compared by identity: kept between versions by analysis_memo
 class ClassInfo:
     node: ast.ClassDef
@@ -327,6 +320,13 @@ def _override_moves(method) -> Optional[frozenset]:
             continue
         return None
     return frozenset(moved)
+
+
+def _maybe_moved(value: Value) -> Value:
+    """A module made on the CPU that code other than its maker may have moved in place: unknown device."""
+    if value.__class__ is ModuleV and value.dev is not None and value.dev.is_cpu and value.has_params:
+        return replace(value, dev=None, placed_at=None)
+    return value
 
 
 def _rooted_at_self(node) -> bool:

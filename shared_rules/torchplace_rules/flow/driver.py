@@ -449,22 +449,19 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
     def bound_path_value(self, node) -> Optional[Value]:
         """The value bound to `a.b` / `a["k"]` in this scope, if the code assigned one."""
         path = self.path_of(node)
-        if path is None:
-            return None
-        if self.recorder is not None and self.recorder.scan:
-            self.recorder.reads.setdefault(("path", path), self.frame.env.get(path))
-        return self.frame.env.get(path)
+        return None if path is None else self._read_path(path)
 
     def item_under_name(self, node: ast.Subscript) -> Optional[Value]:
         """`d[k]` (k a name) where this scope stored an item under `k` (`d[k] = v`) and bound
         neither `d` nor `k` since: what it stored."""
         base = self.path_of(node.value)
-        if base is None:
-            return None
-        key = f"{base}[<{node.slice.id}>]"
+        return None if base is None else self._read_path(f"{base}[<{node.slice.id}>]")
+
+    def _read_path(self, path: str) -> Optional[Value]:
+        """What this scope bound at `path` (None: nothing), noted as read for the memo."""
         if self.recorder is not None and self.recorder.scan:
-            self.recorder.reads.setdefault(("path", key), self.frame.env.get(key))
-        return self.frame.env.get(key)
+            self.recorder.reads.setdefault(("path", path), self.frame.env.get(path))
+        return self.frame.env.get(path)
 
     # -- for rules ---------------------------------------------------------------
     @property

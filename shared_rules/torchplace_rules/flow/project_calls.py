@@ -19,7 +19,7 @@ from .contexts import (
 )
 from .devices import ACCEL_KIND, SELF_DEV, SELF_KIND
 from .optimizers import owned_by_caller
-from .state import MODULE_MOVES, forget_moved_arguments
+from .state import MODULE_MOVES, forget_moved_arguments, held_attributes, merge_attributes
 from .torch_calls import default_collate, default_device
 from .torch_placement import absent_arguments, constructor_device
 from .values import (
@@ -127,16 +127,16 @@ def receiver_view(ev, receiver: Value, recv_path: Optional[str]):
     """(`self` as the method sees it, the context's module device, the concrete device to map
     "the module's device" to and from).  What the caller bound under `recv_path` (`obj.x = ...`)
     joins what the instance was made with."""
-    overrides = _held_attributes(ev, recv_path)
+    overrides = held_attributes(ev.frame.env, recv_path)
     if isinstance(receiver, SelfV):
-        attrs = _merge(receiver.attrs, overrides)
+        attrs = merge_attributes(receiver.attrs, overrides)
         return SelfV(receiver.info, receiver.key, attrs, receiver.placed), ev.frame.self_dev, None
     if isinstance(receiver, ObjectV):
-        return SelfV(receiver.info, receiver.key, _merge(receiver.attrs, overrides) or ()), ev.frame.self_dev, None
+        return SelfV(receiver.info, receiver.key, merge_attributes(receiver.attrs, overrides) or ()), ev.frame.self_dev, None
     info = getattr(receiver, "cls", None)
     if info is None:  # `self` is no instance (`Cls.method(None, ...)` then `super().method(...)`): unknown,
         return UNKNOWN, ev.frame.self_dev, None  # but still bound to `self`, so the arguments keep their places
-    attrs = _merge(receiver.attrs, overrides)
+    attrs = merge_attributes(receiver.attrs, overrides)
     # A submodule the caller moved or bound through the instance (`m.model.to("cuda")`) is where that
     # put it, not where the instance is (`Module.to` on the instance moves it again: see `module_method`).
     placed = tuple(name for name, value in overrides
@@ -146,21 +146,6 @@ def receiver_view(ev, receiver: Value, recv_path: Optional[str]):
     if receiver.dev is None or receiver.dev.kind == SELF_KIND:
         return self_value, ev.frame.self_dev, None
     return self_value, receiver.dev, receiver.dev
-
-
-def _held_attributes(ev, path: Optional[str]) -> tuple:
-    if path is None:
-        return ()
-    prefix = path + "."
-    return tuple((key[len(prefix):], value) for key, value in ev.frame.env.items()
-                 if key.startswith(prefix) and "." not in key[len(prefix):] and "[" not in key[len(prefix):])
-
-
-def _merge(attrs: Optional[tuple], overrides: tuple) -> Optional[tuple]:
-    if not overrides:
-        return attrs
-    names = {name for name, _ in overrides}
-    return tuple(sorted([(n, v) for n, v in (attrs or ()) if n not in names] + list(overrides), key=lambda kv: kv[0]))
 
 
 def call_super(ev, node: ast.Call, name: str) -> Optional[Value]:
@@ -386,7 +371,7 @@ def follow_held_forward(ev, node: ast.Call, module: ModuleV, args: list, kwargs:
             or info.overrides_apply or info.moves_itself() or not _as_made(module.placed_at):
         return None
     path = ev.path_of(node.func)
-    attrs = _merge(module.attrs, _held_attributes(ev, path)) or ()  # (`head.classifier.to("cuda")`: moved there)
+    attrs = merge_attributes(module.attrs, held_attributes(ev.frame.env, path)) or ()  # (`head.classifier.to("cuda")`: moved there)
     held = [(name, v) for name, v in attrs if isinstance(v, ModuleV)]
     if not any(v.dev is not None and v.dev.kind == ACCEL_KIND for _, v in held):
         return None

@@ -105,20 +105,30 @@ def with_stored_items(env: dict, name: str, value: DictV) -> Value:
     return replace(value, items=items, elem=join_all(v for _, v in items))
 
 
+def held_attributes(env: dict, path: Optional[str]) -> tuple:
+    """(name, value) of each attribute bound at `path.<name>` in `env` (`runner.model` -> model)."""
+    if path is None:
+        return ()
+    prefix = path + "."
+    return tuple((key[len(prefix):], value) for key, value in env.items()
+                 if key.startswith(prefix) and "." not in key[len(prefix):] and "[" not in key[len(prefix):])
+
+
+def merge_attributes(attrs: Optional[tuple], overrides: tuple) -> Optional[tuple]:
+    """An instance's `attrs` with `overrides` in place of the pairs of the same names, sorted by name."""
+    if not overrides:
+        return attrs
+    names = {name for name, _ in overrides}
+    return tuple(sorted([(n, v) for n, v in (attrs or ()) if n not in names] + list(overrides), key=lambda kv: kv[0]))
+
+
 def with_held_attributes(env: dict, name: str, value: Value) -> Value:
     """An instance of a plain class (`self`, or an object the function made) bound to `name` as a
     function returns it, with the attributes the function bound or moved since (`self.buf =
     self.buf.cuda()`, `runner.model.cuda()`): what `Agent().cuda()` or `build()` hands back, where no
     caller's name holds the instance for those effects to reach."""
-    prefix = name + "."
-    cut = len(prefix)
-    held = [(key[cut:], item) for key, item in env.items()
-            if key.startswith(prefix) and "." not in key[cut:] and "[" not in key[cut:]]
-    if not held:
-        return value
-    names = {name for name, _ in held}
-    attrs = sorted([(n, v) for n, v in (value.attrs or ()) if n not in names] + held, key=lambda kv: kv[0])
-    return replace(value, attrs=tuple(attrs))
+    held = held_attributes(env, name)
+    return replace(value, attrs=merge_attributes(value.attrs, held)) if held else value
 
 
 def same_env(a: dict, b: dict) -> bool:

@@ -226,7 +226,7 @@ class StatementRunner:
                     and container.func.attr in ("values", "items") and not container.args:
                 container = container.func.value
             path = self.path_of(container)
-            if path is not None and path in self.frame.env or path is not None and "." in path:
+            if path is not None and (path in self.frame.env or "." in path):
                 self.frame.env[path] = UNKNOWN
 
     stmt_AsyncFor = stmt_For
