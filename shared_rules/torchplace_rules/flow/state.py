@@ -52,8 +52,10 @@ class Terminated(Exception):
 
 
 def join_env(a: dict, b: dict, before: Optional[dict] = None) -> dict:
-    """The environment after two paths meet.  A name bound on one path only is unknown (it shadows
-    any global); an attribute path bound on one path only joins what it held before (`before`)."""
+    """The environment after two paths meet.  A name bound on one path only keeps that binding:
+    where the other path reaches a read of it, the read raises (NameError, UnboundLocalError),
+    unless `before` holds what it reads there (a `global`/`nonlocal` name).  An attribute path
+    bound on one path only joins what it held before (`before`), else is unknown."""
     if a is b:
         return a
     before = before or {}
@@ -61,11 +63,11 @@ def join_env(a: dict, b: dict, before: Optional[dict] = None) -> dict:
     for key, value in a.items():
         other = b.get(key)
         if other is None:
-            out[key] = _join_before(value, before[key]) if key in before else UNKNOWN
+            out[key] = _join_before(value, before[key]) if key in before else value if key.isidentifier() else UNKNOWN
         else:
             out[key] = value if value is other else value.join(other)
     for key in b.keys() - a.keys():
-        out[key] = _join_before(b[key], before[key]) if key in before else UNKNOWN
+        out[key] = _join_before(b[key], before[key]) if key in before else b[key] if key.isidentifier() else UNKNOWN
     return out
 
 
