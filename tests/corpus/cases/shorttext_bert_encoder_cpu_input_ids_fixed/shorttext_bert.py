@@ -1,60 +1,12 @@
 
-# shorttext/utils/transformers.py before commit c33dceb, with small stand-ins for transformers' classes
+# shorttext/utils/transformers.py before commit c33dceb
 # reference: https://towardsdatascience.com/word-embeddings-in-2020-review-with-code-examples-11eb39a1ee6d
 
 import warnings
 
 import numpy as np
 import torch
-import torch.nn as nn
-
-
-class BertModel(nn.Module):
-    """A small stand-in for transformers' BertModel with `output_hidden_states=True` (the 2020 tuple
-    output: sequence output, pooled output, hidden states)."""
-    class Config:
-        num_hidden_layers = 4
-
-    def __init__(self, vocab_size=100, hidden_size=32):
-        super().__init__()
-        self.config = BertModel.Config()
-        self.word_embeddings = nn.Embedding(vocab_size, hidden_size)
-        self.token_type_embeddings = nn.Embedding(2, hidden_size)
-        self.layers = nn.ModuleList([nn.Linear(hidden_size, hidden_size) for _ in range(self.config.num_hidden_layers)])
-        self.pooler = nn.Linear(hidden_size, hidden_size)
-
-    @classmethod
-    def from_pretrained(cls, name, output_hidden_states=False):
-        return cls()
-
-    def forward(self, input_ids, token_type_ids):
-        hidden = self.word_embeddings(input_ids) + self.token_type_embeddings(token_type_ids)
-        hidden_states = [hidden]
-        for layer in self.layers:
-            hidden = torch.tanh(layer(hidden))
-            hidden_states.append(hidden)
-        pooled = torch.tanh(self.pooler(hidden[:, 0]))
-        return hidden, pooled, tuple(hidden_states)
-
-
-class BertTokenizer:
-    """A small stand-in for transformers' BertTokenizer."""
-    def __init__(self, vocab_size=100):
-        self.vocab_size = vocab_size
-
-    @classmethod
-    def from_pretrained(cls, name, do_lower_case=True):
-        return cls()
-
-    def tokenize(self, text):
-        return text.lower().replace('[cls]', ' [CLS] ').replace('[sep]', ' [SEP] ').split()
-
-    def encode_plus(self, text, add_special_tokens=True, truncation=True, max_length=48,
-                    pad_to_max_length=True, return_tensors='pt'):
-        ids = [101 % self.vocab_size] + [3 + sum(map(ord, w)) % (self.vocab_size - 3) for w in self.tokenize(text)]
-        ids = (ids + [102 % self.vocab_size])[:max_length]
-        ids = ids + [0] * (max_length - len(ids))
-        return {'input_ids': torch.tensor([ids])}
+from transformers import BertTokenizer, BertModel
 
 
 class BERTObject:
