@@ -132,6 +132,64 @@ COLLECTION = """\
 """
 
 QUIET = {
+    # prediction-flow (corpus b11): a helper moves the items of the batch dict in place
+    "batch-dict-items-moved-in-place-by-a-helper": """
+        import torch
+        import torch.nn as nn
+        from torch.utils.data import DataLoader
+
+
+        def to_gpu(device, batch):
+            for key, tensor in batch.items():
+                batch[key] = tensor.to(device)
+
+
+        def fit(model, loader):
+            device = torch.device("cuda:0")
+            model = model.to(device)
+            for index, batch in enumerate(loader):
+                to_gpu(device, batch)
+                out = model(batch["x"])
+
+
+        if __name__ == "__main__":
+            fit(nn.Linear(4, 2), DataLoader([{"x": torch.ones(4)}] * 8, batch_size=4))
+    """,
+    # nlp-tutorial BERT / Captum test helpers: a layer made inside `forward` of a module nothing moves
+    "layer-made-in-forward-of-an-unmoved-module": """
+        import torch.nn as nn
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                return nn.LayerNorm(4)(x)
+    """,
+    # TabNet EmbeddingGenerator: `enumerate` over a bool attribute, each item only tested on the host
+    "attribute-enumerated-and-tested-on-the-host": """
+        import torch
+        import torch.nn as nn
+
+
+        class Embed(nn.Module):
+            def __init__(self, n, cat_idxs):
+                super().__init__()
+                self.lin = nn.Linear(1, 2)
+                self.continuous_idx = torch.ones(n, dtype=torch.bool)
+                self.continuous_idx[cat_idxs] = 0
+
+            def forward(self, x):
+                cols = []
+                for i, is_continuous in enumerate(self.continuous_idx):
+                    if is_continuous:
+                        cols.append(x[:, i].view(-1, 1))
+                    else:
+                        cols.append(self.lin(x[:, i:i + 1]))
+                return torch.cat(cols, dim=1)
+
+
+        model = Embed(4, [1]).cuda()
+        y = model(torch.ones(2, 4, device="cuda"))
+    """,
     # fairseq PositionalEncoding: `forward` first calls a method that re-binds the attribute on the input's device
     "attribute-re-bound-by-a-method-forward-calls-first": """
         import torch
@@ -501,6 +559,66 @@ QUIET = {
 }
 
 REPORTED = {
+    "batch-dict-only-read-by-a-helper": ("""
+        import torch
+        import torch.nn as nn
+        from torch.utils.data import DataLoader
+
+
+        def to_gpu(device, batch):
+            for key, tensor in batch.items():
+                print(key, tensor.to(device).shape)
+
+
+        def fit(model, loader):
+            device = torch.device("cuda:0")
+            model = model.to(device)
+            for index, batch in enumerate(loader):
+                to_gpu(device, batch)
+                out = model(batch["x"])
+
+
+        if __name__ == "__main__":
+            fit(nn.Linear(4, 2), DataLoader([{"x": torch.ones(4)}] * 8, batch_size=4))
+    """, {(17, "TP103")}),
+    "layer-made-in-forward-of-a-moved-module": ("""
+        import torch
+        import torch.nn as nn
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(4, 4)
+
+            def forward(self, x):
+                return nn.LayerNorm(4)(self.lin(x))
+
+
+        net = Net().cuda()
+        y = net(torch.ones(2, 4, device="cuda"))
+    """, {(12, "TP102")}),
+    "attribute-rows-enumerated-meet-the-input": ("""
+        import torch
+        import torch.nn as nn
+
+
+        class Rows(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(2, 2)
+                self.table = torch.ones(3, 2)
+
+            def forward(self, x):
+                out = self.lin(x)
+                for i, row in enumerate(self.table):
+                    out = out + row
+                return out
+
+
+        model = Rows().cuda()
+        y = model(torch.ones(5, 2, device="cuda"))
+    """, {(10, "TP203"), (15, "TP101")}),
     "attribute-used-after-a-method-that-binds-another": ("""
         import torch
         import torch.nn as nn

@@ -141,6 +141,14 @@ def _use(node: ast.AST, parents: dict, methods: dict, depth: int):
                 return False
             names |= _names(target)
         return names
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in ("enumerate", "reversed") \
+            and parent.args and parent.args[0] is child:
+        loop = parents.get(id(parent))  # `for i, v in enumerate(arg)`: what v does
+        if isinstance(loop, (ast.For, ast.AsyncFor, ast.comprehension)) and loop.iter is parent:
+            target = loop.target
+            if parent.func.id == "enumerate" and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+                target = target.elts[1]
+            return _names(target)
     if isinstance(parent, ast.keyword):  # `f(..., name=arg)`: an argument of the call above
         parent = parents.get(id(parent))
     if isinstance(parent, ast.Call) and child is not parent.func:

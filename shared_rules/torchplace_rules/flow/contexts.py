@@ -566,6 +566,11 @@ def _effects(exit_env: dict, bound: dict, released: set = frozenset(), fnode=Non
             else:
                 if (replaced or name in released) and isinstance(entry, PLACEABLE) and entry.dev is not None:
                     effects[name] = (("", replace(entry, dev=None) if isinstance(entry, ModuleV) else UNKNOWN),)
+                elif after is UNKNOWN and entry.__class__ in (DictV, BatchV) and fnode is not None \
+                        and name in parameters_stored_into(fnode):
+                    # never re-bound, and items stored into it at keys the analysis cannot follow (`for k, t in
+                    # batch.items(): batch[k] = t.to(device)`): the caller's container holds them too
+                    effects[name] = (("", UNKNOWN),)
                 continue  # the name was rebound: what follows is not the caller's object
         for key, value in exit_env.items():
             if len(key) > len(name) and name in key and key.startswith(name) and key[len(name)] in ".[":
@@ -656,6 +661,21 @@ def is_generator(fnode, src) -> bool:
 
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def parameters_stored_into(fnode) -> frozenset:
+    """Parameters the body stores items into (`batch[k] = v`) and never binds anew (assignment, loop or
+    `with` target, `del`): the caller's container is changed in place.  Memoised on the node."""
+    known = fnode.__dict__.get("_tp_stored_into")
+    if known is None:
+        a = fnode.args
+        params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
+        nodes = list(_own_walk(fnode))
+        rebound = {n.id for n in nodes if n.__class__ is ast.Name and n.ctx.__class__ is not ast.Load}
+        stored = {n.value.id for n in nodes if n.__class__ is ast.Subscript and n.ctx.__class__ is ast.Store
+                  and n.value.__class__ is ast.Name}
+        known = fnode._tp_stored_into = frozenset((stored & params) - rebound)
+    return known
 
 
 def replaced_parameters(fnode) -> frozenset:

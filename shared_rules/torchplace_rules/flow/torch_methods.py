@@ -311,8 +311,9 @@ def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwar
                     ev.emit("conflict", Conflict(node, "module_input", tensor, arg, module, node.func, module.dev))
                     conflict = conflict or module.dev.kind == ACCEL_KIND
                     continue
-                in_method = ev.frame.cls is not None and ev.frame.cls.is_module
-                if module.dev.is_cpu and module.known_class and (tensor.dev.kind == ACCEL_KIND or (tensor.dev.kind == "self" and in_method and module.torch_layer)):
+                # (an input on "the module's device" meets a layer made on the CPU in a method only where
+                # this call context placed the module: unmoved, both are on the CPU and the call runs)
+                if module.dev.is_cpu and module.known_class and tensor.dev.kind == ACCEL_KIND:
                     cpu_side = TensorV(CPU, origin=module.placed_at)
                     ev.emit("conflict", Conflict(node, "module_reverse", cpu_side, node.func, tensor, arg, tensor.dev))
                     conflict = True
