@@ -12,6 +12,10 @@ binding where the paths meet: a read on the path that did not bind it raises Nam
 UnboundLocalError, so every read that runs sees the binding (a `global` or `nonlocal` name sees the
 enclosing scope's instead).
 
+A subclass of torch's `Dataset` binds only what its own methods bind (the base binds nothing), so an
+attribute `__init__` binds in one branch is what `__getitem__` reads.  `model = self.train()` is the
+module itself (nn.Module.train/eval return self).
+
 `types.SimpleNamespace(...)` / `argparse.Namespace(...)` made with keyword arguments holds exactly
 those: a test that passes `SimpleNamespace(device="cpu")` runs its callee on the CPU (the callee's
 `torch.device(args.device)` is otherwise taken as the accelerator the program targets).
@@ -141,6 +145,43 @@ CASES = {
             return x.to(device) @ classifier
         evaluate(torch.eye(2), torch.ones(2, 2), argparse.Namespace(device="cuda"))
         """, {(4, "TP101")}),
+    # -- nn.Module.train()/eval() return the module itself ------------------------------------------
+    "train-returns-the-module": ("""\
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(4, 2)
+
+            def forward(self, x):
+                return self.lin(x)
+
+            def fit(self):
+                model = self.train()
+                return model(torch.zeros(3, 4))
+
+        net = Net().to("cuda")
+        net.fit()
+        """, {(11, "TP202")}),
+    # -- torch's Dataset base binds no instance attribute: `__init__`'s branch is what `__getitem__` sees --
+    "dataset-attributes-bound-in-an-init-branch": ("""\
+        from torch.utils.data import Dataset, DataLoader
+
+        class Rays(Dataset):
+            def __init__(self, kind="train", device="cuda"):
+                if kind == "train":
+                    self.projs = torch.ones(4, 8, device=device)
+                    self.coords = torch.zeros(8, 2)
+
+            def __len__(self):
+                return 4
+
+            def __getitem__(self, index):
+                valid = (self.projs[index] > 0).flatten()
+                return self.coords[valid]
+
+        for batch in DataLoader(Rays(), batch_size=1):
+            print(batch)
+        """, {(14, "TP101")}),
 }
 
 

@@ -154,6 +154,10 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
             recv = ev.frame.env[path] = replace(recv, placed=())
     if recv.__class__ is SelfV and name in ("to", "cuda") and recv.info.is_module:
         return _move_self(ev, node, recv, name)
+    if recv.__class__ is SelfV and name in ("train", "eval", "requires_grad_") and recv.info.is_module \
+            and recv.info.find_method(name) is None:
+        ev.eval_args(node)
+        return recv  # nn.Module's train()/eval() return the module itself (`model = self.train()`)
     if recv.__class__ is OptimizerV:
         return optimizer_method(ev, node, recv, name)
     if recv.__class__ is ModuleV:

@@ -418,7 +418,10 @@ _HELD_MOVES = _SELF_MOVES | {"type", "to_empty"}  # (`Module.type(torch.cuda.Flo
 # what changes the members of an nn.Sequential / ModuleList / ModuleDict in place
 _MEMBER_CHANGES = frozenset({"append", "extend", "insert", "add_module", "register_module", "update", "pop",
                              "__setitem__", "__delitem__", "__iadd__"})
-_PLAIN_BASES = ("object", "builtins.object", "torch.nn.Module", "torch.nn.modules.module.Module")
+# torch's dataset bases: no nn.Module, and they bind no instance attribute (torch/utils/data/dataset.py)
+_DATASET_BASES = ("torch.utils.data.Dataset", "torch.utils.data.dataset.Dataset", "torch.utils.data.IterableDataset",
+                  "torch.utils.data.dataset.IterableDataset")
+_PLAIN_BASES = ("object", "builtins.object", "torch.nn.Module", "torch.nn.modules.module.Module") + _DATASET_BASES
 
 
 def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
@@ -442,7 +445,7 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
     # through a base defined here that derives from one.
     info.unresolved_base = not is_module and any(
         v.info.unresolved_base if isinstance(v, ClassV)
-        else not (isinstance(v, QualV) and v.name in ("object", "builtins.object"))
+        else not (isinstance(v, QualV) and v.name in ("object", "builtins.object") + _DATASET_BASES)
         for v in bases)
     info.plain_bases = not stmt.keywords and all(
         v.info.plain_bases if isinstance(v, ClassV)

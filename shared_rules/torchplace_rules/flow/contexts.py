@@ -566,7 +566,7 @@ def _effects(exit_env: dict, bound: dict, released: set = frozenset(), fnode=Non
             else:
                 if (replaced or name in released) and isinstance(entry, PLACEABLE) and entry.dev is not None:
                     effects[name] = (("", replace(entry, dev=None) if isinstance(entry, ModuleV) else UNKNOWN),)
-                elif after is UNKNOWN and entry.__class__ in (DictV, BatchV) and fnode is not None \
+                elif after is UNKNOWN and isinstance(entry, (DictV, BatchV)) and fnode is not None \
                         and name in parameters_stored_into(fnode):
                     # never re-bound, and items stored into it at keys the analysis cannot follow (`for k, t in
                     # batch.items(): batch[k] = t.to(device)`): the caller's container holds them too
