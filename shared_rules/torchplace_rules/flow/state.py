@@ -14,7 +14,8 @@ from typing import Optional
 
 from ..syntax_nodes import calls_and_assignments
 from .devices import ACCEL_KIND, Dev
-from .values import STATE_UNKNOWN, UNKNOWN, DeviceV, DictV, LoaderV, ModuleV, OptimizerV, PlacedV, Value, join_all
+from .values import (STATE_UNKNOWN, UNKNOWN, DeviceV, DictV, EnumerateV, LoaderV, ModuleV, ObjectV, OptimizerV, PlacedV,
+                     SelfV, SeqV, Value, join_all, map_leaves)
 
 MAX_LOOP_PASSES = 3  # a loop body runs until its entry environment stops changing, at most this often
 
@@ -245,6 +246,69 @@ def move_call_roots(text: str) -> frozenset:
         if root is not None:
             roots.add(root)
     return frozenset(roots)
+
+
+def held_values(value: Value) -> list:
+    """The values a list, tuple or dict holds (what `enumerate`, `zip` or `.items()` of it iterates),
+    one level down: the objects a loop over it reaches."""
+    if isinstance(value, EnumerateV):  # (enumerate, zip, items)
+        inner = value.inner
+        return [v for part in inner for v in held_values(part)] if inner.__class__ is tuple else held_values(inner)
+    if value.__class__ is SeqV:
+        return list(value.items or ()) + [value.elem]
+    if isinstance(value, DictV):
+        return [v for _, v in value.items or ()] + [value.elem]
+    return [value]
+
+
+def forget_aliases(env: dict, held: list, skip: Optional[str] = None) -> None:
+    """The modules and objects `held` (by identity) may have been moved in place through another name
+    (`m = model; m.cuda()`, `for h in [h1, h2]: h.model.cuda()`): each other name that holds one of
+    them, or an object or container holding one, holds it on an unknown device.  `skip`: the path the
+    move itself bound.  Values are immutable and shared, not copied, by a binding, so identity is a
+    (conservative) alias test: a value shared by two objects that are not one only loses what is known.
+    An object's attributes are written as paths (`h1.model`), the object itself is kept: a callee's
+    effects on its parameters are told by the identity of what they hold."""
+    ids = {id(v) for v in held if v.__class__ in _ALIASED}
+    if not ids:
+        return
+    written, attributes, objects = {}, {}, []
+    for key, value in env.items():
+        cls = value.__class__
+        if key == skip or cls not in _SCANNED and not isinstance(value, DictV):
+            continue
+        if cls is ModuleV or cls is PlacedV:
+            if id(value) in ids:
+                written[key] = unplaced(value)
+        elif cls is ObjectV or cls is SelfV:
+            whole = id(value) in ids  # (an object moved through: all it holds, also under its own paths)
+            if whole:
+                objects.append(key + ".")
+            for name, v in value.attrs or ():
+                if whole or id(v) in ids:
+                    forgotten = _forgotten(v)
+                    if forgotten != v:
+                        attributes[f"{key}.{name}"] = forgotten
+        elif any(id(v) in ids for v in held_values(value)):
+            written[key] = map_leaves(value, lambda v: _forgotten(v) if id(v) in ids else v)
+    if objects:
+        prefixes = tuple(objects)
+        for key, value in env.items():
+            if key.startswith(prefixes) and value.__class__ in PLACEABLE:
+                written[key] = unplaced(value)
+    env.update(written)
+    for key, value in attributes.items():  # (a path bound since says what the object holds now)
+        if key != skip and key not in env:
+            env[key] = value
+
+
+def _forgotten(value: Value) -> Value:
+    """A module, or what an object holds, on an unknown device."""
+    return map_leaves(value, unplaced, objects=True)
+
+
+_ALIASED = frozenset({ModuleV, PlacedV, ObjectV})  # what a move in place reaches through another name
+_SCANNED = _ALIASED | {SelfV, SeqV}  # (and dicts): what may hold one of them
 
 
 def unplaced(value: Value) -> Value:

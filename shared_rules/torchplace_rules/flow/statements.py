@@ -15,7 +15,7 @@ from typing import Optional
 from ..model import EngineError
 from ..syntax_nodes import own_nodes
 from .cross_file import decorator_from_project, import_from, import_module, import_star
-from .state import MAX_LOOP_PASSES, MODULE_MOVES, LoopContext, Terminated, join_env, same_env, with_held_attributes, with_stored_items
+from .state import MAX_LOOP_PASSES, MODULE_MOVES, LoopContext, forget_aliases, held_values, Terminated, join_env, same_env, with_held_attributes, with_stored_items
 from .torch_api import TRAINING_STEP_METHODS
 from .values import FALSE, NUMBER, TRUE, UNKNOWN, ClassV, DeviceV, DictV, FuncV, ObjectV, QualV, SelfV, TensorV, Value, iteration_element
 
@@ -226,8 +226,11 @@ class StatementRunner:
                     and container.func.attr in ("values", "items") and not container.args:
                 container = container.func.value
             path = self.path_of(container)
-            if path is not None and (path in self.frame.env or "." in path):
-                self.frame.env[path] = UNKNOWN
+            env = self.frame.env
+            # (the names that hold what it holds: `for m in [enc, dec]`, `hs = [h1, h2]; for h in hs: h.model.cuda()`)
+            forget_aliases(env, held_values(env.get(path, iterable) if path is not None else iterable), path)
+            if path is not None and (path in env or "." in path):
+                env[path] = UNKNOWN
 
     stmt_AsyncFor = stmt_For
 
@@ -367,8 +370,15 @@ def _moves_its_items(stmt) -> bool:
         names = {n.id for n in ast.walk(stmt.target) if n.__class__ is ast.Name}
         known = stmt._tp_moves_items = bool(names) and any(
             n.__class__ is ast.Call and n.func.__class__ is ast.Attribute and n.func.attr in MODULE_MOVES
-            and n.func.value.__class__ is ast.Name and n.func.value.id in names for n in own_nodes(stmt))
+            and _root_name(n.func.value) in names for n in own_nodes(stmt))
     return known
+
+
+def _root_name(node) -> Optional[str]:
+    """The name an attribute chain starts from (`h.model` -> h)."""
+    while node.__class__ is ast.Attribute:
+        node = node.value
+    return node.id if node.__class__ is ast.Name else None
 
 
 def _has_training_step(body) -> bool:

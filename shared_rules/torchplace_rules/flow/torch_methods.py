@@ -17,7 +17,7 @@ from . import torch_api as api
 from .devices import ACCEL_KIND, CPU, SELF_KIND, Dev
 from .events import Conflict
 from .ranks import FIXED_RANK, SAME_RANK, method_rank
-from .state import follow_move
+from .state import follow_move, forget_aliases, held_values
 from .torch_calls import dtype_of, kw_device
 from .values import (
     NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, ItemsV, ModuleV, NumpyV, ParamsV, PlacedV, QualV, SeqV, TensorV, Value,
@@ -203,6 +203,7 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
         path = ev.path_of(node.func.value)
         if path is not None:  # Module.to() moves the module in place
             env = ev.frame.env
+            forget_aliases(env, [module], path)  # (`m = model; m.cuda()`: what `model` holds moved too)
             env[path] = PlacedV(dev, node) if placed and dev is not None else moved
             prefix = path + "."
             for key in [k for k, v in env.items() if isinstance(v, ModuleV) and k.startswith(prefix)]:
@@ -211,7 +212,9 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
         elif node.func.value.__class__ is ast.Subscript:
             container = ev.path_of(node.func.value.value)
             if container is not None:  # `models[k].to(device)`: one of its modules moved, which one is not known
-                ev.frame.env[container] = UNKNOWN
+                env = ev.frame.env
+                forget_aliases(env, held_values(env.get(container, UNKNOWN)), container)
+                env[container] = UNKNOWN
         return moved
     args, kwargs = ev.eval_args(node)
     ev.emit("call", node, None, name, module, args, kwargs)

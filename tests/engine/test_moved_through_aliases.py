@@ -1,0 +1,84 @@
+"""A module moved in place through another name than the one it is used by.
+
+`Module.to()` / `.cuda()` move the module object, whatever name reaches it: a plain alias (`m = model`),
+an attribute of an object reached through an alias (`a = h1; a.model.cuda()`), the items of a list, tuple
+or dict a loop walks (`for m in [enc, dec]: m.to(device)`, `for h in [h1, h2]: h.model.cuda()`) or an
+item at a subscript (`ms[0].cuda()`).  Afterwards the original names must not keep the CPU placement they
+were bound with: where the analysis cannot tell which object moved they are on an unknown device (each of
+these was a false TP102 error on correct code).  A deep copy is another module: moving the original leaves
+the copy where it was (still reported)."""
+import pytest
+
+from .test_finding_context import loud
+
+HEAD = """\
+import copy
+import torch
+import torch.nn as nn
+
+
+class Holder:
+    def __init__(self):
+        self.model = nn.Linear(4, 4)
+
+
+def main():
+    x = torch.ones(4).cuda()
+    enc, dec = nn.Linear(4, 4), nn.Linear(4, 4)
+    h1, h2 = Holder(), Holder()
+{body}
+"""
+
+QUIET = {
+    "module-alias": "    m = enc\n    m.cuda()\n    enc(x)",
+    "object-alias": "    a = h1\n    a.model.cuda()\n    h1.model(x)",
+    "objects-in-a-list": "    hs = [h1, h2]\n    for item in hs:\n        item.model.cuda()\n    h1.model(x)\n    h2.model(x)",
+    "modules-in-a-list-display": "    for m in [enc, dec]:\n        m.to('cuda')\n    dec(enc(x))",
+    "modules-in-a-tuple-display": "    for m in (enc, dec):\n        m.cuda()\n    dec(enc(x))",
+    "dict-items": "    ms = {'enc': enc, 'dec': dec}\n    for name, m in ms.items():\n        m.cuda()\n    dec(enc(x))",
+    "enumerate": "    ms = [enc, dec]\n    for i, m in enumerate(ms):\n        m.cuda()\n    dec(enc(x))",
+    "list-subscript": "    ms = [enc, dec]\n    ms[0].cuda()\n    ms[1].cuda()\n    dec(enc(x))",
+}
+
+
+@pytest.mark.parametrize("name", sorted(QUIET))
+def test_a_move_through_another_name_reaches_the_original(name):
+    assert loud(HEAD.format(body=QUIET[name])) == set()
+
+
+REPORTED = {
+    "another-module-moved": ("    m = dec\n    m.cuda()\n    enc(x)", 17),
+    "deep-copy-of-the-moved-module": ("    teacher = copy.deepcopy(enc)\n    enc.cuda()\n    teacher(x)", 17),
+    "list-walked-without-a-move": ("    hs = [h1, h2]\n    for item in hs:\n        item.model.eval()\n    h1.model(x)", 18),
+    "a-module-not-in-the-list": ("    for m in [enc]:\n        m.cuda()\n    dec(x)", 17),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REPORTED))
+def test_a_module_no_move_reached_is_still_reported(name):
+    body, line = REPORTED[name]
+    assert loud(HEAD.format(body=body)) == {(line, "TP102")}
+
+
+def test_a_property_returning_the_held_module():
+    # `r.model.cuda()` moves what the property returns: the module `r._model` holds
+    assert loud("""\
+import torch
+import torch.nn as nn
+
+
+class Runner:
+    def __init__(self):
+        self._model = nn.Linear(4, 4)
+
+    @property
+    def model(self):
+        return self._model
+
+
+def main():
+    r = Runner()
+    r.model.cuda()
+    x = torch.ones(4).cuda()
+    r._model(x)
+""") == set()
