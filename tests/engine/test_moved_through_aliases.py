@@ -6,7 +6,9 @@ or dict a loop walks (`for m in [enc, dec]: m.to(device)`, `for h in [h1, h2]: h
 item at a subscript (`ms[0].cuda()`).  Afterwards the original names must not keep the CPU placement they
 were bound with: where the analysis cannot tell which object moved they are on an unknown device (each of
 these was a false TP102 error on correct code).  A deep copy is another module: moving the original leaves
-the copy where it was (still reported)."""
+the copy where it was (still reported).  A method that moves what its object holds by reflection
+(`getattr(self, name).to(device)`, `for v in vars(self).values(): v.to(device)`) leaves every module the
+object holds on an unknown device."""
 import pytest
 
 from .test_finding_context import loud
@@ -82,3 +84,44 @@ def main():
     x = torch.ones(4).cuda()
     r._model(x)
 """) == set()
+
+
+TRAINER = """\
+import torch
+import torch.nn as nn
+
+
+class Trainer:
+    def __init__(self):
+        self.model = nn.Linear(4, 4)
+        self.ema = nn.Linear(4, 4)
+
+    def to(self, device):
+{move}
+        return self
+
+
+def main():
+    t = Trainer()
+    t.to("cuda")
+    x = torch.ones(4).cuda()
+    return t.model(x) + t.ema(x)
+"""
+
+REFLECTED = {
+    "getattr-by-name": "        for name in ('model', 'ema'):\n            getattr(self, name).to(device)",
+    "setattr-of-getattr": "        for name in ('model', 'ema'):\n            setattr(self, name, getattr(self, name).to(device))",
+    "vars-values": "        for v in vars(self).values():\n            if isinstance(v, nn.Module):\n                v.to(device)",
+    "dict-values": "        for v in self.__dict__.values():\n            if isinstance(v, nn.Module):\n                v.to(device)",
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFLECTED))
+def test_a_method_moving_what_the_object_holds_by_reflection(name):
+    # which attribute moved is not known: every module the object holds is on an unknown device
+    assert loud(TRAINER.format(move=REFLECTED[name])) == set()
+
+
+def test_reflection_that_moves_nothing_is_still_reported():
+    assert loud(TRAINER.format(move="        for name in ('model', 'ema'):\n            getattr(self, name).eval()")) \
+        == {(20, "TP102")}

@@ -281,25 +281,56 @@ def forget_aliases(env: dict, held: list, skip: Optional[str] = None) -> None:
             if id(value) in ids:
                 written[key] = unplaced(value)
         elif cls is ObjectV or cls is SelfV:
-            whole = id(value) in ids  # (an object moved through: all it holds, also under its own paths)
-            if whole:
-                objects.append(key + ".")
+            if id(value) in ids:  # (an object moved through: all it holds, also under its own paths)
+                objects.append((key, value))
+                continue
             for name, v in value.attrs or ():
-                if whole or id(v) in ids:
-                    forgotten = _forgotten(v)
-                    if forgotten != v:
-                        attributes[f"{key}.{name}"] = forgotten
+                if id(v) in ids:
+                    attributes[f"{key}.{name}"] = _forgotten(v)
         elif any(id(v) in ids for v in held_values(value)):
             written[key] = map_leaves(value, lambda v: _forgotten(v) if id(v) in ids else v)
-    if objects:
-        prefixes = tuple(objects)
-        for key, value in env.items():
-            if key.startswith(prefixes) and value.__class__ in PLACEABLE:
-                written[key] = unplaced(value)
     env.update(written)
     for key, value in attributes.items():  # (a path bound since says what the object holds now)
         if key != skip and key not in env:
             env[key] = value
+    for key, value in objects:
+        forget_held_by(env, key, value, skip)
+
+
+def forget_reflected(ev, node) -> None:
+    """`node` reads what an object holds by a name or all at once (`getattr(obj, name)`, `vars(obj)`,
+    `obj.__dict__`) and something it gave was moved in place: which of its modules moved is not known."""
+    if node.__class__ is ast.Call and node.func.__class__ is ast.Name and node.args \
+            and (node.func.id == "getattr" and len(node.args) >= 2 or node.func.id == "vars" and len(node.args) == 1):
+        holder = node.args[0]
+    elif node.__class__ is ast.Attribute and node.attr == "__dict__":
+        holder = node.value
+    else:
+        return
+    path = ev.path_of(holder)
+    if path is not None:
+        env = ev.frame.env
+        forget_held_by(env, path, env[path] if path in env else ev.eval(holder))
+
+
+def forget_held_by(env: dict, path: str, value: Value, skip: Optional[str] = None) -> None:
+    """Whatever the object `value` at `path` holds may have moved in place, which one is not known
+    (`getattr(self, name).to(device)`, `for v in vars(self).values(): v.to(device)`): its modules, under
+    its attributes and under the paths bound since (`path.model`), are on an unknown device."""
+    prefix = path + "."
+    moved = {}
+    for key, v in env.items():
+        if key.startswith(prefix) and v.__class__ in PLACEABLE:
+            moved[key] = unplaced(v)
+    if value.__class__ is ObjectV or value.__class__ is SelfV:
+        for name, v in value.attrs or ():
+            key = prefix + name
+            if key not in env:
+                forgotten = _forgotten(v)
+                if forgotten != v:
+                    moved[key] = forgotten
+    moved.pop(skip, None)
+    env.update(moved)
 
 
 def _forgotten(value: Value) -> Value:

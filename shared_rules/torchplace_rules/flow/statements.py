@@ -15,7 +15,7 @@ from typing import Optional
 from ..model import EngineError
 from ..syntax_nodes import own_nodes
 from .cross_file import decorator_from_project, import_from, import_module, import_star
-from .state import MAX_LOOP_PASSES, MODULE_MOVES, LoopContext, forget_aliases, held_values, Terminated, join_env, same_env, with_held_attributes, with_stored_items
+from .state import MAX_LOOP_PASSES, MODULE_MOVES, LoopContext, forget_aliases, forget_reflected, held_values, Terminated, join_env, same_env, with_held_attributes, with_stored_items
 from .torch_api import TRAINING_STEP_METHODS
 from .values import FALSE, NUMBER, TRUE, UNKNOWN, ClassV, DeviceV, DictV, FuncV, ObjectV, QualV, SelfV, TensorV, Value, iteration_element
 
@@ -225,6 +225,7 @@ class StatementRunner:
             if container.__class__ is ast.Call and container.func.__class__ is ast.Attribute \
                     and container.func.attr in ("values", "items") and not container.args:
                 container = container.func.value
+            forget_reflected(self, container)  # (`for v in vars(self).values(): v.to(device)`)
             path = self.path_of(container)
             env = self.frame.env
             # (the names that hold what it holds: `for m in [enc, dec]`, `hs = [h1, h2]; for h in hs: h.model.cuda()`)
