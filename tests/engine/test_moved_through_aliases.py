@@ -40,6 +40,13 @@ QUIET = {
     "dict-items": "    ms = {'enc': enc, 'dec': dec}\n    for name, m in ms.items():\n        m.cuda()\n    dec(enc(x))",
     "enumerate": "    ms = [enc, dec]\n    for i, m in enumerate(ms):\n        m.cuda()\n    dec(enc(x))",
     "list-subscript": "    ms = [enc, dec]\n    ms[0].cuda()\n    ms[1].cuda()\n    dec(enc(x))",
+    # a module made of named modules moves them (they are its submodules: `seq[0] is enc`)
+    "sequential-of-named-modules": "    seq = nn.Sequential(enc, dec)\n    seq.cuda()\n    dec(enc(x))",
+    "module-list-of-named-modules": "    ml = nn.ModuleList([enc, dec])\n    ml.cuda()\n    dec(enc(x))",
+    # (`nn.DataParallel(enc).module is enc`; the fake GPU cannot build a DataParallel)
+    "data-parallel-of-a-named-module": "    dp = nn.DataParallel(enc)\n    dp.to('cuda')\n    enc(x)",
+    "submodule-read-before-the-parent-moved": "    seq = nn.Sequential(nn.Linear(4, 4))\n    first = seq[0]\n"
+                                                "    seq.cuda()\n    first(x)",
 }
 
 
@@ -53,6 +60,7 @@ REPORTED = {
     "deep-copy-of-the-moved-module": ("    teacher = copy.deepcopy(enc)\n    enc.cuda()\n    teacher(x)", 17),
     "list-walked-without-a-move": ("    hs = [h1, h2]\n    for item in hs:\n        item.model.eval()\n    h1.model(x)", 18),
     "a-module-not-in-the-list": ("    for m in [enc]:\n        m.cuda()\n    dec(x)", 17),
+    "a-module-not-in-the-sequential": ("    seq = nn.Sequential(enc)\n    seq.cuda()\n    dec(x)", 17),
 }
 
 
@@ -60,6 +68,44 @@ REPORTED = {
 def test_a_module_no_move_reached_is_still_reported(name):
     body, line = REPORTED[name]
     assert loud(HEAD.format(body=body)) == {(line, "TP102")}
+
+
+def test_a_project_module_made_of_a_named_module():
+    # `Head(enc).to(device)` moves `head.encoder`, which is `enc`
+    assert loud("""\
+import torch
+import torch.nn as nn
+
+
+class Head(nn.Module):
+    def __init__(self, encoder):
+        super().__init__()
+        self.encoder = encoder
+        self.fc = nn.Linear(4, 2)
+
+    def forward(self, x):
+        return self.fc(self.encoder(x))
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.backbone = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.backbone(x)
+
+
+def main():
+    enc = nn.Linear(4, 4)
+    head = Head(enc)
+    head.to("cuda")
+    net = Net()
+    backbone = net.backbone
+    net.cuda()
+    x = torch.ones(4).cuda()
+    return enc(x) + head(x) + backbone(x)
+""") == set()
 
 
 def test_a_property_returning_the_held_module():

@@ -261,16 +261,17 @@ def held_values(value: Value) -> list:
     return [value]
 
 
-def forget_aliases(env: dict, held: list, skip: Optional[str] = None) -> None:
+def forget_aliases(env: dict, held: list, skip: Optional[str] = None, made: Optional[ast.AST] = None) -> None:
     """The modules and objects `held` (by identity) may have been moved in place through another name
     (`m = model; m.cuda()`, `for h in [h1, h2]: h.model.cuda()`): each other name that holds one of
     them, or an object or container holding one, holds it on an unknown device.  `skip`: the path the
     move itself bound.  Values are immutable and shared, not copied, by a binding, so identity is a
     (conservative) alias test: a value shared by two objects that are not one only loses what is known.
     An object's attributes are written as paths (`h1.model`), the object itself is kept: a callee's
-    effects on its parameters are told by the identity of what they hold."""
+    effects on its parameters are told by the identity of what they hold.  `made`: where the moved module
+    was made (or last moved), which a submodule read from it keeps (`backbone = net.backbone`)."""
     ids = {id(v) for v in held if v.__class__ in _ALIASED}
-    if not ids:
+    if not ids and made is None:
         return
     written, attributes, objects = {}, {}, []
     for key, value in env.items():
@@ -278,7 +279,7 @@ def forget_aliases(env: dict, held: list, skip: Optional[str] = None) -> None:
         if key == skip or cls not in _SCANNED and not isinstance(value, DictV):
             continue
         if cls is ModuleV or cls is PlacedV:
-            if id(value) in ids:
+            if id(value) in ids or made is not None and cls is ModuleV and value.placed_at is made:
                 written[key] = unplaced(value)
         elif cls is ObjectV or cls is SelfV:
             if id(value) in ids:  # (an object moved through: all it holds, also under its own paths)

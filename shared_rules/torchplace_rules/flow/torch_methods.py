@@ -203,7 +203,8 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
         path = ev.path_of(node.func.value)
         if path is not None:  # Module.to() moves the module in place
             env = ev.frame.env
-            forget_aliases(env, [module], path)  # (`m = model; m.cuda()`: what `model` holds moved too)
+            # (`m = model; m.cuda()`: what `model` names moved too, and the modules it was made of)
+            forget_aliases(env, [module] + _made_of(ev, module.placed_at), path, module.placed_at)
             env[path] = PlacedV(dev, node) if placed and dev is not None else moved
             prefix = path + "."
             for key in [k for k, v in env.items() if isinstance(v, ModuleV) and k.startswith(prefix)]:
@@ -241,6 +242,21 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
         if path is not None:
             ev.frame.env[path] = replace(module, dev=None, placed_at=None)
     return UNKNOWN
+
+
+def _made_of(ev, made) -> list:
+    """The values of the names a module was made of (`Head(encoder)`, `nn.Sequential(a, b)`,
+    `nn.ModuleList([a, b])`, `nn.DataParallel(net)`): its submodules, which move with it."""
+    if made.__class__ is not ast.Call or not made.args and not made.keywords:
+        return []
+    env = ev.frame.env
+    out = []
+    for arg in made.args + [k.value for k in made.keywords]:
+        for part in arg.elts if arg.__class__ in (ast.List, ast.Tuple) else (arg,):
+            path = ev.path_of(part.value if part.__class__ is ast.Starred else part)
+            if path is not None and path in env:
+                out.append(env[path])
+    return out
 
 
 # nn.Module methods that leave the parameters where they are
