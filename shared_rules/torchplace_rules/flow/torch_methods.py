@@ -204,7 +204,11 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
         if path is not None:  # Module.to() moves the module in place
             env = ev.frame.env
             # (`m = model; m.cuda()`: what `model` names moved too, and the modules it was made of)
-            forget_aliases(env, [module] + _made_of(ev, module.placed_at), path, module.placed_at)
+            made = module.placed_at
+            owner = env.get(path.rpartition(".")[0]) if "." in path else None
+            if owner.__class__ is ModuleV and owner.placed_at is made:
+                made = None  # (a submodule read from its owner, `m.model`: no module made with the owner moves)
+            forget_aliases(env, [module] + _made_of(ev, made), path, made)
             env[path] = PlacedV(dev, node) if placed and dev is not None else moved
             prefix = path + "."
             for key in [k for k, v in env.items() if isinstance(v, ModuleV) and k.startswith(prefix)]:
