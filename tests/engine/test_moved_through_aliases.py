@@ -45,6 +45,10 @@ QUIET = {
     "module-list-of-named-modules": "    ml = nn.ModuleList([enc, dec])\n    ml.cuda()\n    dec(enc(x))",
     # (`nn.DataParallel(enc).module is enc`; the fake GPU cannot build a DataParallel)
     "data-parallel-of-a-named-module": "    dp = nn.DataParallel(enc)\n    dp.to('cuda')\n    enc(x)",
+    "comprehension-moving-the-items": "    moved = [m.cuda() for m in (enc, dec)]\n    dec(enc(x))",
+    "getattr-with-the-module-as-default": "    getattr(enc, 'module', enc).cuda()\n    enc(x)",
+    "loop-over-named-children": "    seq = nn.Sequential(nn.Linear(4, 4), nn.ReLU())\n    for name, child in seq.named_children():\n"
+                                "        child.cuda()\n    seq(x)",
     "submodule-read-before-the-parent-moved": "    seq = nn.Sequential(nn.Linear(4, 4))\n    first = seq[0]\n"
                                                 "    seq.cuda()\n    first(x)",
 }
@@ -60,6 +64,7 @@ REPORTED = {
     "deep-copy-of-the-moved-module": ("    teacher = copy.deepcopy(enc)\n    enc.cuda()\n    teacher(x)", 17),
     "list-walked-without-a-move": ("    hs = [h1, h2]\n    for item in hs:\n        item.model.eval()\n    h1.model(x)", 18),
     "a-module-not-in-the-list": ("    for m in [enc]:\n        m.cuda()\n    dec(x)", 17),
+    "comprehension-that-moves-nothing": ("    names = [type(m).__name__ for m in (enc, dec)]\n    enc(x)", 16),
     "a-module-not-in-the-sequential": ("    seq = nn.Sequential(enc)\n    seq.cuda()\n    dec(x)", 17),
 }
 
@@ -171,3 +176,30 @@ def test_a_method_moving_what_the_object_holds_by_reflection(name):
 def test_reflection_that_moves_nothing_is_still_reported():
     assert loud(TRAINER.format(move="        for name in ('model', 'ema'):\n            getattr(self, name).eval()")) \
         == {(20, "TP102")}
+
+
+def test_a_method_returning_self_after_moving_a_nested_holders_module():
+    # `self.inner.net.cuda()` in the plain class's own cuda(): `Outer().cuda()` hands back the moved net
+    assert loud("""\
+import torch
+import torch.nn as nn
+
+
+class Inner:
+    def __init__(self):
+        self.net = nn.Linear(4, 4)
+
+
+class Outer:
+    def __init__(self):
+        self.inner = Inner()
+
+    def cuda(self):
+        self.inner.net.cuda()
+        return self
+
+
+def main():
+    o = Outer().cuda()
+    return o.inner.net(torch.ones(4).cuda())
+""") == set()

@@ -12,10 +12,10 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
-from ..syntax_nodes import calls_and_assignments
+from ..syntax_nodes import calls_and_assignments, own_nodes
 from .devices import ACCEL_KIND, Dev
 from .values import (STATE_UNKNOWN, UNKNOWN, DeviceV, DictV, EnumerateV, LoaderV, ModuleV, ObjectV, OptimizerV, PlacedV,
-                     SelfV, SeqV, Value, join_all, map_leaves)
+                     SelfV, SeqV, Value, attrs_get, join_all, map_leaves)
 
 MAX_LOOP_PASSES = 3  # a loop body runs until its entry environment stops changing, at most this often
 
@@ -129,7 +129,27 @@ def with_held_attributes(env: dict, name: str, value: Value) -> Value:
     self.buf.cuda()`, `runner.model.cuda()`): what `Agent().cuda()` or `build()` hands back, where no
     caller's name holds the instance for those effects to reach."""
     held = held_attributes(env, name)
-    return replace(value, attrs=merge_attributes(value.attrs, held)) if held else value
+    attrs = merge_attributes(value.attrs, held) if held else value.attrs
+    prefix = name + "."
+    for key, inner in env.items():  # (`self.inner.net.cuda()`: what an object it holds holds)
+        if key.startswith(prefix) and "." in key[len(prefix):] and "[" not in key:
+            attrs = _with_nested(attrs, key[len(prefix):].split("."), inner)
+    return replace(value, attrs=attrs) if attrs is not value.attrs else value
+
+
+def _with_nested(attrs: tuple, names: list, value: Value) -> tuple:
+    """`attrs` with `value` bound at the attribute path `names` (`["inner", "net"]`) of an object they
+    hold; a module on the way (`model.backbone`) is on an unknown device (one of its submodules moved)."""
+    held = attrs_get(attrs, names[0])
+    if held.__class__ is ObjectV:
+        if len(names) == 2:
+            inner = merge_attributes(held.attrs, ((names[1], value),))
+        else:
+            inner = _with_nested(held.attrs, names[1:], value)
+        return merge_attributes(attrs, ((names[0], replace(held, attrs=inner)),))
+    if held.__class__ is ModuleV and value.__class__ in PLACEABLE:
+        return merge_attributes(attrs, ((names[0], unplaced(held)),))
+    return attrs
 
 
 def same_env(a: dict, b: dict) -> bool:
@@ -248,6 +268,26 @@ def move_call_roots(text: str) -> frozenset:
     return frozenset(roots)
 
 
+def moves_its_items(node) -> bool:
+    """Does a `for` loop or a comprehension move its target, or something it holds, in place (`for m
+    in models: m.to(device)`, `[h.model.cuda() for h in holders]`)?  Kept on the node."""
+    known = node.__dict__.get("_tp_moves_items")
+    if known is None:
+        targets = [node.target] if node.__class__ in (ast.For, ast.AsyncFor) else [g.target for g in node.generators]
+        names = {n.id for t in targets for n in ast.walk(t) if n.__class__ is ast.Name}
+        known = node._tp_moves_items = bool(names) and any(
+            n.__class__ is ast.Call and n.func.__class__ is ast.Attribute and n.func.attr in MODULE_MOVES
+            and _root_name(n.func.value) in names for n in own_nodes(node))
+    return known
+
+
+def _root_name(node) -> Optional[str]:
+    """The name an attribute chain starts from (`h.model` -> h)."""
+    while node.__class__ is ast.Attribute:
+        node = node.value
+    return node.id if node.__class__ is ast.Name else None
+
+
 def held_values(value: Value) -> list:
     """The values a list, tuple or dict holds (what `enumerate`, `zip` or `.items()` of it iterates),
     one level down: the objects a loop over it reaches."""
@@ -304,6 +344,9 @@ def forget_reflected(ev, node) -> None:
     if node.__class__ is ast.Call and node.func.__class__ is ast.Name and node.args \
             and (node.func.id == "getattr" and len(node.args) >= 2 or node.func.id == "vars" and len(node.args) == 1):
         holder = node.args[0]
+        default = ev.path_of(node.args[2]) if len(node.args) == 3 else None
+        if default is not None and default in ev.frame.env:  # `getattr(model, "module", model)`: it may be what moved
+            forget_aliases(ev.frame.env, [ev.frame.env[default]])
     elif node.__class__ is ast.Attribute and node.attr == "__dict__":
         holder = node.value
     else:
@@ -330,6 +373,8 @@ def forget_held_by(env: dict, path: str, value: Value, skip: Optional[str] = Non
                 forgotten = _forgotten(v)
                 if forgotten != v:
                     moved[key] = forgotten
+    if value.__class__ is ModuleV and path != skip:
+        moved[path] = unplaced(value)  # (one of its submodules moved: the module as a whole is not in one place)
     moved.pop(skip, None)
     env.update(moved)
 
