@@ -203,3 +203,53 @@ def main():
     o = Outer().cuda()
     return o.inner.net(torch.ones(4).cuda())
 """) == set()
+
+
+HELPER = """\
+import torch
+import torch.nn as nn
+
+
+def to_device(modules, device):
+    for m in modules:
+        m.to(device)
+
+
+def to_device_star(device, *modules):
+    for m in modules:
+        m.to(device)
+
+
+def setup():
+    model.cuda()
+
+
+model = nn.Linear(4, 4)
+alias = model
+enc, dec = nn.Linear(4, 4), nn.Linear(4, 4)
+x = torch.ones(4).cuda()
+{body}
+"""
+
+HELPER_QUIET = {
+    "a-list-display-handed-to-a-helper": "to_device([enc, dec], 'cuda')\ny = dec(enc(x))",
+    "a-named-list-handed-to-a-helper": "ms = [enc, dec]\nto_device(ms, 'cuda')\ny = dec(enc(x))",
+    "star-arguments-of-a-helper": "to_device_star('cuda', enc, dec)\ny = dec(enc(x))",
+    # a function of the file moves the module-level model: after a call, where it is (and `alias`) is unknown
+    "a-global-moved-by-a-function": "setup()\ny = model(x)",
+    "an-alias-of-a-global-moved-by-a-function": "setup()\ny = alias(x)",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HELPER_QUIET))
+def test_a_helper_that_moves_what_it_is_handed(name):
+    assert loud(HELPER.format(body=HELPER_QUIET[name])) == set()
+
+
+def test_a_module_the_helper_was_not_handed_is_still_reported():
+    assert loud(HELPER.format(body="to_device([enc], 'cuda')\ny = dec(x)")) == {(24, "TP102")}
+
+
+def test_a_global_no_call_moved_is_still_reported():
+    # (the function that moves it is never called before the use)
+    assert loud(HELPER.format(body="y = model(x)\nsetup()")) == {(23, "TP102")}

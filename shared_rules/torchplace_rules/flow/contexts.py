@@ -551,9 +551,14 @@ def _effects(exit_env: dict, bound: dict, released: set = frozenset(), fnode=Non
     no longer in a known place, whatever the name holds at the end."""
     effects = {}
     for name, entry in bound.items():
+        after = exit_env.get(name)
+        if name in released and (entry.__class__ is SeqV or entry.__class__ is DictV):
+            # a loop that moved what it holds (`for m in modules: m.to(device)`, `modules[0].cuda()`): the
+            # caller's container, and the modules it holds under other names, are on an unknown device
+            effects[name] = ITEMS_MOVED
+            continue
         if not isinstance(entry, (ModuleV, PlacedV, ObjectV, SelfV, DictV, BatchV, OptimizerV)) and entry is not UNKNOWN:
             continue
-        after = exit_env.get(name)
         changes = []
         if after is not entry:
             # (another module the body made under the name: not the caller's, which it may have moved first)
@@ -573,6 +578,9 @@ def _effects(exit_env: dict, bound: dict, released: set = frozenset(), fnode=Non
         if changes:
             effects[name] = tuple(changes)
     return effects
+
+
+ITEMS_MOVED = (("", UNKNOWN),)  # the effect of a body that moved what a list or dict passed to it holds
 
 
 def apply_effects(ev, effects: dict, paths: dict, assigned: Optional[dict] = None) -> None:

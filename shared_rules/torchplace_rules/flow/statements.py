@@ -236,6 +236,7 @@ class StatementRunner:
             forget_aliases(env, held_values(held), path)
             if path is not None and (path in env or "." in path):
                 env[path] = UNKNOWN
+                self.frame.released.add(path)  # (a caller's list or dict: what it holds moved)
 
     stmt_AsyncFor = stmt_For
 

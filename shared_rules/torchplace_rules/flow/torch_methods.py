@@ -220,6 +220,7 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
                 env = ev.frame.env
                 forget_aliases(env, held_values(env.get(container, UNKNOWN)), container)
                 env[container] = UNKNOWN
+                ev.frame.released.add(container)
         return moved
     args, kwargs = ev.eval_args(node)
     ev.emit("call", node, None, name, module, args, kwargs)
