@@ -45,6 +45,8 @@ QUIET = {
     "module-list-of-named-modules": "    ml = nn.ModuleList([enc, dec])\n    ml.cuda()\n    dec(enc(x))",
     # (`nn.DataParallel(enc).module is enc`; the fake GPU cannot build a DataParallel)
     "data-parallel-of-a-named-module": "    dp = nn.DataParallel(enc)\n    dp.to('cuda')\n    enc(x)",
+    # `eval()` / `half()` / `train()` return the module itself: the move that follows moves `enc`
+    "move-chained-after-eval": "    enc.eval().requires_grad_(False).cuda()\n    enc(x)",
     "comprehension-moving-the-items": "    moved = [m.cuda() for m in (enc, dec)]\n    dec(enc(x))",
     "getattr-with-the-module-as-default": "    getattr(enc, 'module', enc).cuda()\n    enc(x)",
     "loop-over-named-children": "    seq = nn.Sequential(nn.Linear(4, 4), nn.ReLU())\n    for name, child in seq.named_children():\n"
@@ -64,6 +66,7 @@ REPORTED = {
     "deep-copy-of-the-moved-module": ("    teacher = copy.deepcopy(enc)\n    enc.cuda()\n    teacher(x)", 17),
     "list-walked-without-a-move": ("    hs = [h1, h2]\n    for item in hs:\n        item.model.eval()\n    h1.model(x)", 18),
     "a-module-not-in-the-list": ("    for m in [enc]:\n        m.cuda()\n    dec(x)", 17),
+    "another-module-chained": ("    dec.eval().cuda()\n    enc(x)", 16),
     "comprehension-that-moves-nothing": ("    names = [type(m).__name__ for m in (enc, dec)]\n    enc(x)", 16),
     "a-module-not-in-the-sequential": ("    seq = nn.Sequential(enc)\n    seq.cuda()\n    dec(x)", 17),
 }

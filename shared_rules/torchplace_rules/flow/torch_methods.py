@@ -200,7 +200,11 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
         if not moves:
             return module
         moved = replace(module, dev=dev, placed_at=node)
-        path = ev.path_of(node.func.value)
+        receiver = node.func.value
+        while receiver.__class__ is ast.Call and receiver.func.__class__ is ast.Attribute \
+                and receiver.func.attr in _RETURN_SELF:  # `model.eval().cuda()`: `eval()` returned `model`
+            receiver = receiver.func.value
+        path = ev.path_of(receiver)
         if path is not None:  # Module.to() moves the module in place
             env = ev.frame.env
             # (`m = model; m.cuda()`: what `model` names moved too, and the modules it was made of)
@@ -247,6 +251,9 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
         if path is not None:
             ev.frame.env[path] = replace(module, dev=None, placed_at=None)
     return UNKNOWN
+
+
+_RETURN_SELF = frozenset(MODULE_SELF_METHODS) | {"to", "cuda", "cpu"}  # nn.Module methods that return the module
 
 
 def _made_of(ev, made) -> list:
