@@ -256,3 +256,34 @@ def test_a_module_the_helper_was_not_handed_is_still_reported():
 def test_a_global_no_call_moved_is_still_reported():
     # (the function that moves it is never called before the use)
     assert loud(HELPER.format(body="y = model(x)\nsetup()")) == {(23, "TP102")}
+
+
+TRAINER_HOLDS = """\
+import torch
+import torch.nn as nn
+
+
+class Trainer:
+    def __init__(self, model, device):
+        self.model = model
+        self.device = device
+
+    def setup(self):
+        self.model.{call}
+
+
+def main():
+    model = nn.Linear(4, 4)
+    t = Trainer(model, torch.device("cuda"))
+    t.setup()
+    return model(torch.ones(4).cuda())
+"""
+
+
+def test_a_method_moving_the_module_it_was_handed_reaches_the_callers_name():
+    # `t.setup()` moves `t.model`, which is the caller's `model`
+    assert loud(TRAINER_HOLDS.format(call="to(self.device)")) == set()
+
+
+def test_a_method_that_moves_nothing_leaves_the_callers_module_reported():
+    assert loud(TRAINER_HOLDS.format(call="eval()")) == {(18, "TP102")}

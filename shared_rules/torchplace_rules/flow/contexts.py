@@ -28,9 +28,9 @@ from .class_model import tensor_container_items
 from .cross_file import HOME_ATTR, foreign_home, foreign_result, foreign_text, qualified_name, record_outgoing
 from .devices import ACCEL_KIND, CPU, SELF_DEV, SELF_KIND, Dev, parse_device_string
 from .optimizers import loaded_into, same_optimizer
-from .state import PLACEABLE, Frame, follow_move, local_names
+from .state import PLACEABLE, Frame, follow_move, forget_aliases, local_names
 from .values import (
-    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, OptimizerV, ParamsV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, join_all, map_leaves,
+    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, OptimizerV, ParamsV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, attrs_get, join_all, map_leaves,
 )
 
 MAX_CALL_DEPTH = 4
@@ -580,6 +580,17 @@ def _effects(exit_env: dict, bound: dict, released: set = frozenset(), fnode=Non
     return effects
 
 
+def _held_at(env: dict, path: str, suffix: str) -> Optional[Value]:
+    """What the caller holds at `path + suffix` before a call's effect is written there: the path's own
+    binding, or the attribute of the object at `path` (`.model` of `t`)."""
+    found = env.get(path + suffix)
+    if found is None and suffix.count(".") == 1 and suffix.startswith(".") and "[" not in suffix:
+        owner = env.get(path)
+        if owner.__class__ is ObjectV or owner.__class__ is SelfV:
+            found = attrs_get(owner.attrs, suffix[1:])
+    return found
+
+
 ITEMS_MOVED = (("", UNKNOWN),)  # the effect of a body that moved what a list or dict passed to it holds
 
 
@@ -602,8 +613,12 @@ def apply_effects(ev, effects: dict, paths: dict, assigned: Optional[dict] = Non
                     continue
             if value.__class__ is OptimizerV:
                 value = loaded_into(env.get(path + suffix), value)
-            elif not suffix and value.__class__ in (ModuleV, PlacedV) and getattr(env.get(path), "dev", None) != value.dev:
-                follow_move(ev, path, value.dev, None)  # (a module the callee moved: its optimizers' parameters)
+            elif value.__class__ in (ModuleV, PlacedV):
+                if not suffix and getattr(env.get(path), "dev", None) != value.dev:
+                    follow_move(ev, path, value.dev, None)  # (a module the callee moved: its optimizers' parameters)
+                before = _held_at(env, path, suffix)
+                if before is not value and before.__class__ in (ModuleV, PlacedV) and before.dev != value.dev:
+                    forget_aliases(env, [before], path + suffix)  # (`t.setup()` moved `t.model`, which is `model`)
             env[path + suffix] = value
             stmt = assigned.get((name, suffix)) if assigned else None
             if stmt is not None:
