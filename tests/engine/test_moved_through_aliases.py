@@ -47,6 +47,7 @@ QUIET = {
     "data-parallel-of-a-named-module": "    dp = nn.DataParallel(enc)\n    dp.to('cuda')\n    enc(x)",
     # `eval()` / `half()` / `train()` return the module itself: the move that follows moves `enc`
     "move-chained-after-eval": "    enc.eval().requires_grad_(False).cuda()\n    enc(x)",
+    "an-item-a-list-method-gave": "    todo = [enc, dec]\n    while todo:\n        todo.pop().cuda()\n    dec(enc(x))",
     "comprehension-moving-the-items": "    moved = [m.cuda() for m in (enc, dec)]\n    dec(enc(x))",
     "getattr-with-the-module-as-default": "    getattr(enc, 'module', enc).cuda()\n    enc(x)",
     "loop-over-named-children": "    seq = nn.Sequential(nn.Linear(4, 4), nn.ReLU())\n    for name, child in seq.named_children():\n"

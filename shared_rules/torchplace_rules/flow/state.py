@@ -340,7 +340,8 @@ def forget_aliases(env: dict, held: list, skip: Optional[str] = None, made: Opti
 
 def forget_reflected(ev, node) -> None:
     """`node` reads what an object holds by a name or all at once (`getattr(obj, name)`, `vars(obj)`,
-    `obj.__dict__`) and something it gave was moved in place: which of its modules moved is not known."""
+    `obj.__dict__`), or an item of a list or dict (`todo.pop()`, `d.get(k)`), and something it gave was
+    moved in place: which of its modules moved is not known."""
     if node.__class__ is ast.Call and node.func.__class__ is ast.Name and node.args \
             and (node.func.id == "getattr" and len(node.args) >= 2 or node.func.id == "vars" and len(node.args) == 1):
         holder = node.args[0]
@@ -349,6 +350,12 @@ def forget_reflected(ev, node) -> None:
             forget_aliases(ev.frame.env, [ev.frame.env[default]])
     elif node.__class__ is ast.Attribute and node.attr == "__dict__":
         holder = node.value
+    elif node.__class__ is ast.Call and node.func.__class__ is ast.Attribute:
+        container = ev.path_of(node.func.value)  # `todo.pop().cuda()`: one of the list's or dict's items moved
+        held = ev.frame.env.get(container) if container is not None else None
+        if held.__class__ is SeqV or isinstance(held, DictV):
+            forget_aliases(ev.frame.env, held_values(held))
+        return
     else:
         return
     path = ev.path_of(holder)

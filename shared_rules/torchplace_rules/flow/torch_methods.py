@@ -225,6 +225,8 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
                 forget_aliases(env, held_values(env.get(container, UNKNOWN)), container)
                 env[container] = UNKNOWN
                 ev.frame.released.add(container)
+        else:  # a module a call gave (`next(iter(models)).cuda()`): the names holding it
+            forget_aliases(ev.frame.env, [module])
         return moved
     args, kwargs = ev.eval_args(node)
     ev.emit("call", node, None, name, module, args, kwargs)
