@@ -48,6 +48,7 @@ QUIET = {
     # `eval()` / `half()` / `train()` return the module itself: the move that follows moves `enc`
     "move-chained-after-eval": "    enc.eval().requires_grad_(False).cuda()\n    enc(x)",
     "an-item-a-list-method-gave": "    todo = [enc, dec]\n    while todo:\n        todo.pop().cuda()\n    dec(enc(x))",
+    "a-function-mapped-over-the-modules": "    list(map(lambda m: m.cuda(), [enc, dec]))\n    dec(enc(x))",
     "comprehension-moving-the-items": "    moved = [m.cuda() for m in (enc, dec)]\n    dec(enc(x))",
     "getattr-with-the-module-as-default": "    getattr(enc, 'module', enc).cuda()\n    enc(x)",
     "loop-over-named-children": "    seq = nn.Sequential(nn.Linear(4, 4), nn.ReLU())\n    for name, child in seq.named_children():\n"
@@ -68,6 +69,7 @@ REPORTED = {
     "list-walked-without-a-move": ("    hs = [h1, h2]\n    for item in hs:\n        item.model.eval()\n    h1.model(x)", 18),
     "a-module-not-in-the-list": ("    for m in [enc]:\n        m.cuda()\n    dec(x)", 17),
     "another-module-chained": ("    dec.eval().cuda()\n    enc(x)", 16),
+    "a-mapped-function-that-moves-nothing": ("    list(map(lambda m: m.eval(), [enc, dec]))\n    enc(x)", 16),
     "comprehension-that-moves-nothing": ("    names = [type(m).__name__ for m in (enc, dec)]\n    enc(x)", 16),
     "a-module-not-in-the-sequential": ("    seq = nn.Sequential(enc)\n    seq.cuda()\n    dec(x)", 17),
 }

@@ -19,7 +19,7 @@ from .contexts import (
 )
 from .devices import ACCEL_KIND, SELF_DEV, SELF_KIND
 from .optimizers import owned_by_caller
-from .state import MODULE_MOVES, forget_aliases, forget_moved_arguments, held_attributes, held_values, merge_attributes
+from .state import MODULE_MOVES, forget_aliases, forget_moved_arguments, held_attributes, held_values, merge_attributes, moves_its_items
 from .torch_calls import default_collate, default_device
 from .torch_placement import absent_arguments, constructor_device
 from .values import (
@@ -43,6 +43,8 @@ def call_function(ev, node: ast.Call, func: FuncV, evaluated=None) -> Value:
 def map_function(ev, node: ast.Call, func: FuncV, seq: SeqV) -> Value:
     """`map(f, seq)` with a function of the project (a lambda): `f` of each item, or of the
     element when the items are not known one by one."""
+    if moves_its_items(func.node):  # `map(lambda m: m.cuda(), [enc, dec])`: what the list holds moved
+        forget_aliases(ev.frame.env, held_values(seq))
     if seq.items is not None and len(seq.items) <= 8:
         return SeqV(tuple(_call(ev, node, func, None, [None], [item], {}, None, None, ev.frame.self_dev) for item in seq.items))
     return SeqV(None, _call(ev, node, func, None, [None], [seq.element()], {}, None, None, ev.frame.self_dev))

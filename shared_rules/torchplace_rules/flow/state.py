@@ -270,10 +270,16 @@ def move_call_roots(text: str) -> frozenset:
 
 def moves_its_items(node) -> bool:
     """Does a `for` loop or a comprehension move its target, or something it holds, in place (`for m
-    in models: m.to(device)`, `[h.model.cuda() for h in holders]`)?  Kept on the node."""
+    in models: m.to(device)`, `[h.model.cuda() for h in holders]`), or a function one of its parameters
+    (`lambda m: m.cuda()`, mapped over a list)?  Kept on the node."""
     known = node.__dict__.get("_tp_moves_items")
     if known is None:
-        targets = [node.target] if node.__class__ in (ast.For, ast.AsyncFor) else [g.target for g in node.generators]
+        if node.__class__ in (ast.For, ast.AsyncFor):
+            targets = [node.target]
+        elif node.__class__ in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
+            targets = [ast.Name(a.arg) for a in node.args.posonlyargs + node.args.args]
+        else:
+            targets = [g.target for g in node.generators]
         names = {n.id for t in targets for n in ast.walk(t) if n.__class__ is ast.Name}
         known = node._tp_moves_items = bool(names) and any(
             n.__class__ is ast.Call and n.func.__class__ is ast.Attribute and n.func.attr in MODULE_MOVES
