@@ -552,7 +552,7 @@ def _effects(exit_env: dict, bound: dict, released: set = frozenset(), fnode=Non
     effects = {}
     for name, entry in bound.items():
         after = exit_env.get(name)
-        if name in released and (entry.__class__ is SeqV or entry.__class__ is DictV):
+        if name in released and (entry.__class__ is SeqV or isinstance(entry, DictV)):
             # a loop that moved what it holds (`for m in modules: m.to(device)`, `modules[0].cuda()`): the
             # caller's container, and the modules it holds under other names, are on an unknown device
             effects[name] = ITEMS_MOVED

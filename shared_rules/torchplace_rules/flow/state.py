@@ -276,7 +276,7 @@ def moves_its_items(node) -> bool:
     if known is None:
         if node.__class__ in (ast.For, ast.AsyncFor):
             targets = [node.target]
-        elif node.__class__ in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):  # (lazy bodies subclass them)
             targets = [ast.Name(a.arg) for a in node.args.posonlyargs + node.args.args]
         else:
             targets = [g.target for g in node.generators]
