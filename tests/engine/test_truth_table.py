@@ -15,6 +15,14 @@ HEADER = "import torch\nimport torch.nn as nn\ndevice = torch.device('cuda')\n"
 CASES = [
     ("module-to-alone-is-in-place", "m = nn.Linear(3, 2)\nm.to(device)\ny = m(torch.ones(1, 3, device=device))\n", False, None),
     ("module-cuda-alone", "m = nn.Linear(3, 2)\nm.cuda()\ny = m(torch.ones(1, 3).to(device))\n", False, None),
+    # Module.to moves the object: a name bound to the same module (or a list holding it) sees it moved
+    ("module-moved-through-an-alias", "m = nn.Linear(3, 2)\nalias = m\nalias.to(device)\ny = m(torch.ones(1, 3, device=device))\n",
+     False, None),
+    ("modules-moved-through-a-list", "a = nn.Linear(3, 3)\nb = nn.Linear(3, 2)\nfor layer in [a, b]:\n    layer.to(device)\n"
+     "y = b(a(torch.ones(1, 3, device=device)))\n", False, None),
+    # copy.deepcopy makes another module: moving the original leaves the copy on the CPU
+    ("deepcopy-is-not-moved-with-the-original", "import copy\nm = nn.Linear(3, 2)\nc = copy.deepcopy(m)\nm.to(device)\n"
+     "y = c(torch.ones(1, 3, device=device))\n", True, "TP102"),
     ("inplace-add-keeps-device", "a = torch.ones(3, device=device)\nb = torch.ones(3, device=device)\na += b\nc = a * b\n", False, None),
     ("inplace-add-mixed-raises", "a = torch.ones(3, device=device)\nb = torch.ones(3)\na += b\n", True, "TP101"),
     ("zero-dim-cpu-times-cuda", "x = torch.ones(3, device=device)\ny = x * torch.tensor(2.0)\n", False, None),

@@ -26,7 +26,7 @@ from .project_calls import (
     self_attribute,
 )
 from .project_calls import call_method as project_method
-from .state import MODULE_MOVES, forget_moved_arguments, with_stored_items
+from .state import MODULE_MOVES, forget_moved_arguments, forget_reflected, with_stored_items
 from .optimizers import optimizer_method
 from .torch_calls import call_qualified, layer as torch_layer
 from .torch_methods import buffers_only, module_input_conflicts, module_method, numpy_method, stateless_module_output, tensor_method, to_target
@@ -148,6 +148,8 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         # an instance of a class whose base we cannot see (maybe a Module), or one that hands the names it
         # lacks to what it holds (`__getattr__`: `wrapper.cuda()` moves the model it wraps): `.to()` moves it
         recv = UNKNOWN
+    if name in MODULE_MOVES and node.func.value.__class__ is ast.Call:
+        forget_reflected(ev, node.func.value)  # `getattr(self, name).to(device)`: one of its modules moved
     if recv.__class__ is SelfV and recv.placed and name in MODULE_MOVES:
         path = ev.path_of(node.func.value)  # `self.to(device)`: the submodules a caller placed move too
         if path is not None:

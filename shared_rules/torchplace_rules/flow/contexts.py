@@ -28,9 +28,9 @@ from .class_model import tensor_container_items
 from .cross_file import HOME_ATTR, foreign_home, foreign_result, foreign_text, qualified_name, record_outgoing
 from .devices import ACCEL_KIND, CPU, SELF_DEV, SELF_KIND, Dev, parse_device_string
 from .optimizers import loaded_into, same_optimizer
-from .state import PLACEABLE, Frame, follow_move, local_names
+from .state import PLACEABLE, Frame, follow_move, forget_aliases, local_names
 from .values import (
-    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, OptimizerV, ParamsV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, join_all, map_leaves,
+    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, OptimizerV, ParamsV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, attrs_get, join_all, map_leaves,
 )
 
 MAX_CALL_DEPTH = 4
@@ -551,9 +551,14 @@ def _effects(exit_env: dict, bound: dict, released: set = frozenset(), fnode=Non
     no longer in a known place, whatever the name holds at the end."""
     effects = {}
     for name, entry in bound.items():
+        after = exit_env.get(name)
+        if name in released and (entry.__class__ is SeqV or isinstance(entry, DictV)):
+            # a loop that moved what it holds (`for m in modules: m.to(device)`, `modules[0].cuda()`): the
+            # caller's container, and the modules it holds under other names, are on an unknown device
+            effects[name] = ITEMS_MOVED
+            continue
         if not isinstance(entry, (ModuleV, PlacedV, ObjectV, SelfV, DictV, BatchV, OptimizerV)) and entry is not UNKNOWN:
             continue
-        after = exit_env.get(name)
         changes = []
         if after is not entry:
             # (another module the body made under the name: not the caller's, which it may have moved first)
@@ -580,6 +585,20 @@ def _effects(exit_env: dict, bound: dict, released: set = frozenset(), fnode=Non
     return effects
 
 
+def _held_at(env: dict, path: str, suffix: str) -> Optional[Value]:
+    """What the caller holds at `path + suffix` before a call's effect is written there: the path's own
+    binding, or the attribute of the object at `path` (`.model` of `t`)."""
+    found = env.get(path + suffix)
+    if found is None and suffix.count(".") == 1 and suffix.startswith(".") and "[" not in suffix:
+        owner = env.get(path)
+        if owner.__class__ is ObjectV or owner.__class__ is SelfV:
+            found = attrs_get(owner.attrs, suffix[1:])
+    return found
+
+
+ITEMS_MOVED = (("", UNKNOWN),)  # the effect of a body that moved what a list or dict passed to it holds
+
+
 def apply_effects(ev, effects: dict, paths: dict, assigned: Optional[dict] = None) -> None:
     """Write a call's effects into the caller's environment (`paths`: parameter -> the caller's access path)."""
     env = ev.frame.env
@@ -599,8 +618,12 @@ def apply_effects(ev, effects: dict, paths: dict, assigned: Optional[dict] = Non
                     continue
             if value.__class__ is OptimizerV:
                 value = loaded_into(env.get(path + suffix), value)
-            elif not suffix and value.__class__ in (ModuleV, PlacedV) and getattr(env.get(path), "dev", None) != value.dev:
-                follow_move(ev, path, value.dev, None)  # (a module the callee moved: its optimizers' parameters)
+            elif value.__class__ in (ModuleV, PlacedV):
+                if not suffix and getattr(env.get(path), "dev", None) != value.dev:
+                    follow_move(ev, path, value.dev, None)  # (a module the callee moved: its optimizers' parameters)
+                before = _held_at(env, path, suffix)
+                if before is not value and before.__class__ in (ModuleV, PlacedV) and before.dev != value.dev:
+                    forget_aliases(env, [before], path + suffix)  # (`t.setup()` moved `t.model`, which is `model`)
             env[path + suffix] = value
             stmt = assigned.get((name, suffix)) if assigned else None
             if stmt is not None:

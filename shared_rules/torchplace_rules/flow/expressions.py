@@ -21,7 +21,7 @@ from .devices import (
 )
 from .events import Conflict
 from .optimizers import optimizer_attribute, unlink_rebound
-from .state import NotYetSet, with_stored_items
+from .state import NotYetSet, forget_aliases, held_values, moves_its_items, with_stored_items
 from .values import (
     MEMBERS, SELF_MOVED,
     ACCELERATOR_AVAILABLE,
@@ -564,9 +564,11 @@ class ExpressionEvaluator:
     def expr_comprehension(self, node) -> Value:
         saved = self.frame.env
         self.frame.env = dict(saved)
+        iterables = []
         try:
             for gen in node.generators:
                 iterable = self.eval(gen.iter)
+                iterables.append(iterable)
                 element, _ = iteration_element(iterable, gen)
                 self.bind(gen.target, element, None)
                 for cond in gen.ifs:
@@ -578,6 +580,8 @@ class ExpressionEvaluator:
             return SeqV(None, elt) if not isinstance(node, ast.SetComp) else UNKNOWN
         finally:
             self.frame.env = saved
+            if moves_its_items(node):  # `[m.cuda() for m in (enc, dec)]`: what the iterables hold moved
+                forget_aliases(saved, [v for it in iterables for v in held_values(it)])
 
     expr_ListComp = expr_SetComp = expr_GeneratorExp = expr_DictComp = expr_comprehension
 

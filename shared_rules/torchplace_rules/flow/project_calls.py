@@ -15,11 +15,11 @@ from typing import Optional
 
 from .class_model import device_parameter, method_kind, plain_container, tensor_container_items
 from .contexts import (
-    apply_effects, argument_paths, bind_arguments, call_in_context, relative_to, relocate, same_place,
+    ITEMS_MOVED, apply_effects, argument_paths, bind_arguments, call_in_context, relative_to, relocate, same_place,
 )
 from .devices import ACCEL_KIND, SELF_DEV, SELF_KIND
 from .optimizers import owned_by_caller
-from .state import MODULE_MOVES, forget_moved_arguments, held_attributes, merge_attributes
+from .state import MODULE_MOVES, forget_aliases, forget_moved_arguments, held_attributes, held_values, merge_attributes, moves_its_items
 from .torch_calls import default_collate, default_device
 from .torch_placement import absent_arguments, constructor_device
 from .values import (
@@ -43,6 +43,8 @@ def call_function(ev, node: ast.Call, func: FuncV, evaluated=None) -> Value:
 def map_function(ev, node: ast.Call, func: FuncV, seq: SeqV) -> Value:
     """`map(f, seq)` with a function of the project (a lambda): `f` of each item, or of the
     element when the items are not known one by one."""
+    if moves_its_items(func.node):  # `map(lambda m: m.cuda(), [enc, dec])`: what the list holds moved
+        forget_aliases(ev.frame.env, held_values(seq))
     if seq.items is not None and len(seq.items) <= 8:
         return SeqV(tuple(_call(ev, node, func, None, [None], [item], {}, None, None, ev.frame.self_dev) for item in seq.items))
     return SeqV(None, _call(ev, node, func, None, [None], [seq.element()], {}, None, None, ev.frame.self_dev))
@@ -62,12 +64,30 @@ def _call(ev, node: ast.Call, func: FuncV, cls, arg_nodes: list, args: list, kwa
     if result.effects:
         paths = argument_paths(ev, func.node, arg_nodes, node.keywords, first_path, first is not None)
         apply_effects(ev, result.effects, paths, result.assigned)
+        for name, changes in result.effects.items():
+            if changes is ITEMS_MOVED:  # `to_device([enc, dec])`: the modules the list held moved
+                forget_aliases(ev.frame.env, held_values(bound.get(name, UNKNOWN)))
+    if ev.frame.kind == "module" and func.home is None:
+        _forget_moved_globals(ev)
     returns = result.returns
     if isinstance(returns, (ParamsV, SeqV, DictV)):  # `model.param_groups(...)`: the parameters of the caller's modules
         if paths is None:
             paths = argument_paths(ev, func.node, arg_nodes, node.keywords, first_path, first is not None)
         returns = owned_by_caller(returns, func.node, paths, ev.frame.func)
     return returns
+
+
+def _forget_moved_globals(ev) -> None:
+    """Module-level code called a function of the file: a module-level module that some function
+    moves in place (`def setup(): model.cuda()`) may have moved, as may the names sharing it
+    (`alias = model`).  (Which function moves it is not asked: where it is now is unknown.)"""
+    roots = ev.move_roots()
+    if not roots:
+        return
+    env = ev.frame.env
+    held = [env[name] for name in roots if name in env and ev.moved_by_a_function(name, env[name])]
+    if held:
+        forget_aliases(env, held)
 
 
 # -- methods -----------------------------------------------------------------------------

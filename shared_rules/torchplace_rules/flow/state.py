@@ -12,11 +12,11 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
-from ..syntax_nodes import calls_and_assignments
+from ..syntax_nodes import calls_and_assignments, own_nodes
 from .devices import ACCEL_KIND, Dev
 from .values import (
-    STATE_UNKNOWN, UNKNOWN, BatchV, DeviceV, DictV, LoaderV, ModuleV, NumpyV, OptimizerV, ParamsV, PlacedV, TensorV, Value,
-    join_all,
+    STATE_UNKNOWN, UNKNOWN, BatchV, DeviceV, DictV, EnumerateV, LoaderV, ModuleV, NumpyV, ObjectV, OptimizerV, ParamsV,
+    PlacedV, SelfV, SeqV, TensorV, Value, attrs_get, join_all, map_leaves,
 )
 
 MAX_LOOP_PASSES = 3  # a loop body runs until its entry environment stops changing, at most this often
@@ -143,7 +143,27 @@ def with_held_attributes(env: dict, name: str, value: Value) -> Value:
     self.buf.cuda()`, `runner.model.cuda()`): what `Agent().cuda()` or `build()` hands back, where no
     caller's name holds the instance for those effects to reach."""
     held = held_attributes(env, name)
-    return replace(value, attrs=merge_attributes(value.attrs, held)) if held else value
+    attrs = merge_attributes(value.attrs, held) if held else value.attrs
+    prefix = name + "."
+    for key, inner in env.items():  # (`self.inner.net.cuda()`: what an object it holds holds)
+        if key.startswith(prefix) and "." in key[len(prefix):] and "[" not in key:
+            attrs = _with_nested(attrs, key[len(prefix):].split("."), inner)
+    return replace(value, attrs=attrs) if attrs is not value.attrs else value
+
+
+def _with_nested(attrs: tuple, names: list, value: Value) -> tuple:
+    """`attrs` with `value` bound at the attribute path `names` (`["inner", "net"]`) of an object they
+    hold; a module on the way (`model.backbone`) is on an unknown device (one of its submodules moved)."""
+    held = attrs_get(attrs, names[0])
+    if held.__class__ is ObjectV:
+        if len(names) == 2:
+            inner = merge_attributes(held.attrs, ((names[1], value),))
+        else:
+            inner = _with_nested(held.attrs, names[1:], value)
+        return merge_attributes(attrs, ((names[0], replace(held, attrs=inner)),))
+    if held.__class__ is ModuleV and value.__class__ in PLACEABLE:
+        return merge_attributes(attrs, ((names[0], unplaced(held)),))
+    return attrs
 
 
 def same_env(a: dict, b: dict) -> bool:
@@ -260,6 +280,139 @@ def move_call_roots(text: str) -> frozenset:
         if root is not None:
             roots.add(root)
     return frozenset(roots)
+
+
+def moves_its_items(node) -> bool:
+    """Does a `for` loop or a comprehension move its target, or something it holds, in place (`for m
+    in models: m.to(device)`, `[h.model.cuda() for h in holders]`), or a function one of its parameters
+    (`lambda m: m.cuda()`, mapped over a list)?  Kept on the node."""
+    known = node.__dict__.get("_tp_moves_items")
+    if known is None:
+        if node.__class__ in (ast.For, ast.AsyncFor):
+            targets = [node.target]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):  # (lazy bodies subclass them)
+            targets = [ast.Name(a.arg) for a in node.args.posonlyargs + node.args.args]
+        else:
+            targets = [g.target for g in node.generators]
+        names = {n.id for t in targets for n in ast.walk(t) if n.__class__ is ast.Name}
+        known = node._tp_moves_items = bool(names) and any(
+            n.__class__ is ast.Call and n.func.__class__ is ast.Attribute and n.func.attr in MODULE_MOVES
+            and _root_name(n.func.value) in names for n in own_nodes(node))
+    return known
+
+
+def _root_name(node) -> Optional[str]:
+    """The name an attribute chain starts from (`h.model` -> h)."""
+    while node.__class__ is ast.Attribute:
+        node = node.value
+    return node.id if node.__class__ is ast.Name else None
+
+
+def held_values(value: Value) -> list:
+    """The values a list, tuple or dict holds (what `enumerate`, `zip` or `.items()` of it iterates),
+    one level down: the objects a loop over it reaches."""
+    if isinstance(value, EnumerateV):  # (enumerate, zip, items)
+        inner = value.inner
+        return [v for part in inner for v in held_values(part)] if inner.__class__ is tuple else held_values(inner)
+    if value.__class__ is SeqV:
+        return list(value.items or ()) + [value.elem]
+    if isinstance(value, DictV):
+        return [v for _, v in value.items or ()] + [value.elem]
+    return [value]
+
+
+def forget_aliases(env: dict, held: list, skip: Optional[str] = None, made: Optional[ast.AST] = None) -> None:
+    """The modules and objects `held` (by identity) may have been moved in place through another name
+    (`m = model; m.cuda()`, `for h in [h1, h2]: h.model.cuda()`): each other name that holds one of
+    them, or an object or container holding one, holds it on an unknown device.  `skip`: the path the
+    move itself bound.  Values are immutable and shared, not copied, by a binding, so identity is a
+    (conservative) alias test: a value shared by two objects that are not one only loses what is known.
+    An object's attributes are written as paths (`h1.model`), the object itself is kept: a callee's
+    effects on its parameters are told by the identity of what they hold.  `made`: where the moved module
+    was made (or last moved), which a submodule read from it keeps (`backbone = net.backbone`)."""
+    ids = {id(v) for v in held if v.__class__ in _ALIASED}
+    if not ids and made is None:
+        return
+    written, attributes, objects = {}, {}, []
+    for key, value in env.items():
+        cls = value.__class__
+        if key == skip or cls not in _SCANNED and not isinstance(value, DictV):
+            continue
+        if cls is ModuleV or cls is PlacedV:
+            if id(value) in ids or made is not None and cls is ModuleV and value.placed_at is made:
+                written[key] = unplaced(value)
+        elif cls is ObjectV or cls is SelfV:
+            if id(value) in ids:  # (an object moved through: all it holds, also under its own paths)
+                objects.append((key, value))
+                continue
+            for name, v in value.attrs or ():
+                if id(v) in ids:
+                    attributes[f"{key}.{name}"] = _forgotten(v)
+        elif any(id(v) in ids for v in held_values(value)):
+            written[key] = map_leaves(value, lambda v: _forgotten(v) if id(v) in ids else v)
+    env.update(written)
+    for key, value in attributes.items():  # (a path bound since says what the object holds now)
+        if key != skip and key not in env:
+            env[key] = value
+    for key, value in objects:
+        forget_held_by(env, key, value, skip)
+
+
+def forget_reflected(ev, node) -> None:
+    """`node` reads what an object holds by a name or all at once (`getattr(obj, name)`, `vars(obj)`,
+    `obj.__dict__`), or an item of a list or dict (`todo.pop()`, `d.get(k)`), and something it gave was
+    moved in place: which of its modules moved is not known."""
+    if node.__class__ is ast.Call and node.func.__class__ is ast.Name and node.args \
+            and (node.func.id == "getattr" and len(node.args) >= 2 or node.func.id == "vars" and len(node.args) == 1):
+        holder = node.args[0]
+        default = ev.path_of(node.args[2]) if len(node.args) == 3 else None
+        if default is not None and default in ev.frame.env:  # `getattr(model, "module", model)`: it may be what moved
+            forget_aliases(ev.frame.env, [ev.frame.env[default]])
+    elif node.__class__ is ast.Attribute and node.attr == "__dict__":
+        holder = node.value
+    elif node.__class__ is ast.Call and node.func.__class__ is ast.Attribute:
+        container = ev.path_of(node.func.value)  # `todo.pop().cuda()`: one of the list's or dict's items moved
+        held = ev.frame.env.get(container) if container is not None else None
+        if held.__class__ is SeqV or isinstance(held, DictV):
+            forget_aliases(ev.frame.env, held_values(held))
+        return
+    else:
+        return
+    path = ev.path_of(holder)
+    if path is not None:
+        env = ev.frame.env
+        forget_held_by(env, path, env[path] if path in env else ev.eval(holder))
+
+
+def forget_held_by(env: dict, path: str, value: Value, skip: Optional[str] = None) -> None:
+    """Whatever the object `value` at `path` holds may have moved in place, which one is not known
+    (`getattr(self, name).to(device)`, `for v in vars(self).values(): v.to(device)`): its modules, under
+    its attributes and under the paths bound since (`path.model`), are on an unknown device."""
+    prefix = path + "."
+    moved = {}
+    for key, v in env.items():
+        if key.startswith(prefix) and v.__class__ in PLACEABLE:
+            moved[key] = unplaced(v)
+    if value.__class__ is ObjectV or value.__class__ is SelfV:
+        for name, v in value.attrs or ():
+            key = prefix + name
+            if key not in env:
+                forgotten = _forgotten(v)
+                if forgotten != v:
+                    moved[key] = forgotten
+    if value.__class__ is ModuleV and path != skip:
+        moved[path] = unplaced(value)  # (one of its submodules moved: the module as a whole is not in one place)
+    moved.pop(skip, None)
+    env.update(moved)
+
+
+def _forgotten(value: Value) -> Value:
+    """A module, or what an object holds, on an unknown device."""
+    return map_leaves(value, unplaced, objects=True)
+
+
+_ALIASED = frozenset({ModuleV, PlacedV, ObjectV})  # what a move in place reaches through another name
+_SCANNED = _ALIASED | {SelfV, SeqV}  # (and dicts): what may hold one of them
 
 
 def unplaced(value: Value) -> Value:

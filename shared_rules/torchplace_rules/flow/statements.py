@@ -15,9 +15,9 @@ from typing import Optional
 from ..model import EngineError
 from ..syntax_nodes import own_nodes
 from .cross_file import decorator_from_project, import_from, import_module, import_star
-from .state import MAX_LOOP_PASSES, MODULE_MOVES, LoopContext, Terminated, join_env, same_env, with_held_attributes, with_stored_items
+from .state import MAX_LOOP_PASSES, MODULE_MOVES, LoopContext, forget_aliases, moves_its_items, forget_held_by, forget_reflected, held_values, Terminated, join_env, same_env, with_held_attributes, with_stored_items
 from .torch_api import TRAINING_STEP_METHODS
-from .values import FALSE, NUMBER, TRUE, UNKNOWN, ClassV, DeviceV, DictV, FuncV, ObjectV, QualV, SelfV, TensorV, Value, iteration_element
+from .values import FALSE, NUMBER, TRUE, UNKNOWN, ClassV, DeviceV, DictV, FuncV, ModuleV, ObjectV, QualV, SelfV, TensorV, Value, iteration_element
 
 
 _HANDLERS: dict = {}  # (runner class, statement type) -> its stmt_* method (None: nothing to do)
@@ -218,16 +218,25 @@ class StatementRunner:
         element, loader = iteration_element(iterable, stmt)
         training = _has_training_step(stmt.body)
         self.run_loop(stmt, training, loader, lambda: self.bind(stmt.target, element, None))
-        if _moves_its_items(stmt):
+        if moves_its_items(stmt):
             # `for m in holder.models.values(): m.to(device)`: the modules the container holds moved in
             # place, which its value does not say (its items are copies of what it held): it is unknown
             container = stmt.iter
             if container.__class__ is ast.Call and container.func.__class__ is ast.Attribute \
-                    and container.func.attr in ("values", "items") and not container.args:
+                    and container.func.attr in _ITEM_VIEWS and not container.args:
                 container = container.func.value
+            forget_reflected(self, container)  # (`for v in vars(self).values(): v.to(device)`)
             path = self.path_of(container)
-            if path is not None and (path in self.frame.env or "." in path):
-                self.frame.env[path] = UNKNOWN
+            env = self.frame.env
+            held = env.get(path, iterable) if path is not None else iterable
+            if held.__class__ is ModuleV and path is not None:  # `for c in model.children(): c.cuda()`
+                forget_held_by(env, path, held)
+                return
+            # (the names that hold what it holds: `for m in [enc, dec]`, `hs = [h1, h2]; for h in hs: h.model.cuda()`)
+            forget_aliases(env, held_values(held), path)
+            if path is not None and (path in env or "." in path):
+                env[path] = UNKNOWN
+                self.frame.released.add(path)  # (a caller's list or dict: what it holds moved)
 
     stmt_AsyncFor = stmt_For
 
@@ -365,15 +374,8 @@ class StatementRunner:
                 self.frame.before[name] = value if value is not None else UNKNOWN
 
 
-def _moves_its_items(stmt) -> bool:
-    """Does a `for` loop move its target in place (`for m in models: m.to(device)`)?  Kept on the node."""
-    known = stmt.__dict__.get("_tp_moves_items")
-    if known is None:
-        names = {n.id for n in ast.walk(stmt.target) if n.__class__ is ast.Name}
-        known = stmt._tp_moves_items = bool(names) and any(
-            n.__class__ is ast.Call and n.func.__class__ is ast.Attribute and n.func.attr in MODULE_MOVES
-            and n.func.value.__class__ is ast.Name and n.func.value.id in names for n in own_nodes(stmt))
-    return known
+# what a loop over a container's items reads it through (`d.values()`, `model.children()`)
+_ITEM_VIEWS = frozenset({"values", "items", "children", "named_children", "modules", "named_modules"})
 
 
 def _has_training_step(body) -> bool:

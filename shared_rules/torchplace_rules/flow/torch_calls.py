@@ -17,10 +17,10 @@ from . import operators
 from . import torch_api as api
 from .devices import ACCEL_KIND, CPU, RUNTIME, Dev, parse_device_string
 from .ranks import FIXED_RANK, SAME_RANK, factory_rank
-from .state import forget_moved_arguments
+from .state import MODULE_MOVES, forget_moved_arguments
 from .optimizers import make_optimizer, optimizer_class
 from .torchvision_transforms import transform_call
-from .values import ACCELERATOR_AVAILABLE, NONE, NUMBER, EncodingV, QualV, UNKNOWN, BatchV, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, PlacedV, SeqV, TensorV, Value, map_leaves
+from .values import ACCELERATOR_AVAILABLE, NONE, NUMBER, EncodingV, QualV, UNKNOWN, BatchV, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, ObjectV, PlacedV, SeqV, TensorV, Value, map_leaves
 
 def kw_device(ev, node: ast.Call, kwargs: dict) -> tuple[bool, Optional[Dev]]:
     """(has a device= keyword, its device when known).  `device=None` is no device: the default,
@@ -87,7 +87,9 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
         t = args[0] if args else UNKNOWN
         return replace(t, grad=True, origin=node, factory=None) if isinstance(t, TensorV) else UNKNOWN
     if qual in ("copy.deepcopy", "copy.copy") and len(args) == 1:
-        return args[0]  # a copy where the original is; it moves nothing
+        # a copy where the original is; it moves nothing.  A deep copy's modules are other modules than
+        # the original's (a move of one is no move of the other: `forget_aliases` tells them by identity)
+        return map_leaves(args[0], lambda v: _copied(v, node), objects=True) if qual == "copy.deepcopy" else args[0]
     if qual == "torch.compile":
         return args[0] if args and isinstance(args[0], (ModuleV, PlacedV)) else UNKNOWN
     if head in ("torch.utils.data", "torch.utils.data.dataloader") and last == "DataLoader":
@@ -493,3 +495,13 @@ def _literal_dtype(node: ast.List) -> Optional[str]:
         return "int64"
     return None
 
+
+def _copied(value: Value, at: ast.Call) -> Value:
+    """A module or object of `copy.deepcopy` (`at`): where the original is, but not it.  A copy of a
+    module never moved is made at `at`, not where the original was made (a move of the original, which
+    reaches what was read from it, does not reach the copy); one of a moved module keeps that move."""
+    if value.__class__ is ModuleV:
+        placed = value.placed_at
+        moved = placed.__class__ is ast.Call and placed.func.__class__ is ast.Attribute and placed.func.attr in MODULE_MOVES
+        return replace(value, placed_at=placed if moved else at)
+    return replace(value) if value.__class__ in (PlacedV, ObjectV) else value

@@ -17,7 +17,7 @@ from . import torch_api as api
 from .devices import ACCEL_KIND, CPU, RUNTIME, SELF_KIND, Dev
 from .events import Conflict
 from .ranks import FIXED_RANK, SAME_RANK, method_rank
-from .state import follow_move
+from .state import follow_move, forget_aliases, held_values
 from .torch_calls import dtype_of, kw_device
 from .values import (
     NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, ItemsV, ModuleV, NumpyV, ParamsV, PlacedV, QualV, SeqV, TensorV, Value,
@@ -205,9 +205,19 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
         if not moves:
             return module
         moved = replace(module, dev=dev, placed_at=node)
-        path = ev.path_of(node.func.value)
+        receiver = node.func.value
+        while receiver.__class__ is ast.Call and receiver.func.__class__ is ast.Attribute \
+                and receiver.func.attr in _RETURN_SELF:  # `model.eval().cuda()`: `eval()` returned `model`
+            receiver = receiver.func.value
+        path = ev.path_of(receiver)
         if path is not None:  # Module.to() moves the module in place
             env = ev.frame.env
+            # (`m = model; m.cuda()`: what `model` names moved too, and the modules it was made of)
+            made = module.placed_at
+            owner = env.get(path.rpartition(".")[0]) if "." in path else None
+            if owner.__class__ is ModuleV and owner.placed_at is made:
+                made = None  # (a submodule read from its owner, `m.model`: no module made with the owner moves)
+            forget_aliases(env, [module] + _made_of(ev, made), path, made)
             env[path] = PlacedV(dev, node) if placed and dev is not None else moved
             prefix = path + "."
             for key in [k for k, v in env.items() if isinstance(v, ModuleV) and k.startswith(prefix)]:
@@ -216,7 +226,12 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
         elif node.func.value.__class__ is ast.Subscript:
             container = ev.path_of(node.func.value.value)
             if container is not None:  # `models[k].to(device)`: one of its modules moved, which one is not known
-                ev.frame.env[container] = UNKNOWN
+                env = ev.frame.env
+                forget_aliases(env, held_values(env.get(container, UNKNOWN)), container)
+                env[container] = UNKNOWN
+                ev.frame.released.add(container)
+        else:  # a module a call gave (`next(iter(models)).cuda()`): the names holding it
+            forget_aliases(ev.frame.env, [module])
         return moved
     args, kwargs = ev.eval_args(node)
     ev.emit("call", node, None, name, module, args, kwargs)
@@ -243,6 +258,24 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
         if path is not None:
             ev.frame.env[path] = replace(module, dev=None, placed_at=None)
     return UNKNOWN
+
+
+_RETURN_SELF = frozenset(MODULE_SELF_METHODS) | {"to", "cuda", "cpu"}  # nn.Module methods that return the module
+
+
+def _made_of(ev, made) -> list:
+    """The values of the names a module was made of (`Head(encoder)`, `nn.Sequential(a, b)`,
+    `nn.ModuleList([a, b])`, `nn.DataParallel(net)`): its submodules, which move with it."""
+    if made.__class__ is not ast.Call or not made.args and not made.keywords:
+        return []
+    env = ev.frame.env
+    out = []
+    for arg in made.args + [k.value for k in made.keywords]:
+        for part in arg.elts if arg.__class__ in (ast.List, ast.Tuple) else (arg,):
+            path = ev.path_of(part.value if part.__class__ is ast.Starred else part)
+            if path is not None and path in env:
+                out.append(env[path])
+    return out
 
 
 # nn.Module methods that leave the parameters where they are
