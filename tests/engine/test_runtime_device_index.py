@@ -189,3 +189,18 @@ CASES = {
 def test_runtime_index_and_one_path_names(name):
     body, expected = CASES[name]
     assert_findings(H, body, expected)
+
+
+# NumPy's makers take `dtype` by position too: `np.ones(n, np.float32)` is float32, not float64 (TP302)
+NUMPY_POSITIONAL = [("np.ones(4, np.float32)", False), ("np.zeros(4, int)", False),
+                    ("np.full((2, 2), 1.0, np.float32)", False), ("np.array([1.0], 'float32')", False),
+                    ("np.ones(4)", True), ("np.empty(3, np.float64)", True)]
+
+
+@pytest.mark.parametrize("expr,float64", NUMPY_POSITIONAL, ids=[e for e, _ in NUMPY_POSITIONAL])
+def test_numpy_dtype_by_position(expr, float64):
+    import numpy as np
+
+    assert (eval(expr, {"np": np}).dtype == np.float64) == float64
+    source = f"import numpy as np\nimport torch\nx = torch.from_numpy({expr}).to(torch.device('cuda'))\n"
+    assert [f.code for f in check_source(source, "t.py") if f.code == "TP302"] == (["TP302"] if float64 else [])

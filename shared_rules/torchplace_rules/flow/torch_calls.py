@@ -438,10 +438,14 @@ def numpy_call(ev, node: ast.Call, qual: str, args: list, kwargs: dict) -> Value
     dtype = None
     for k in node.keywords:
         if k.arg == "dtype":
-            attr = k.value.attr if isinstance(k.value, ast.Attribute) else getattr(k.value, "value", None)
-            dtype = api.NUMPY_DTYPES.get(attr) if isinstance(attr, str) else None
+            dtype = _numpy_dtype(k.value)
             if dtype is None:
                 return NumpyV(None)
+    position = _NUMPY_DTYPE_POSITION.get(last) if qual == f"numpy.{last}" else None
+    if dtype is None and position is not None and len(node.args) > position:
+        dtype = _numpy_dtype(node.args[position])  # `np.ones(n, np.float32)`: the dtype given by position
+        if dtype is None:
+            return NumpyV(None)
     if qual.startswith("numpy.random.") and last in api.NUMPY_RANDOM_FLOAT64:
         rank = None
         if last in ("rand", "randn"):
@@ -467,6 +471,23 @@ def numpy_call(ev, node: ast.Call, qual: str, args: list, kwargs: dict) -> Value
             return NumpyV(dtype or _literal_dtype(node.args[0]), 1)
         return NumpyV(dtype)
     return NumpyV(dtype) if _makes_host_data(qual, last) else UNKNOWN
+
+
+# where NumPy's makers take `dtype` by position (numpy/_core/numeric.py, multiarray)
+_NUMPY_DTYPE_POSITION = {"zeros": 1, "ones": 1, "empty": 1, "identity": 1, "full": 2, "eye": 3, "array": 1, "asarray": 1,
+                         "ascontiguousarray": 1}
+_BUILTIN_DTYPES = {"float": "float64", "int": "int64", "bool": "bool", "complex": "complex128"}
+
+
+def _numpy_dtype(node: ast.AST) -> Optional[str]:
+    """`np.float32`, `"float32"`, `float`/`int`: the dtype named (None: another or unknown)."""
+    if isinstance(node, ast.Attribute):
+        return api.NUMPY_DTYPES.get(node.attr)
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return api.NUMPY_DTYPES.get(node.value)
+    if isinstance(node, ast.Name):
+        return _BUILTIN_DTYPES.get(node.id)
+    return None
 
 
 # numpy callables whose result is not host array data: objects, None, files, settings, booleans
