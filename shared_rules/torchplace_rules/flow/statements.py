@@ -15,6 +15,7 @@ from typing import Optional
 from ..model import EngineError
 from ..syntax_nodes import own_nodes
 from .cross_file import decorator_from_project, import_from, import_module, import_star
+from .devices import chosen_target, tests_a_device
 from .state import MAX_LOOP_PASSES, MODULE_MOVES, LoopContext, Terminated, join_env, same_env, with_held_attributes, with_stored_items
 from .torch_api import TRAINING_STEP_METHODS
 from .values import FALSE, NUMBER, TRUE, UNKNOWN, ClassV, DeviceV, DictV, FuncV, ObjectV, QualV, SelfV, TensorV, Value, iteration_element
@@ -203,7 +204,10 @@ class StatementRunner:
             if self.exec_body(stmt.orelse):
                 branches.append(self.frame.env)
         self.frame.env = entry
+        chosen = _device_choice(stmt, branches) if len(branches) == 2 and stmt.orelse else None
         self.merge(branches)
+        if chosen:
+            self.frame.env.update(chosen)
 
     def merge(self, branches: list) -> None:
         if not branches:
@@ -369,6 +373,26 @@ def _moves_its_items(stmt) -> bool:
             n.__class__ is ast.Call and n.func.__class__ is ast.Attribute and n.func.attr in MODULE_MOVES
             and n.func.value.__class__ is ast.Name and n.func.value.id in names for n in own_nodes(stmt))
     return known
+
+
+def _device_choice(stmt: ast.If, branches: list) -> Optional[dict]:
+    """`if args.cpu: device = torch.device("cpu")` / `else: device = torch.device("cuda")` (or an
+    `elif` chain picking an accelerator): the names the `if` binds to the CPU on one path and to one
+    accelerator on the other hold the program's target, as in `"cuda" if use_gpu else "cpu"`
+    (joined, they would be unknown).  Not where the test reads where a value is (`if x.is_cuda:`)."""
+    chosen = None
+    for node in stmt.body:
+        if node.__class__ is not ast.Assign or len(node.targets) != 1 or node.targets[0].__class__ is not ast.Name:
+            continue
+        name = node.targets[0].id
+        a, b = branches[0].get(name), branches[1].get(name)
+        if a.__class__ is not DeviceV or b.__class__ is not DeviceV:
+            continue
+        target = chosen_target(a.dev, b.dev)
+        if target is not None and not tests_a_device(stmt.test):
+            chosen = chosen or {}
+            chosen[name] = DeviceV(target, a.not_none and b.not_none)
+    return chosen
 
 
 def _has_training_step(body) -> bool:
