@@ -40,6 +40,13 @@ CASES = {
                                               "x = torch.ones(2, device=device) + torch.ones(2)\n", set()),
     "if-else-device-choice-moved-both-ways": ("if args.cpu:\n    device = torch.device('cpu')\nelse:\n    device = torch.device('cuda')\n"
                                               "x = torch.ones(2, device=device) + torch.ones(2, device=device)\n", set()),
+    # a default device set to a device not known, or on one path only, is not known: factories after it
+    # may be anywhere (cleanrl's ppo_trxl: `if args.cuda: ...; torch.set_default_device(device)`)
+    "default-device-set-on-one-path": ("if args.cuda:\n    device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+                                       "    torch.set_default_device(device)\nelse:\n    device = torch.device('cpu')\n"
+                                       "x = torch.ones(2).to(device) + torch.zeros(2)\n", set()),
+    "default-device-set-to-an-unknown-device": ("torch.set_default_device(opts.where)\n"
+                                                "x = torch.ones(2, device='cuda') + torch.zeros(2)\n", set()),
     "cuda-index-device": ("a = torch.ones(2, device='cuda:0')\nb = torch.ones(2, device='cuda:1')\nc = a + b\n", {(6, "TP101")}),
     "mps-device": ("a = torch.ones(2, device=torch.device('mps'))\nc = a @ torch.ones(2, 2)\n", {(5, "TP101")}),
     "x-device": ("a = torch.ones(2).cuda()\nb = torch.ones(2, device=a.device)\nc = a + b + torch.ones(2)\n", {(4, "TP301"), (6, "TP101")}),
