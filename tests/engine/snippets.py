@@ -13,3 +13,15 @@ def assert_findings(header: str, body: str, expected: set) -> None:
     got = {(f.span.start_line + 1 - offset, f.code) for f in findings if f.severity <= Severity.INFORMATION}
     assert got == expected, "\n" + "\n".join(f"{i + 1 - offset:3}: {l}" for i, l in enumerate(source.splitlines())) + "\n" + \
         "\n".join(f"{f.span.start_line + 1 - offset}: {f.code} {f.message}" for f in findings)
+
+
+def assert_truth_row(name: str, code: str, raises: bool, expected) -> None:
+    """A truth-table row: `import torch` + code raises under a fake GPU exactly when `raises`, and the
+    engine reports exactly `expected` (a code, or None) at warning level or above."""
+    from .fake_gpu import run_on_fake_gpu  # (imports torch: only the tests that run PyTorch need it)
+
+    source = "import torch\n" + code
+    error = run_on_fake_gpu(source)
+    assert (error is not None) == raises, f"PyTorch disagrees for {name}: {error!r}"
+    loud = [f.code for f in check_source(source, "t.py") if f.severity <= Severity.WARNING]
+    assert loud == ([] if expected is None else [expected])

@@ -7,10 +7,7 @@ about PyTorch).  Lines count from the first line of the snippet.
 
 import pytest
 
-from torchplace_rules import Severity, check_source
-
-from .fake_gpu import run_on_fake_gpu
-from .snippets import assert_findings
+from .snippets import assert_findings, assert_truth_row
 
 H = "import torch\nimport torch.nn as nn\nimport numpy as np\nfrom torch.utils.data import DataLoader, Dataset\n"
 
@@ -35,11 +32,7 @@ TRUTH = [
 
 @pytest.mark.parametrize("name,code,raises,expected", TRUTH, ids=[t[0] for t in TRUTH])
 def test_device_value_semantics(name, code, raises, expected):
-    source = "import torch\n" + code
-    error = run_on_fake_gpu(source)
-    assert (error is not None) == raises, f"PyTorch disagrees for {name}: {error!r}"
-    loud = [f.code for f in check_source(source, "t.py") if f.severity <= Severity.WARNING]
-    assert loud == ([] if expected is None else [expected])
+    assert_truth_row(name, code, raises, expected)
 
 
 CASES = {

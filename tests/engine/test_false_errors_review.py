@@ -132,6 +132,35 @@ COLLECTION = """\
 """
 
 QUIET = {
+    # fairseq PositionalEncoding: `forward` first calls a method that re-binds the attribute on the input's device
+    "attribute-re-bound-by-a-method-forward-calls-first": """
+        import torch
+        import torch.nn as nn
+
+
+        class PositionalEncoding(nn.Module):
+            def __init__(self, d_model, max_len=64):
+                super().__init__()
+                self.d_model = d_model
+                self.pe = None
+                self.extend_pe(torch.zeros(1, max_len))
+
+            def extend_pe(self, x):
+                if self.pe is not None and self.pe.size(1) >= x.size(1):
+                    if self.pe.device != x.device:
+                        self.pe = self.pe.to(device=x.device)
+                    return
+                pe = torch.zeros(x.size(1), self.d_model)
+                self.pe = pe.unsqueeze(0).to(device=x.device)
+
+            def forward(self, x):
+                self.extend_pe(x)
+                return x + self.pe[:, : x.size(1)]
+
+
+        model = PositionalEncoding(8).cuda()
+        y = model(torch.ones(2, 4, 8, device="cuda"))
+    """,
     "basic-index-assignment": """
         import torch
 
@@ -472,6 +501,28 @@ QUIET = {
 }
 
 REPORTED = {
+    "attribute-used-after-a-method-that-binds-another": ("""
+        import torch
+        import torch.nn as nn
+
+
+        class PositionalEncoding(nn.Module):
+            def __init__(self, d_model, max_len=64):
+                super().__init__()
+                self.pe = torch.zeros(1, max_len, d_model)
+                self.calls = 0
+
+            def count(self, x):
+                self.calls = self.calls + x.size(0)
+
+            def forward(self, x):
+                self.count(x)
+                return x + self.pe[:, : x.size(1)]
+
+
+        model = PositionalEncoding(8).cuda()
+        y = model(torch.ones(2, 4, 8, device="cuda"))
+    """, {(9, "TP203"), (17, "TP101")}),
     "advanced-index-assignment-of-cpu-rows": ("""
         import torch
 

@@ -51,7 +51,8 @@ def first_device_use(method: ast.FunctionDef, methods: dict, name: Optional[str]
     nodes = sorted(own_nodes(method.body), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
     starts = []
     if attr is not None:
-        rebound = min((n.lineno for n in nodes if _is_self_attr(n, attr) and isinstance(n.ctx, ast.Store)), default=None)
+        rebound = min((n.lineno for n in nodes if _is_self_attr(n, attr) and isinstance(n.ctx, ast.Store)
+                       or _calls_a_method_that_binds(n, methods, attr)), default=None)
         starts = [n for n in nodes if _is_self_attr(n, attr) and isinstance(n.ctx, ast.Load)
                   and (rebound is None or n.lineno <= rebound)]
     tainted = {name} if name is not None else set()
@@ -75,6 +76,16 @@ def first_device_use(method: ast.FunctionDef, methods: dict, name: Optional[str]
                 tainted.add(new)
                 pending.append(new)
     return None
+
+
+def _calls_a_method_that_binds(node: ast.AST, methods: dict, attr: str) -> bool:
+    """`self.extend_pe(x)` where that method of the class may re-bind `self.<attr>` (`self.pe =
+    self.pe.to(x.device)`): after the call the attribute is not known to be what `__init__` made."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "self"):
+        return False
+    method = methods.get(node.func.attr)
+    return method is not None and any(_is_self_attr(n, attr) and isinstance(n.ctx, ast.Store) for n in own_nodes(method.body))
 
 
 def _is_self_attr(node: ast.AST, attr: str) -> bool:

@@ -16,6 +16,7 @@ import ast
 from dataclasses import replace
 from typing import Optional
 
+from .class_model import NAMESPACE_CLASSES, namespace_object
 from .contexts import static_lambda
 from .cross_file import ProjectModuleV
 from .devices import SELF_DEV, parse_device_string, runtime_device
@@ -98,6 +99,8 @@ def _call_library(ev, node: ast.Call, qual: str) -> Value:
     DataLoader over a project dataset is followed into its `__getitem__` and collate function)."""
     if qual == "functools.partial":
         return make_partial(*ev.eval_args(node))
+    if qual in NAMESPACE_CLASSES:
+        return namespace_object(ev.eval_args(node)[1], node)
     result = call_qualified(ev, node, qual)
     if isinstance(result, LoaderV) and isinstance(result.dataset, ObjectV) or isinstance(result, LoaderV) \
             and isinstance(result.collate, (FuncV, ObjectV)):
@@ -402,8 +405,8 @@ def call_builtin(ev, node: ast.Call, name: str) -> Value:
         return ev.frame.env.get(_named_buffer_key(ev, node.args[1]), UNKNOWN)
     if name == "enumerate":
         return EnumerateV(first)
-    if name == "len":
-        return NUMBER
+    if name in ("len", "int", "float"):
+        return NUMBER  # (`int(x)` is an int whatever x is, or raises)
     if name == "range":
         return SeqV(None, NUMBER)  # (its items are ints, whatever its arguments)
     if name == "zip":

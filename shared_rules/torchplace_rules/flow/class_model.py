@@ -797,3 +797,18 @@ def tensor_container_items(value: Value) -> tuple:
     else:
         return ()
     return items if items and all(isinstance(v, TensorV) and v.dev is not None and not v.grad for v in items) else ()
+
+
+# `types.SimpleNamespace(device="cpu", rank=0)` / `argparse.Namespace(...)`: an object holding exactly the
+# keyword arguments it was made with (a test's stand-in for parsed command-line arguments)
+NAMESPACE_CLASSES = frozenset({"types.SimpleNamespace", "argparse.Namespace"})
+_NAMESPACE = ClassInfo(ast.ClassDef(name="SimpleNamespace", bases=[], keywords=[], body=[], decorator_list=[]),
+                       "SimpleNamespace", False)
+
+
+def namespace_object(kwargs: dict, node: ast.Call) -> Value:
+    """The namespace a call makes; unknown where it unpacks a mapping (`**vars(args)`) or takes a
+    positional mapping (Python 3.13), which may add any attribute."""
+    if node.args or any(k.arg is None for k in node.keywords):
+        return UNKNOWN
+    return ObjectV(_NAMESPACE, id(_NAMESPACE.node), tuple(sorted(kwargs.items())), node)

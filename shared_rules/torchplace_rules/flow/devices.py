@@ -13,6 +13,7 @@ from typing import Optional
 from .frozen import fast_init
 
 CPU_KIND, ACCEL_KIND, SELF_KIND = "cpu", "accel", "self"
+RUNTIME = "runtime"  # the label of an accelerator whose index the program chooses at run time
 # Device types PyTorch runs on besides the CPU (the part before `:` in "cuda:0").
 ACCEL_TYPES = ("cuda", "mps", "xpu", "xla", "hpu", "npu", "mtia", "privateuseone", )
 
@@ -87,6 +88,16 @@ def devices_conflict(a: Dev, b: Dev, current_is_zero: bool = False) -> bool:
     return False
 
 
+def index_dependent(a: Dev, b: Dev, current_is_zero: bool) -> bool:
+    """cuda:<i>, i chosen at run time (`f"cuda:{args.gpu}"`, `.cuda(gpu)`), against a CUDA device of
+    known index (`"cuda:1"`, or `"cuda"`/`.cuda()`, the current device, cuda:0 where the program never
+    picks it): an op combining them raises whenever i is another index, as `--gpu 1` makes it."""
+    if a.kind != ACCEL_KIND or b.kind != ACCEL_KIND or (a.label == RUNTIME) == (b.label == RUNTIME):
+        return False
+    known = _indexed(b.label if a.label == RUNTIME else a.label, current_is_zero)
+    return known.startswith("cuda:")
+
+
 def picks_current_device(text: str) -> bool:
     """Does this code choose the current CUDA device (`torch.cuda.set_device(i)`, `with
     torch.cuda.device(i):`)?  Without that, "cuda" and `.cuda()` mean cuda:0."""
@@ -103,7 +114,7 @@ def runtime_device(prefix, at=None) -> Optional[Dev]:
     if isinstance(prefix, str):
         base = prefix.split(":")[0].strip().lower()
         if base in ACCEL_TYPES and (":" in prefix or prefix.strip().lower() == base):
-            return Dev(ACCEL_KIND, "runtime", None, at)
+            return Dev(ACCEL_KIND, RUNTIME, None, at)
     return None
 
 

@@ -17,7 +17,8 @@ from .torch_methods import setitem_conflicts
 from .torch_placement import unplace_parameter_owners
 from .cross_file import home_elsewhere
 from .devices import (
-    ACCEL_KIND, SELF_DEV, SELF_KIND, Dev, chosen_target, devices_conflict, parse_device_string, picks_current_device, runtime_device,
+    ACCEL_KIND, RUNTIME, SELF_DEV, SELF_KIND, Dev, chosen_target, devices_conflict, index_dependent, parse_device_string,
+    picks_current_device, runtime_device,
 )
 from .events import Conflict
 from .optimizers import optimizer_attribute, unlink_rebound
@@ -697,8 +698,14 @@ class ExpressionEvaluator:
             accels = [(v, n) for v, n in operands if isinstance(v, TensorV) and v.dev is not None and v.dev.kind == ACCEL_KIND]
             for i in range(1, len(accels)):
                 a, b = accels[0][0].dev, accels[i][0].dev
-                if devices_conflict(a, b, self.current_cuda_is_zero and not self.named_where_current_is_picked(a, b)):
-                    self.emit("conflict", Conflict(node, "op", accels[i][0], accels[i][1], accels[0][0], accels[0][1], accels[0][0].dev))
+                zero = self.current_cuda_is_zero and not self.named_where_current_is_picked(a, b)
+                if devices_conflict(a, b, zero) or index_dependent(a, b, zero):
+                    # (cuda:<i>, i chosen at run time, against cuda:0: it raises whenever i is not 0)
+                    first, other = accels[0], accels[i]
+                    kind = "op" if devices_conflict(a, b, zero) else "op_index"
+                    if kind == "op_index" and b.label == RUNTIME:
+                        first, other = other, first  # (`other` is the one on the run-time index)
+                    self.emit("conflict", Conflict(node, kind, other[0], other[1], first[0], first[1], first[0].dev))
                     return True
             return False
         if other[0].dev.kind == ACCEL_KIND or other[0].dev is SELF_DEV or other[0].dev.kind == "self":

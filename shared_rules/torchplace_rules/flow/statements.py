@@ -351,17 +351,22 @@ class StatementRunner:
     def stmt_Nonlocal(self, stmt) -> None:
         for name in stmt.names:
             self.frame.env.pop(name, None)
+            if self.frame.kind != "module":
+                # a path that does not bind it sees the enclosing scope's binding (join_env takes a
+                # name bound on one path only as that binding: elsewhere reading it would raise)
+                self.frame.before.setdefault(name, UNKNOWN)
 
     def stmt_Global(self, stmt) -> None:
-        self.stmt_Nonlocal(stmt)
+        for name in stmt.names:
+            self.frame.env.pop(name, None)
         if self.frame.kind == "module":
             return
         for name in stmt.names:
             # a path that does not bind the global still sees the module's binding (a lazily filled
             # singleton: `if _M is None: _M = load()`, then `return _M`)
-            value = self.module_value(name) if name not in self.frame.before else None
-            if value is not None:
-                self.frame.before[name] = value
+            if name not in self.frame.before:
+                value = self.module_value(name)
+                self.frame.before[name] = value if value is not None else UNKNOWN
 
 
 def _moves_its_items(stmt) -> bool:

@@ -15,7 +15,7 @@ from typing import Optional
 
 from . import operators
 from . import torch_api as api
-from .devices import ACCEL_KIND, CPU, Dev, parse_device_string
+from .devices import ACCEL_KIND, CPU, RUNTIME, Dev, parse_device_string
 from .ranks import FIXED_RANK, SAME_RANK, factory_rank
 from .state import forget_moved_arguments
 from .optimizers import make_optimizer, optimizer_class
@@ -184,9 +184,14 @@ def torch_device(node: ast.Call, args: list) -> Value:
         if len(node.args) > 1 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, int):
             text = f"{text}:{node.args[1].value}"
         dev = parse_device_string(text, node)
+        if dev is not None and len(node.args) > 1 and dev.label == "cuda":
+            # `torch.device("cuda", local_rank)`: cuda:<local_rank>, an index chosen at run time
+            return DeviceV(Dev(ACCEL_KIND, RUNTIME, None, node), True)
         return DeviceV(dev, True) if dev else UNKNOWN
     if isinstance(args[0], DeviceV):
         return DeviceV(args[0].dev, True)  # torch.device(...) returns a device or raises
+    if args[0] is NUMBER:
+        return DeviceV(Dev(ACCEL_KIND, RUNTIME, None, node), True)  # `torch.device(args.gpu)`, an int: cuda:<gpu>
     return UNKNOWN
 
 
@@ -266,6 +271,8 @@ def factory(ev, node: ast.Call, name: str, args: list, kwargs: dict, overload, o
                 dev = data.dev
         elif not has_kw and not _literal_data(data_node) and not _host_sequence(data):
             dev = None  # maybe a tensor on any device: unknown
+        if data is NUMBER:
+            rank = 0  # torch.tensor(float(x)): one number makes a 0-dim tensor
     # A fix may add device= only where the overload takes it (not torch.normal(0, std)).
     made_here = node if overload.takes_device else None
     return TensorV(dev, origin=node, rank=rank, dtype=dtype, factory=made_here, random=name in api.RANDOM_FACTORIES,

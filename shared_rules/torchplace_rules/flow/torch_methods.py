@@ -14,7 +14,7 @@ from typing import Optional
 
 from . import operators
 from . import torch_api as api
-from .devices import ACCEL_KIND, CPU, SELF_KIND, Dev
+from .devices import ACCEL_KIND, CPU, RUNTIME, SELF_KIND, Dev
 from .events import Conflict
 from .ranks import FIXED_RANK, SAME_RANK, method_rank
 from .state import follow_move
@@ -45,6 +45,11 @@ def _to_target(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> tuple
             return True, Dev(ACCEL_KIND, f"cuda:{index.value}", f'"cuda:{index.value}"', node), None
         if args and isinstance(args[0], DeviceV):
             return True, args[0].dev, None
+        if index is not None and not (isinstance(index, ast.Constant) and index.value is None):
+            # `.cuda(gpu)`: cuda:<gpu>, an index chosen at run time when gpu is a number; some accelerator
+            # otherwise (not the current device)
+            label = RUNTIME if args and args[0] is NUMBER else "target"
+            return True, Dev(ACCEL_KIND, label, ev.src.segment(index), node), None
         return True, Dev(ACCEL_KIND, "cuda", '"cuda"', node), None
     dtype = dtype_of(node, "dtype")
     target: Optional[Value] = kwargs.get("device")
@@ -58,7 +63,7 @@ def _to_target(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> tuple
         elif value is NUMBER and target is None and isinstance(arg_node, ast.Name):
             # `x.to(gpu)` with gpu a number: an int is a CUDA device index (aten's Device(int)), which
             # one is chosen at run time (no index is proven)
-            target = DeviceV(Dev(ACCEL_KIND, "runtime", arg_node.id, node))
+            target = DeviceV(Dev(ACCEL_KIND, RUNTIME, arg_node.id, node))
         elif (value is UNKNOWN or value is NUMBER or _opaque_name(value)) and target is None \
                 and not _looks_like_dtype(arg_node):
             target = UNKNOWN

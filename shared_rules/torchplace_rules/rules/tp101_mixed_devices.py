@@ -3,7 +3,7 @@ import ast
 from typing import Optional
 
 from ..flow.cross_file import home_elsewhere
-from ..edits import insert_keyword, make_fix, method_suffix
+from ..edits import insert_keyword, make_fix, method_suffix, needs_parens, replace_node
 from ..context import file_context
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
@@ -54,6 +54,15 @@ def _made_elsewhere(ev, c) -> Optional[str]:
     return f" (made in {home.path.name} line {origin.lineno})" if home is not None else None
 
 
+def _names_in_scope_at(ev, expr: str, where: ast.AST, op: ast.AST) -> bool:
+    """Can `expr`, a device expression valid at the op, be written at `where` (a factory call)?  A
+    literal anywhere in this file; a name only in the op's own function."""
+    ctx = file_context(ev)
+    if not ctx.in_this_file(where):
+        return False
+    return expr[0] in "\"'" or ctx.enclosing_function(where) is ctx.enclosing_function(op)
+
+
 class MixedDevices(Rule):
     code = "TP101"
     name = "mixed-devices"
@@ -86,6 +95,12 @@ class MixedDevices(Rule):
         show where each operand got its device (the message names the file and line where a CPU
         tensor made in another file's code was made).  Code inside `pytest.raises(...)` /
         `assertRaises(...)` blocks is expected to raise and is not reported.
+
+        A warning where one operand is on a CUDA device whose index the program chooses at run time
+        (`f"cuda:{args.gpu_id}"`, `torch.device("cuda", local_rank)`, `.cuda(gpu)`) and the other on
+        one of known index (`"cuda:1"`, or `.cuda()` / `"cuda"`: the current device, cuda:0 where the
+        program never calls `torch.cuda.set_device`): the op raises whenever the chosen index is
+        another one (`--gpu_id 1`), which the analysis cannot rule out.
 
         It also reports `optimizer.step()` of an optimizer with per-parameter state (SGD with a
         momentum, Adam, AdamW, RMSprop, ...) that loaded a state with `load_state_dict` and whose
@@ -229,9 +244,12 @@ class MixedDevices(Rule):
         if c.kind in ("optimizer_state", "optimizer_state_maybe"):
             self.stale_optimizer_state(ev, c)
             return
-        if c.cpu.batch is not None or c.kind not in ("op", "index") or other_dev.kind != "accel":
+        if c.cpu.batch is not None or c.kind not in ("op", "index", "op_index") or other_dev.kind != "accel":
             return
         if made_in_module_method(ev, c) or _cause_reported(ev, self.code, c):
+            return
+        if c.kind == "op_index":
+            self.index_chosen_at_run_time(ev, c)
             return
         # A 0-dim CPU tensor may meet a CUDA tensor in arithmetic: without the rank it is not proven.
         # (A 0-dim tensor on another accelerator, cuda:0 with cuda:1, raises whatever its rank.)
@@ -258,6 +276,34 @@ class MixedDevices(Rule):
                    origin_related(c.other_node, c.other, f"placed on {dev_text(other_dev)} here")]
         ev.report(self, c.node, message, [r for r in related if r], self.fix(ev, c),
                   severity=None if certain else Severity.HINT)
+
+    def index_chosen_at_run_time(self, ev, c) -> None:
+        """c.other is on cuda:<i>, i chosen at run time; c.cpu on a CUDA device of known index (the
+        current device, cuda:0, where nothing picks another): the op raises whenever i is not that index."""
+        src = ev.src
+        known, runtime = code_text(src, c.cpu_node), code_text(src, c.other_node)
+        label = c.cpu.dev.label
+        where = ("the current CUDA device (cuda:0: nothing calls `torch.cuda.set_device`)" if label == "cuda"
+                 else label)
+        index = f" `{c.other.dev.expr}`" if c.other.dev.expr and c.other.dev.expr[0] not in "\"'" else ""
+        message = (f"`{known}` is on {where} but `{runtime}` is on the CUDA device{index} whose index the program "
+                   f"chooses at run time: this raises \"Expected all tensors to be on the same device\" whenever "
+                   f"that index is not {label.partition(':')[2] or '0'}")
+        related = [origin_related(c.cpu_node, c.cpu, f"placed on {where.partition(' (')[0]} here"),
+                   origin_related(c.other_node, c.other, "placed on the run-time CUDA device here")]
+        ev.report(self, c.node, message, [r for r in related if r], self.index_fix(ev, c), severity=Severity.WARNING)
+
+    def index_fix(self, ev, c):
+        """`x.cuda()` -> `x.to(device)` (the run-time device), else the usual fix."""
+        node = c.cpu_node
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "cuda" \
+                and not node.args and not node.keywords:
+            expr = fix_device_expr(ev, c.other_dev, c.other_node)
+            if expr is not None:
+                base = code_text(ev.src, node.func.value)
+                moved = f"({base}).to({expr})" if needs_parens(node.func.value) else f"{base}.to({expr})"
+                return make_fix(f"Move `{base}` with `.to({expr})`", True, replace_node(ev.src, node, moved))
+        return self.fix(ev, c)
 
     def stale_optimizer_state(self, ev, c) -> None:
         """`optimizer.step()` whose loaded state stayed on the load-time device while an in-place move
@@ -287,6 +333,8 @@ class MixedDevices(Rule):
         if expr is None:
             return None
         factory = c.cpu.factory
+        if factory is not None and not _names_in_scope_at(ev, expr, factory, c.node):
+            factory = None  # made in the caller, where the device's name (`device`, `x.device`) is not bound
         if factory is not None and not any(k.arg == "device" for k in factory.keywords) and accepts_device(ev, factory):
             edit = insert_keyword(ev.src, factory, f"device={expr}")
             if edit is not None:
