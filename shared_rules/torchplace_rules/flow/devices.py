@@ -67,6 +67,18 @@ def chosen_target(a: Optional[Dev], b: Optional[Dev]) -> Optional[Dev]:
     return Dev(accel.kind, label, accel.expr, accel.at)
 
 
+def chosen_index(a: Optional[Dev], b: Optional[Dev]) -> Optional[Dev]:
+    """Branches picking the same accelerator type with an index chosen at run time on one of them
+    (`torch.device("cuda", args.gpu)` / `torch.device("cuda")`): an accelerator whose index the
+    program chooses at run time.  None when it is not such a choice."""
+    if a is None or b is None or a.kind != ACCEL_KIND or b.kind != ACCEL_KIND or (a.label == RUNTIME) == (b.label == RUNTIME):
+        return None
+    known = b.label if a.label == RUNTIME else a.label
+    if known.partition(":")[0] != "cuda":
+        return None
+    return Dev(ACCEL_KIND, RUNTIME, None, (a if a.label == RUNTIME else b).at)
+
+
 def tests_a_device(test: ast.AST) -> bool:
     """Does an `if` test read where a value is (`x.is_cuda`, `t.device.type == "cuda"`)?  Then the
     device its branches choose is that value's, not the program's target."""

@@ -15,7 +15,7 @@ from typing import Optional
 from ..model import EngineError
 from ..syntax_nodes import own_nodes
 from .cross_file import decorator_from_project, import_from, import_module, import_star
-from .devices import chosen_target, tests_a_device
+from .devices import chosen_index, chosen_target, tests_a_device
 from .state import MAX_LOOP_PASSES, MODULE_MOVES, LoopContext, Terminated, join_env, same_env, with_held_attributes, with_stored_items
 from .torch_api import TRAINING_STEP_METHODS
 from .values import FALSE, NUMBER, TRUE, UNKNOWN, ClassV, DeviceV, DictV, FuncV, ObjectV, QualV, SelfV, TensorV, Value, iteration_element
@@ -393,7 +393,7 @@ def _device_choice(stmt: ast.If, branches: list) -> Optional[dict]:
         a, b = branches[0].get(name), branches[1].get(name)
         if a.__class__ is not DeviceV or b.__class__ is not DeviceV:
             continue
-        target = chosen_target(a.dev, b.dev)
+        target = chosen_target(a.dev, b.dev) or chosen_index(a.dev, b.dev)
         if target is not None and not tests_a_device(stmt.test):
             chosen = chosen or {}
             chosen[name] = DeviceV(target, a.not_none and b.not_none)
