@@ -28,6 +28,25 @@ CASES = {
     "cuda-available-branch-taken": ("if torch.cuda.is_available():\n    device = torch.device('cuda')\nelse:\n    device = torch.device('cpu')\nx = torch.ones(2, device=device) + torch.ones(2)\n", {(8, "TP101")}),
     "not-cuda-available-branch": ("if not torch.cuda.is_available():\n    raise SystemExit('needs a GPU')\nx = torch.ones(2, device='cuda') + torch.ones(2)\n", {(6, "TP101")}),
     "ifexp-device": ("device = 'cuda' if use_gpu else 'cpu'\nx = torch.ones(2, device=device) + torch.ones(2)\n", {(5, "TP101")}),
+    # the same choice made by an `if` statement (or an elif chain picking an accelerator): the target
+    "if-else-device-choice": ("if args.cpu:\n    device = torch.device('cpu')\nelse:\n    device = torch.device('cuda')\n"
+                              "x = torch.ones(2, device=device) + torch.ones(2)\n", {(8, "TP101")}),
+    "elif-chain-device-choice": ("if -1 in args.device_idx or not torch.cuda.is_available():\n    device = torch.device('cpu')\n"
+                                 "elif len(args.device_idx) == 1:\n    device = torch.device('cuda', args.device_idx[0])\n"
+                                 "else:\n    device = torch.device('cuda')\n"
+                                 "x = torch.ones(2, device=device) + torch.ones(2)\n", {(10, "TP101")}),
+    # twins: a test of where a tensor is chooses that tensor's device; both branches on the CPU
+    "if-else-device-of-a-tensor-is-unknown": ("if t.is_cuda:\n    device = torch.device('cuda')\nelse:\n    device = torch.device('cpu')\n"
+                                              "x = torch.ones(2, device=device) + torch.ones(2)\n", set()),
+    "if-else-device-choice-moved-both-ways": ("if args.cpu:\n    device = torch.device('cpu')\nelse:\n    device = torch.device('cuda')\n"
+                                              "x = torch.ones(2, device=device) + torch.ones(2, device=device)\n", set()),
+    # a default device set to a device not known, or on one path only, is not known: factories after it
+    # may be anywhere (cleanrl's ppo_trxl: `if args.cuda: ...; torch.set_default_device(device)`)
+    "default-device-set-on-one-path": ("if args.cuda:\n    device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+                                       "    torch.set_default_device(device)\nelse:\n    device = torch.device('cpu')\n"
+                                       "x = torch.ones(2).to(device) + torch.zeros(2)\n", set()),
+    "default-device-set-to-an-unknown-device": ("torch.set_default_device(opts.where)\n"
+                                                "x = torch.ones(2, device='cuda') + torch.zeros(2)\n", set()),
     "cuda-index-device": ("a = torch.ones(2, device='cuda:0')\nb = torch.ones(2, device='cuda:1')\nc = a + b\n", {(6, "TP101")}),
     "mps-device": ("a = torch.ones(2, device=torch.device('mps'))\nc = a @ torch.ones(2, 2)\n", {(5, "TP101")}),
     "x-device": ("a = torch.ones(2).cuda()\nb = torch.ones(2, device=a.device)\nc = a + b + torch.ones(2)\n", {(4, "TP301"), (6, "TP101")}),

@@ -23,6 +23,92 @@ CASES = {
             model.load_state_dict(loaded)
             return model.to(device)
         """, {(3, "TP204")}),
+    # through helpers and returns (issue 10, detoxify): the loaded value handed to a helper of the
+    # file whose parameter reaches load_state_dict, to `from_pretrained(state_dict=...)`, bound to
+    # another name first, or returned to a caller that loads it
+    "entry-handed-to-a-helper-that-loads-it": ("""\
+        def build(state_dict):
+            model = nn.Linear(4, 2)
+            model.load_state_dict(state_dict)
+            return model
+        def infer(path):
+            loaded = torch.load(path)
+            return build(loaded["state_dict"]).to(device)
+        """, {(6, "TP204")}),
+    "entry-handed-to-from-pretrained-through-a-helper": ("""\
+        def make(name, state_dict):
+            cls = getattr(transformers, name)
+            return cls.from_pretrained(None, state_dict=state_dict)
+        def infer(path):
+            loaded = torch.load(path)
+            return make(loaded["config"]["arch"], state_dict=loaded["state_dict"]).to(device)
+        """, {(5, "TP204")}),
+    "bound-to-another-name-first": ("""\
+        def infer(path):
+            model = nn.Linear(4, 2)
+            loaded = torch.load(path)
+            sd = loaded.get("state_dict")
+            model.load_state_dict(sd)
+            return model.to(device)
+        """, {(3, "TP204")}),
+    "returned-to-a-caller-that-loads-it": ("""\
+        def read(path):
+            return torch.load(path)
+        def infer(path):
+            model = nn.Linear(4, 2)
+            model.load_state_dict(read(path)["model"])
+            return model.to(device)
+        """, {(2, "TP204")}),
+    "a-method-hands-it-to-another-method": ("""\
+        class Predictor:
+            def __init__(self, path):
+                self.model = nn.Linear(4, 2)
+                loaded = torch.load(path)
+                self.restore(loaded)
+                self.model.to(device)
+            def restore(self, weights):
+                self.model.load_state_dict(weights)
+        """, {(4, "TP204")}),
+    # a helper named for what it reads (`load_checkpoint`) is not a writer of the file its caller loads
+    "a-loading-helper-is-no-writer": ("""\
+        def load_checkpoint(checkpoint):
+            loaded = torch.load(checkpoint)
+            model = nn.Linear(4, 2)
+            model.load_state_dict(loaded)
+            return model
+        class Runner:
+            def __init__(self, checkpoint):
+                super().__init__()
+                self.model = load_checkpoint(checkpoint=checkpoint).to(device)
+        """, {(2, "TP204")}),
+    # twins: the helper reads the value as data, the state goes to a scheduler, the caller of the
+    # returning helper never loads weights
+    "helper-reads-the-value-as-data": ("""\
+        def report(stats):
+            print(stats["epoch"])
+        def infer(path):
+            loaded = torch.load(path)
+            report(loaded)
+        """, set()),
+    "helper-hands-it-to-a-scheduler": ("""\
+        def resume(scheduler, state):
+            scheduler.load_state_dict(state)
+        def infer(path, scheduler):
+            loaded = torch.load(path)
+            resume(scheduler, loaded["sched"])
+        """, set()),
+    "returned-to-a-caller-that-reads-data": ("""\
+        def read(path):
+            return torch.load(path)
+        def infer(path):
+            history = read(path)
+            return history["losses"]
+        """, set()),
+    "from-pretrained-without-the-state": ("""\
+        def infer(path):
+            loaded = torch.load(path)
+            return Model.from_pretrained(loaded["name"]).to(device)
+        """, set()),
     # twins: the loaded value never reaches a load_state_dict, reaches that of a scheduler, or
     # the name holds something else by then
     "loaded-value-read-as-data": ("""\

@@ -21,6 +21,8 @@ from typing import Iterator, Optional
 from .scopes import own_nodes
 
 _WRITER = re.compile(r"save|write|dump|export|checkpoint|serializ|persist", re.IGNORECASE)
+# a name that says it reads (`load_checkpoint`, `restore_checkpoint`) writes nothing
+_READER = re.compile(r"^_*(load|read|restore|resume)", re.IGNORECASE)
 _TEMP_PARAM = re.compile(r"^(tmp|temp)_?(path|dir|dirname|folder|_?)?(_factory)?$", re.IGNORECASE)
 _TEMP_CALLS = {"mkdtemp", "TemporaryDirectory", "NamedTemporaryFile", "mkstemp", "mktemp", "SpooledTemporaryFile"}
 _PATH_WRAPPERS = {"open", "str", "Path", "fspath", "PurePath", "abspath", "realpath", "expanduser", "resolve"}
@@ -208,7 +210,7 @@ def is_writer_call(call: ast.Call) -> bool:
     if name == "open":
         mode = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "mode"), None)
         return isinstance(mode, ast.Constant) and isinstance(mode.value, str) and any(c in mode.value for c in "wax+")
-    return bool(_WRITER.search(name))
+    return bool(_WRITER.search(name)) and not _READER.match(name)
 
 
 def _arguments(call: ast.Call) -> list[ast.AST]:

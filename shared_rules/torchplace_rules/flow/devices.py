@@ -53,6 +53,41 @@ def join_dev(a: Optional[Dev], b: Optional[Dev]) -> Optional[Dev]:
     return a
 
 
+def chosen_target(a: Optional[Dev], b: Optional[Dev]) -> Optional[Dev]:
+    """A choice between the CPU and one accelerator (`"cuda" if use_gpu else "cpu"`, or the same
+    choice made by an `if` statement's branches): the program runs where it asks for the
+    accelerator, so the choice is that accelerator (labelled "target" unless it names an index or
+    is picked at run time).  None when it is not such a choice."""
+    if a is None or b is None or a.kind == b.kind or not (a.is_cpu or b.is_cpu):
+        return None
+    accel = a if a.is_accel else b
+    if not accel.is_accel:
+        return None
+    label = accel.label if ":" in accel.label or accel.label == "runtime" else "target"
+    return Dev(accel.kind, label, accel.expr, accel.at)
+
+
+def chosen_index(a: Optional[Dev], b: Optional[Dev]) -> Optional[Dev]:
+    """Branches picking the same accelerator type with an index chosen at run time on one of them
+    (`torch.device("cuda", args.gpu)` / `torch.device("cuda")`): an accelerator whose index the
+    program chooses at run time.  None when it is not such a choice."""
+    if a is None or b is None or a.kind != ACCEL_KIND or b.kind != ACCEL_KIND or (a.label == RUNTIME) == (b.label == RUNTIME):
+        return None
+    known = b.label if a.label == RUNTIME else a.label
+    if known.partition(":")[0] != "cuda":
+        return None
+    return Dev(ACCEL_KIND, RUNTIME, None, (a if a.label == RUNTIME else b).at)
+
+
+def tests_a_device(test: ast.AST) -> bool:
+    """Does an `if` test read where a value is (`x.is_cuda`, `t.device.type == "cuda"`)?  Then the
+    device its branches choose is that value's, not the program's target."""
+    return any(n.__class__ is ast.Attribute and n.attr in _DEVICE_TESTS for n in ast.walk(test))
+
+
+_DEVICE_TESTS = frozenset(("is_cuda", "is_cpu", "is_mps", "device", "type"))
+
+
 def devices_conflict(a: Dev, b: Dev, current_is_zero: bool = False) -> bool:
     """Would an op combining (non-0-dim) tensors on a and b raise on a GPU machine?  `"cuda"`
     and `.cuda()` mean the current CUDA device: with `current_is_zero` (the program never calls

@@ -17,7 +17,8 @@ from .torch_methods import setitem_conflicts
 from .torch_placement import unplace_parameter_owners
 from .cross_file import home_elsewhere
 from .devices import (
-    ACCEL_KIND, RUNTIME, SELF_DEV, SELF_KIND, Dev, devices_conflict, index_dependent, parse_device_string, picks_current_device, runtime_device,
+    ACCEL_KIND, RUNTIME, SELF_DEV, SELF_KIND, Dev, chosen_target, devices_conflict, index_dependent, parse_device_string,
+    picks_current_device, runtime_device,
 )
 from .events import Conflict
 from .optimizers import optimizer_attribute, unlink_rebound
@@ -521,15 +522,14 @@ class ExpressionEvaluator:
         else:
             body, orelse = self.eval(node.body), self.eval(node.orelse)
         if isinstance(body, DeviceV) and isinstance(orelse, DeviceV):
-            accel = [v.dev for v in (body, orelse) if v.dev.kind == ACCEL_KIND]
-            if len(accel) == 1 and any(v.dev.is_cpu for v in (body, orelse)):
+            target = chosen_target(body.dev, orelse.dev)
+            if target is not None:
                 # "cuda" if x.is_cuda else "cpu": x's device (an accelerator when x is on one)
                 if isinstance(node.test, ast.Attribute) and node.test.attr == "is_cuda" and body.dev.kind == ACCEL_KIND:
                     tested = self.eval(node.test.value)
                     return DeviceV(tested.dev) if isinstance(tested, TensorV) and tested.dev is not None else UNKNOWN
                 # "cuda" if use_gpu else "cpu": the program targets the accelerator.
-                label = accel[0].label if ":" in accel[0].label or accel[0].label == "runtime" else "target"
-                return DeviceV(replace(accel[0], label=label))
+                return DeviceV(target)
         return body.join(orelse)
 
     def expr_Tuple(self, node) -> Value:

@@ -15,7 +15,11 @@ from typing import Optional
 from ..model import EngineError
 from ..syntax_nodes import own_nodes
 from .cross_file import decorator_from_project, import_from, import_module, import_star
-from .state import MAX_LOOP_PASSES, MODULE_MOVES, LoopContext, forget_aliases, moves_its_items, forget_held_by, forget_reflected, held_values, Terminated, join_env, same_env, with_held_attributes, with_stored_items
+from .devices import chosen_index, chosen_target, tests_a_device
+from .state import (
+    MAX_LOOP_PASSES, MODULE_MOVES, LoopContext, Terminated, forget_aliases, forget_held_by, forget_reflected, held_values,
+    join_env, moves_its_items, same_env, with_held_attributes, with_stored_items,
+)
 from .torch_api import TRAINING_STEP_METHODS
 from .values import FALSE, NUMBER, TRUE, UNKNOWN, ClassV, DeviceV, DictV, FuncV, ModuleV, ObjectV, QualV, SelfV, TensorV, Value, iteration_element
 
@@ -203,7 +207,10 @@ class StatementRunner:
             if self.exec_body(stmt.orelse):
                 branches.append(self.frame.env)
         self.frame.env = entry
+        chosen = _device_choice(stmt, branches) if len(branches) == 2 and stmt.orelse else None
         self.merge(branches)
+        if chosen:
+            self.frame.env.update(chosen)
 
     def merge(self, branches: list) -> None:
         if not branches:
@@ -376,6 +383,26 @@ class StatementRunner:
 
 # what a loop over a container's items reads it through (`d.values()`, `model.children()`)
 _ITEM_VIEWS = frozenset({"values", "items", "children", "named_children", "modules", "named_modules"})
+
+
+def _device_choice(stmt: ast.If, branches: list) -> Optional[dict]:
+    """`if args.cpu: device = torch.device("cpu")` / `else: device = torch.device("cuda")` (or an
+    `elif` chain picking an accelerator): the names the `if` binds to the CPU on one path and to one
+    accelerator on the other hold the program's target, as in `"cuda" if use_gpu else "cpu"`
+    (joined, they would be unknown).  Not where the test reads where a value is (`if x.is_cuda:`)."""
+    chosen = None
+    for node in stmt.body:
+        if node.__class__ is not ast.Assign or len(node.targets) != 1 or node.targets[0].__class__ is not ast.Name:
+            continue
+        name = node.targets[0].id
+        a, b = branches[0].get(name), branches[1].get(name)
+        if a.__class__ is not DeviceV or b.__class__ is not DeviceV:
+            continue
+        target = chosen_target(a.dev, b.dev) or chosen_index(a.dev, b.dev)
+        if target is not None and not tests_a_device(stmt.test):
+            chosen = chosen or {}
+            chosen[name] = DeviceV(target, a.not_none and b.not_none)
+    return chosen
 
 
 def _has_training_step(body) -> bool:

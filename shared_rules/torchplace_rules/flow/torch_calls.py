@@ -31,10 +31,13 @@ def kw_device(ev, node: ast.Call, kwargs: dict) -> tuple[bool, Optional[Dev]]:
     return True, value.dev if isinstance(value, DeviceV) else None
 
 
-def default_device(ev) -> Dev:
-    """Where a factory without `device=` creates tensors: `torch.set_default_device` / `with torch.device(...)`."""
+def default_device(ev) -> Optional[Dev]:
+    """Where a factory without `device=` creates tensors: `torch.set_default_device` / `with torch.device(...)`
+    (None: set to a device not known, or set on some paths only)."""
     value = ev.frame.env.get("#default_device") or ev.module_value("#default_device")
-    return value.dev if isinstance(value, DeviceV) else CPU
+    if value is None:
+        return CPU
+    return value.dev if isinstance(value, DeviceV) else None
 
 
 # The legacy typed constructors: `torch.FloatTensor(...)` is on the CPU, `torch.cuda.FloatTensor(...)`
@@ -80,8 +83,8 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
             return TensorV(CPU, origin=node, dtype=arr.dtype, rank=arr.rank)
         return TensorV(CPU, origin=node)
     if qual == "torch.set_default_device":
-        if args and isinstance(args[0], DeviceV):
-            ev.frame.env["#default_device"] = args[0]
+        # a device not known here makes the default unknown (`set_default_device(device)`, `device` a parameter)
+        ev.frame.env["#default_device"] = args[0] if args and isinstance(args[0], DeviceV) else UNKNOWN
         return UNKNOWN
     if qual in api.PARAMETER_CLASSES:
         t = args[0] if args else UNKNOWN

@@ -20,7 +20,9 @@ class LoadWithoutMapLocation(Rule):
         device (`torch.device(...)`, a `device` variable, `.cuda()`), when what is
         loaded is weights or a checkpoint: passed to `load_state_dict` (directly, or
         bound to a name whose value or an entry of it a later `load_state_dict` of the
-        same body takes: `d = torch.load(p)` then `model.load_state_dict(d["model"])`),
+        same body takes: `d = torch.load(p)` then `model.load_state_dict(d["model"])`; also
+        through another name it is bound to, `from_pretrained(..., state_dict=d["state_dict"])`,
+        a function or method of the same file given it, or a caller it is returned to),
         or bound to a name such as `model`, `state_dict`, `checkpoint` or `weights` (the
         loaded object or an entry of it, `torch.load(p)["state_dict"]`).  Loads of
         scheduler, scaler or RNG state (plain numbers and CPU tensors) are left alone.
@@ -130,7 +132,7 @@ class LoadWithoutMapLocation(Rule):
     def on_call(self, ev, node, qual, method, recv, args, kwargs) -> None:
         if qual != "torch.load" or "map_location" in kwargs or len(node.args) >= 2 or any(k.startswith("**") for k in kwargs):
             return
-        how = _loads_weights(node, ev.current_stmt, ev.frame.func or ev.tree)
+        how = _loads_weights(node, ev.current_stmt, ev.frame.func or ev.tree, ev.tree)
         if not how:
             return
         ev.deferred.append((self.code, (node, device_variable_in_scope(ev), how == "entry")))
@@ -163,18 +165,29 @@ _WEIGHTS = re.compile(r"model|ckpt|checkpoint|state_dict|weights|params|net\b", 
 _NOT_WEIGHTS = re.compile(r"sched|scaler|rng|random|seed|lr_|metric|config|args|history", re.IGNORECASE)
 
 
-def _loads_weights(call: ast.Call, stmt, scope=None):
+def _loads_weights(call: ast.Call, stmt, scope=None, tree=None):
     """Is the loaded object model/optimizer state (tensors saved on a device)?  "whole" for the
     loaded object itself, "entry" for an entry of it (`torch.load(p)["state_dict"]`), else False."""
     if stmt is None:
         return False
     how = _named_weights(call, stmt)
-    if not how and scope is not None and isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
-            and isinstance(stmt.targets[0], ast.Name) and _reads(stmt.value, call):
-        state = _reaches_load_state_dict(stmt, stmt.targets[0].id, scope)
-        if state:
-            return "entry" if state == "entry" or _reads(stmt.value, call) == "entry" else "whole"
-    return how
+    if how or scope is None:
+        return how
+    how = isinstance(stmt, (ast.Assign, ast.Return)) and stmt.value is not None and _reads(stmt.value, call)
+    if how and isinstance(stmt, ast.Return):
+        state = _returned(scope, tree, 0)
+        return _join(how, state) if state else False
+    if how:
+        target = stmt.targets[0]
+        state = len(stmt.targets) == 1 and isinstance(target, ast.Name) \
+            and _reaches(target.id, scope, stmt.end_lineno, tree, 0)
+        return _join(how, state) if state else False
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Call) and node is not call:
+            state = _sink(node, call, scope, tree, 0)
+            if state:
+                return state
+    return False
 
 
 def _named_weights(call: ast.Call, stmt):
@@ -194,31 +207,135 @@ def _named_weights(call: ast.Call, stmt):
     return False
 
 
-def _reaches_load_state_dict(stmt, name: str, scope):
-    """Where the value `stmt` binds to `name` goes next in the same body: "whole" or "entry" when
-    it (or an entry of it, `loaded["model_state_dict"]`) is what a later `load_state_dict` takes,
-    before anything binds `name` again; else False."""
-    line = stmt.end_lineno
+# How far the loaded value is followed: through this many helpers, returns and re-bindings.
+_MAX_HOPS = 3
+
+
+def _join(how, state):
+    return "entry" if "entry" in (how, state) else "whole"
+
+
+def _reaches(name: str, scope, line: int, tree, hops: int):
+    """Where the value bound to `name` at `line` goes next in `scope`, before anything binds
+    `name` again: "whole" or "entry" when it (or an entry of it, `loaded["model_state_dict"]`) is
+    what a weights sink takes (see `_sink`), directly, through another name it is bound to
+    (`sd = loaded["state_dict"]`), through a helper of the same file given it, or returned to a
+    caller that does; else False."""
     rebound = min((n.lineno for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name
                    and isinstance(n.ctx, ast.Store) and n.lineno > line), default=None)
     for node in ast.walk(scope):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "load_state_dict" \
-                and node.args and node.lineno > line and (rebound is None or node.lineno < rebound) \
-                and not _NOT_WEIGHTS.search(ast.unparse(node.func.value)):
-            arg = node.args[0]
-            if isinstance(arg, ast.Name) and arg.id == name:
-                return "whole"
-            while isinstance(arg, ast.Subscript):
-                arg = arg.value
-            if isinstance(arg, ast.Name) and arg.id == name:
-                return "entry"
+        if not isinstance(node, (ast.Call, ast.Assign, ast.Return)) or node.lineno <= line \
+                or (rebound is not None and node.lineno >= rebound):
+            continue
+        if isinstance(node, ast.Call):
+            state = _sink(node, name, scope, tree, hops)
+        elif hops >= _MAX_HOPS or node.value is None:
+            continue
+        elif isinstance(node, ast.Assign):
+            target = node.targets[0]
+            how = len(node.targets) == 1 and isinstance(target, ast.Name) and target.id != name \
+                and _reads(node.value, name)
+            state = how and _reaches(target.id, scope, node.end_lineno, tree, hops + 1)
+            state = state and _join(how, state)
+        else:
+            how = _reads(node.value, name)
+            state = how and _returned(scope, tree, hops + 1)
+            state = state and _join(how, state)
+        if state:
+            return state
     return False
 
 
-def _reads(expr, call: ast.Call):
-    """"whole" when `expr` is `call`, "entry" when it is an entry of its result (`call["params"][0]`)."""
-    if expr is call:
+def _sink(call: ast.Call, src, scope, tree, hops: int):
+    """Does `call` take the value `src` (a name, or the load itself) as weights?  `load_state_dict`
+    of a module (not a scheduler's or a scaler's), `from_pretrained(..., state_dict=...)`
+    (transformers and diffusers build the model from that state), or a function or method of the
+    same file whose parameter bound to it reaches one."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr == "load_state_dict":
+        if call.args and not _NOT_WEIGHTS.search(ast.unparse(func.value)):
+            return _reads(call.args[0], src)
+        return False
+    if isinstance(func, ast.Attribute) and func.attr == "from_pretrained":
+        return next((_reads(k.value, src) for k in call.keywords if k.arg == "state_dict"), False)
+    if hops >= _MAX_HOPS or tree is None:
+        return False
+    callee = _helper(func, scope, tree)
+    if callee is None:
+        return False
+    for param, arg in _bound(callee, call):
+        how = _reads(arg, src)
+        state = how and _reaches(param, callee, callee.lineno, tree, hops + 1)
+        if state:
+            return _join(how, state)
+    return False
+
+
+def _helper(func, scope, tree):
+    """The function of the checked file a call names: `helper(...)` (a top-level function) or
+    `self.method(...)` (a method of the class around `scope`); else None."""
+    if isinstance(func, ast.Name):
+        return next((d for d in tree.body if isinstance(d, _FUNCS) and d.name == func.id), None)
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+        for cls in tree.body:
+            if isinstance(cls, ast.ClassDef) and any(d is scope for d in cls.body):
+                return next((d for d in cls.body if isinstance(d, _FUNCS) and d.name == func.attr), None)
+    return None
+
+
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _bound(callee, call: ast.Call):
+    """(parameter name, argument) for what `call` passes by position (up to a `*args`) and by keyword."""
+    params = [a.arg for a in callee.args.posonlyargs + callee.args.args]
+    if isinstance(call.func, ast.Attribute) and params and params[0] in ("self", "cls"):
+        params = params[1:]
+    for param, arg in zip(params, call.args):
+        if isinstance(arg, ast.Starred):
+            break
+        yield param, arg
+    names = set(params) | {a.arg for a in callee.args.kwonlyargs}
+    for k in call.keywords:
+        if k.arg in names:
+            yield k.arg, k.value
+
+
+def _returned(func, tree, hops: int):
+    """Where the callers of `func` (the checked file's functions and module body calling it by
+    name, or methods calling `self.<name>`) take what it returns: as in `_reaches`, for a result
+    bound to a name (`sd = read(p)`, `sd = read(p)["state_dict"]`) or handed straight on."""
+    if not isinstance(func, _FUNCS) or tree is None or hops > _MAX_HOPS:
+        return False
+    for scope in ast.walk(tree):
+        if not isinstance(scope, (*_FUNCS, ast.Module)):
+            continue
+        for node in ast.walk(scope):
+            if not isinstance(node, ast.Call) or _helper(node.func, scope, tree) is not func:
+                continue
+            for outer in ast.walk(scope):
+                state = False
+                if isinstance(outer, ast.Assign) and len(outer.targets) == 1 and isinstance(outer.targets[0], ast.Name):
+                    how = _reads(outer.value, node)
+                    state = how and _reaches(outer.targets[0].id, scope, outer.end_lineno, tree, hops)
+                    state = state and _join(how, state)
+                elif isinstance(outer, ast.Call) and outer is not node:
+                    state = _sink(outer, node, scope, tree, hops)
+                if state:
+                    return state
+    return False
+
+
+def _reads(expr, src):
+    """"whole" when `expr` is `src` (the load call itself, or the name `src`), "entry" when it is
+    an entry of it (`call["params"][0]`, `loaded.get("state_dict")`)."""
+    if _is(expr, src):
         return "whole"
-    while isinstance(expr, ast.Subscript):
-        expr = expr.value
-    return "entry" if expr is call else False
+    while isinstance(expr, ast.Subscript) or (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute)
+                                              and expr.func.attr == "get" and expr.args):
+        expr = expr.value if isinstance(expr, ast.Subscript) else expr.func.value
+    return "entry" if _is(expr, src) else False
+
+
+def _is(expr, src) -> bool:
+    return expr is src if not isinstance(src, str) else isinstance(expr, ast.Name) and expr.id == src
