@@ -38,7 +38,7 @@ class ClassInfo:
     unresolved_base: bool = False  # a base class we cannot see into (maybe an nn.Module)
     torch_layers: dict = field(default_factory=dict)  # submodules that are torch.nn layers -> their class name
     submodule_classes: dict = field(default_factory=dict)  # name -> ClassInfo of classes defined here
-    moves_self: bool = False  # __init__ calls self.to()/self.cuda()
+    moves_self: bool = False  # __init__ (its own or a base's) calls self.to()/self.cuda()
     init_values: dict = field(default_factory=dict)
     tensor_subclass: bool = False  # derives from torch.Tensor: `.to()` returns a new tensor
     optional_state: dict = field(default_factory=dict)  # state name -> the `__init__` argument (default None)
@@ -469,6 +469,7 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
             info.buffers |= b.buffers
             info.submodules.update(b.submodules)
             info.plain_tensors.update(b.plain_tensors)
+            info.moves_self |= b.moves_self  # (the base's `__init__` runs first: its `self.cuda()` too)
             if b.overrides_apply:
                 moves = moves | b.apply_moves if moves is not None and b.apply_moves is not None else None
             info.overrides_apply |= b.overrides_apply
@@ -512,7 +513,7 @@ def _scan_record(stmt: ast.ClassDef, info: ClassInfo, bases: list) -> None:
 
 
 def _init_helpers(init, info: ClassInfo) -> list:
-    """The `_method_nodes` of `__init__` and of the methods it calls as `self.name(...)`
+    """The `method_nodes` of `__init__` and of the methods it calls as `self.name(...)`
     (transitively): where `__init__` really sets the module up."""
     parts, done, todo = [], [], [init]
     while todo and len(done) < 12:
@@ -520,7 +521,7 @@ def _init_helpers(init, info: ClassInfo) -> list:
         if method in done:
             continue
         done.append(method)
-        part = _method_nodes(method)
+        part = method_nodes(method)
         parts.append(part)
         for name in part.self_calls:
             found = info.find_method(name)
@@ -555,7 +556,7 @@ class _MethodNodes:
                     self.empty_lists.append((node.targets[0].attr, node))
 
 
-def _method_nodes(method) -> _MethodNodes:
+def method_nodes(method) -> _MethodNodes:
     known = method.__dict__.get("_tp_init_nodes")
     if known is None:
         known = method._tp_init_nodes = _MethodNodes(method)

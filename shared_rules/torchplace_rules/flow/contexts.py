@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Optional
 
 from ..syntax_nodes import access_path, lines_mention, own_nodes
-from .class_model import tensor_container_items
+from .class_model import method_nodes, tensor_container_items
 from .cross_file import HOME_ATTR, foreign_home, foreign_result, foreign_text, qualified_name, record_outgoing
 from .devices import ACCEL_KIND, CPU, SELF_DEV, SELF_KIND, Dev, parse_device_string
 from .optimizers import loaded_into, same_optimizer
@@ -293,7 +293,7 @@ def bind_arguments(fnode, arg_nodes: list, args: list, kwargs: dict, first: Opti
     for name in names + kwonly:
         if name not in bound:
             bound[name] = default_value(defaults[name]) if known and name in defaults else UNKNOWN
-        elif bound[name].__class__ is FlagV and name not in _tested_flags(fnode):
+        elif bound[name].__class__ is FlagV and name not in _tested_flags(fnode) and not _flag_for_self(fnode, name, bound):
             bound[name] = UNKNOWN  # a flag no test here reads (`bias=True`): the contexts stay one
     if a.vararg is not None:
         bound[a.vararg.arg] = SeqV(tuple(extra)) if known else SeqV(None, UNKNOWN)
@@ -318,6 +318,84 @@ def _tested_flags(fnode) -> frozenset:
         tested.update(name for name, path in aliases if path in tested)
         known = fnode._tp_tested_flags = frozenset(tested)
     return known
+
+
+def _flag_for_self(fnode, name: str, bound: dict) -> bool:
+    """Does a flag parameter of a method reach a test of its instance's methods: handed on to the
+    class's own methods (`RNN.__init__(self, on_gpu=on_gpu)`, `super().__init__(...)`, `self.build(on_gpu)`),
+    or stored on `self` (`self.on_gpu = on_gpu`) where a method the constructor (or this method) calls
+    on `self` tests it (`build()`: `if self.on_gpu: self.cuda()`)?  Asked only for a flag argument."""
+    handed, stored = _self_flag_uses(fnode)
+    if name in handed:
+        return True
+    attrs = stored.get(name)
+    if not attrs:
+        return False
+    receiver = bound.get(fnode.args.args[0].arg) if fnode.args.args else None
+    return receiver.__class__ is SelfV and not attrs.isdisjoint(_self_tests(receiver.info, fnode))
+
+
+def _self_flag_uses(fnode) -> tuple:
+    """(the parameters `fnode` hands on to its class's own methods, parameter -> the attributes of
+    `self` it is stored as).  Memoised on the node."""
+    known = fnode.__dict__.get("_tp_self_flag_uses")
+    if known is None:
+        a = fnode.args
+        me = a.args[0].arg if a.args else None
+        params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
+        handed, stored = set(), {}
+        for node in own_nodes(fnode):
+            cls = node.__class__
+            if cls is ast.Call and node.func.__class__ is ast.Attribute and _own_method_call(node.func, me):
+                handed.update(arg.id for arg in node.args if arg.__class__ is ast.Name)
+                handed.update(k.value.id for k in node.keywords if k.value.__class__ is ast.Name)
+            elif cls is ast.Assign and node.value.__class__ is ast.Name and node.value.id in params:
+                for target in node.targets:
+                    if target.__class__ is ast.Attribute and target.value.__class__ is ast.Name and target.value.id == me:
+                        stored.setdefault(node.value.id, set()).add(target.attr)
+        known = fnode._tp_self_flag_uses = (frozenset(handed & params), stored)
+    return known
+
+
+def _own_method_call(func: ast.Attribute, me: Optional[str]) -> bool:
+    """`self.m(...)`, `super().m(...)`, `Base.__init__(self, ...)`."""
+    owner = func.value
+    if owner.__class__ is ast.Name:
+        return owner.id == me or func.attr == "__init__"
+    return owner.__class__ is ast.Call and owner.func.__class__ is ast.Name and owner.func.id == "super"
+
+
+def _self_tests(info, fnode) -> set:
+    """The attributes of `self` tested (`if self.on_gpu:`) in `fnode` and the methods it calls on
+    `self`, and, for an `__init__`, in every `__init__` of the class and its bases and what they call
+    on `self` (the constructor a subclass's `__init__` runs first).  Kept with the class, by method node
+    (the class holds its and its bases' nodes: no cycle, no stale key)."""
+    memo = info.__dict__.get("_self_tests")
+    if memo is None:
+        memo = info.__dict__["_self_tests"] = {}
+    known = memo.get(fnode)
+    if known is not None:
+        return known
+    todo = [fnode]
+    if fnode.name == "__init__":
+        todo.extend(m for cls in info.mro() if (m := cls.methods.get("__init__")) is not None)
+    done, attrs = set(), set()
+    while todo and len(done) < 24:
+        method = todo.pop()
+        if id(method) in done:
+            continue
+        done.add(id(method))
+        me = method.args.args[0].arg if method.args.args else None
+        if me is None:
+            continue
+        prefix = me + "."
+        attrs.update(path[len(prefix):] for path in _tested_flags(method) if path.startswith(prefix))
+        for name in method_nodes(method).self_calls:
+            found = info.find_method(name)
+            if found is not None:
+                todo.append(found[0])
+    memo[fnode] = attrs
+    return attrs
 
 
 def _signature(fnode) -> tuple:
@@ -454,10 +532,11 @@ def _generic_cache(func, cls, bound: dict, self_dev, own_object: bool) -> Option
 
 def _holds_placement(receiver: SelfV) -> bool:
     """Does the caller's own object hold a device, or a module or tensor on an accelerator (`self.device
-    = options["device"]` in `__init__`, then `self.build()`)?  What the method does with it is this
-    caller's, not what the class knows."""
+    = options["device"]` in `__init__`, then `self.build()`), or a flag the caller bound (`self.on_gpu =
+    on_gpu`, then `self.build()`)?  What the method does with it is this caller's, not what the class knows."""
     return any(isinstance(v, DeviceV) and v.dev.kind == ACCEL_KIND
                or isinstance(v, (ModuleV, TensorV)) and v.dev is not None and v.dev.kind == ACCEL_KIND
+               or v.__class__ is FlagV and v.held
                for _, v in receiver.attrs or ())
 
 

@@ -235,6 +235,8 @@ class ExpressionEvaluator:
             # `if model:` / `if not model:`: a model made on every path is true (nn.Module has no
             # __bool__ or __len__; the containers, empty, are false, and a project class may define them)
             value = self.frame_bound(test)
+            if value is None and test.__class__ is ast.Attribute:
+                value = self.held_flag(test)
             if value.__class__ is FlagV:  # `first = True` ... `if first:`
                 return value.truth
             if value.__class__ is ModuleV and value.not_none and value.cls is None and value.layer is None:
@@ -294,6 +296,20 @@ class ExpressionEvaluator:
             if path is not None and path in self.frame.assigned:
                 return self.frame.env.get(path)
         return None
+
+    def held_flag(self, node: ast.Attribute) -> Optional[Value]:
+        """`self.on_gpu` in a method whose caller bound it before the call (a held flag, `FlagV`)."""
+        owner = node.value
+        if owner.__class__ is not ast.Name or self.frame.kind == "module":
+            return None
+        env = self.frame.env
+        value = env.get(owner.id + "." + node.attr)
+        if value is None:
+            receiver = env.get(owner.id)
+            if receiver.__class__ is not SelfV:
+                return None
+            value = attrs_get(receiver.attrs, node.attr)
+        return value if value.__class__ is FlagV and value.held else None
 
     def _isinstance_answer(self, value: Value, kind_node) -> Optional[bool]:
         if value is UNKNOWN:

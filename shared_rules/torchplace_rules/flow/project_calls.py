@@ -23,7 +23,7 @@ from .state import MODULE_MOVES, forget_aliases, forget_moved_arguments, held_at
 from .torch_calls import default_collate, default_device
 from .torch_placement import absent_arguments, constructor_device
 from .values import (
-    SELF_MOVED, NONE, NUMBER, UNKNOWN, BoundMethodV, ClassV, DeviceV, DictV, FuncV, LoaderV, ModuleV, ObjectV, ParamsV, PartialV, SelfV, SeqV, TensorV, Value, attrs_get,
+    HELD_FALSE, HELD_TRUE, SELF_MOVED, NONE, NUMBER, UNKNOWN, BoundMethodV, ClassV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, ParamsV, PartialV, SelfV, SeqV, TensorV, Value, attrs_get,
     map_leaves,
 )
 
@@ -149,6 +149,8 @@ def receiver_view(ev, receiver: Value, recv_path: Optional[str]):
     joins what the instance was made with."""
     overrides = held_attributes(ev.frame.env, recv_path)
     if isinstance(receiver, SelfV):
+        if overrides:
+            overrides = _hold_flags(overrides, recv_path, ev.frame.assigned)
         attrs = merge_attributes(receiver.attrs, overrides)
         return SelfV(receiver.info, receiver.key, attrs, receiver.placed), ev.frame.self_dev, None
     if isinstance(receiver, ObjectV):
@@ -166,6 +168,17 @@ def receiver_view(ev, receiver: Value, recv_path: Optional[str]):
     if receiver.dev is None or receiver.dev.kind == SELF_KIND:
         return self_value, ev.frame.self_dev, None
     return self_value, receiver.dev, receiver.dev
+
+
+def _hold_flags(overrides: tuple, recv_path: str, assigned: dict) -> tuple:
+    """The caller's own bindings of its `self` (`self.on_gpu = on_gpu` bound in this frame, or by a call
+    it made, before `self.build()`): a flag among them is held, so the method's tests of it are decided."""
+    if not any(value.__class__ is FlagV and not value.held for _, value in overrides):
+        return overrides
+    prefix = recv_path + "."
+    return tuple((name, (HELD_TRUE if value.truth else HELD_FALSE)
+                  if value.__class__ is FlagV and prefix + name in assigned else value)
+                 for name, value in overrides)
 
 
 def call_super(ev, node: ast.Call, name: str) -> Optional[Value]:

@@ -93,15 +93,26 @@ class FlagV(Value):
     the same one on every path is decided, so a branch a flag rules out is not run (`if first:
     ... first = False` in a loop: the first pass takes only the `if` branch).  Joined with
     anything else it is unknown.  A call's `True`/`False` argument binds one to the parameter in that
-    call's context (`build(cuda=True)`: the callee's `if cuda:` is decided there)."""
+    call's context (`build(cuda=True)`: the callee's `if cuda:` is decided there).
 
-    __slots__ = ("truth",)
+    `held`: an attribute of `self` a caller bound before it called the method (`self.on_gpu = on_gpu`
+    in `__init__`, then `self.build()`): the method's `if self.on_gpu:` is decided (HELD_TRUE /
+    HELD_FALSE), in that order of the caller's flow; an attribute read from an instance made
+    elsewhere holds a plain flag, which decides nothing there (other code may have rebound it)."""
 
-    def __init__(self, truth: bool):
+    __slots__ = ("truth", "held")
+
+    def __init__(self, truth: bool, held: bool = False):
         self.truth = truth
+        self.held = held
 
     def __repr__(self) -> str:
-        return "TRUE" if self.truth else "FALSE"
+        return ("HELD_" if self.held else "") + ("TRUE" if self.truth else "FALSE")
+
+    def join(self, other: "Value") -> "Value":
+        if other.__class__ is FlagV and other.truth is self.truth:
+            return other if self.held else self  # (held on one path only: a plain flag)
+        return Value.join(self, other)
 
     def maybe_none(self) -> "Value":
         return UNKNOWN  # None is false: a name that may hold None or True is not decided
@@ -109,6 +120,8 @@ class FlagV(Value):
 
 TRUE = FlagV(True)
 FALSE = FlagV(False)
+HELD_TRUE = FlagV(True, held=True)
+HELD_FALSE = FlagV(False, held=True)
 
 
 # the attribute an instance of a module holds where `self.to(device)` in its `__init__` moved it
@@ -464,7 +477,9 @@ class DictV(Value):
                 theirs = dict(other.items)
                 items = tuple((k, v.join(theirs[k]) if k in theirs else UNKNOWN) for k, v in self.items)
                 items += tuple((k, UNKNOWN) for k, _ in other.items if k not in dict(self.items))
-            return DictV(self.elem.join(other.elem), items)
+            # (an empty dict has no value to join: `d = {}`, then `d[i] = t` in a loop, holds t's)
+            elem = other.elem if self.items == () else self.elem if other.items == () else self.elem.join(other.elem)
+            return DictV(elem, items)
         return UNKNOWN
 
 

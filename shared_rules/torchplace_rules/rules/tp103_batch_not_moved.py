@@ -130,15 +130,16 @@ class BatchNotMoved(Rule):
         if loop.target is not None and _reported_for_loop(ev, self.code, src.span(loop.target)):
             return  # one finding per loop: its fix moves the whole batch
         where = code_text(src, c.node.func) if c.kind == "module_input" else code_text(src, c.other_node)
-        advice = "move the batch at the top of the loop" if loop.target is not None else "move the batch where it is taken"
+        advice = "move the batch at the top of the loop" if loop.target is not None and loop.__class__ is not ast.comprehension \
+            else "move the batch where it is taken"
         message = (f"batch `{code_text(src, c.cpu_node)}` from `{code_text(src, loop.iter)}` is still on the CPU "
                    f"but `{where}` is on {dev_text(other_dev)}: {advice}")
         ev.report(self, c.node, message, [(loop.target, "batch produced on the CPU here")], self.fix(ev, c, loop))
 
     def fix(self, ev, c, loop):
         expr = fix_device_expr(ev, c.other_dev, module_node=c.node.func if c.kind == "module_input" else None)
-        if expr is None or not loop.body:
-            return None
+        if expr is None or loop.__class__ is ast.comprehension or not loop.body:
+            return None  # (a comprehension's batch, `[b for b in loader][0]`: no top of a loop to move it at)
         target = loop.target
         if isinstance(loop.iter, ast.Call) and isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "enumerate" \
                 and isinstance(target, ast.Tuple) and len(target.elts) == 2:
