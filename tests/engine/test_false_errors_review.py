@@ -556,6 +556,46 @@ QUIET = {
             setup(model)
             return model(torch.randn(2, 3))
     """,
+    "constructor-moves-a-part-to-where-an-argument-is": """
+        import torch
+        import torch.nn as nn
+
+
+        class Noisy(nn.Module):
+            def __init__(self, link, scale):
+                super().__init__()
+                self.mu = nn.Linear(6, 5)
+                self.mu.to(link.weight.device)
+
+            def forward(self, x):
+                return self.mu(x)
+
+
+        def run(link):
+            noisy = Noisy(link, 0.5)
+            return noisy(torch.ones(2, 6, device="cuda"))
+    """,
+    "constructor-moves-a-part-to-an-argument-device": """
+        import torch
+        import torch.nn as nn
+
+
+        class Holder(nn.Module):
+            def __init__(self, where):
+                super().__init__()
+                self.lin = nn.Linear(6, 5)
+                self.lin = self.lin.cuda(where)
+
+            def forward(self, x):
+                return self.lin(x)
+
+
+        def run(dev, where):
+            first = Holder(dev)
+            first(torch.ones(2, 6, device="cuda"))
+            second = Holder(where)
+            return second(torch.ones(2, 6, device="cuda"))
+    """,
 }
 
 REPORTED = {
@@ -844,6 +884,35 @@ REPORTED = {
             setup(model, torch.device("cuda"))
             return model(torch.randn(2, 3))
     """, {(16, "TP102")}),
+    "constructor-moves-no-part-or-to-a-literal": ("""
+        import torch
+        import torch.nn as nn
+
+
+        class Holder(nn.Module):
+            def __init__(self, where):
+                super().__init__()
+                self.lin = nn.Linear(6, 5)
+                self.lin.to("cpu")
+                self.lin.to(where.dtype)
+
+            def forward(self, x):
+                return self.lin(x)
+
+
+        class Plain(nn.Module):
+            def __init__(self, where):
+                super().__init__()
+                self.lin = nn.Linear(6, 5)
+
+            def forward(self, x):
+                return self.lin(x)
+
+
+        def run(where):
+            Holder(where)(torch.ones(2, 6, device="cuda"))
+            return Plain(where)(torch.ones(2, 6, device="cuda"))
+    """, {(27, "TP102"), (28, "TP102")}),
 }
 
 

@@ -9,7 +9,8 @@ from typing import Optional
 
 from . import operators
 from .ranks import factory_rank
-from .torch_api import CONTAINERS, MODULE_BASES, PARAMETER_CLASSES, TORCH_FACTORIES, is_torch_layer, layer_has_params
+from .torch_api import CONTAINERS, MODULE_BASES, PARAMETER_CLASSES, TORCH_DTYPES, TORCH_FACTORIES, is_torch_layer, \
+    layer_has_params
 from .devices import CPU, SELF_DEV
 from .torch_placement import container_elements
 from .values import NONE, UNKNOWN, ClassV, DeviceV, DictV, ModuleV, ObjectV, QualV, SeqV, TensorV, Value, map_leaves
@@ -39,6 +40,7 @@ class ClassInfo:
     torch_layers: dict = field(default_factory=dict)  # submodules that are torch.nn layers -> their class name
     submodule_classes: dict = field(default_factory=dict)  # name -> ClassInfo of classes defined here
     moves_self: bool = False  # __init__ (its own or a base's) calls self.to()/self.cuda()
+    moves_parts: bool = False  # __init__ moves `self.<attr>` with `.to(x)`/`.cuda(x)`, x no literal
     init_values: dict = field(default_factory=dict)
     tensor_subclass: bool = False  # derives from torch.Tensor: `.to()` returns a new tensor
     optional_state: dict = field(default_factory=dict)  # state name -> the `__init__` argument (default None)
@@ -556,6 +558,20 @@ class _MethodNodes:
                     self.empty_lists.append((node.targets[0].attr, node))
 
 
+def _literal_target(call: ast.Call) -> bool:
+    """Does `x.to(...)`/`x.cuda(...)` name where it moves in the code itself (`"cuda"`, `0`,
+    `torch.device("cpu")`, no argument), not through a value such as an argument of `__init__`?
+    A dtype (`.to(torch.float16)`, `.to(dtype)`, `.to(x.dtype)`) moves nothing."""
+    target = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "device"), None)
+    if target is None or target.__class__ is ast.Constant:
+        return True
+    text = target.attr if target.__class__ is ast.Attribute else getattr(target, "id", "")
+    if "dtype" in text.lower() or text in TORCH_DTYPES:
+        return True
+    return target.__class__ is ast.Call and all(a.__class__ is ast.Constant for a in target.args) \
+        and target.func.__class__ is ast.Attribute and target.func.attr == "device"
+
+
 def method_nodes(method) -> _MethodNodes:
     known = method.__dict__.get("_tp_init_nodes")
     if known is None:
@@ -588,6 +604,9 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
                     info.registers_modules = True
                     if node.args and isinstance(node.args[0], ast.Constant):
                         info.submodules[str(node.args[0].value)] = True
+            elif node.func.attr in ("to", "cuda") and recv.__class__ is ast.Attribute and recv.value.__class__ is ast.Name \
+                    and recv.value.id == "self" and not _literal_target(node):
+                info.moves_parts = True
         if node.__class__ is ast.Call and node.func.__class__ is ast.Attribute and node.func.attr == "append" \
                 and node.args and _classify(node.args[0], analyzer) == "module" and _module_has_params(node.args[0], analyzer):
             owner = node.func.value

@@ -292,6 +292,8 @@ def instantiate(ev, node: ast.Call, cls: ClassV) -> Value:
         dev = _argument_device(ev, node, info, args, kwargs)
     else:  # a device argument not followed to the layers, or modules held: unknown, not the default
         dev = constructor_device(node, _init_of(info), args, kwargs, dev)
+    if info.moves_parts:  # `self.lin.to(dev)` in `__init__`: its parts are not all where the module is
+        dev = None
     if info.moves_self:
         moved = attrs_get(attrs, SELF_MOVED)  # `self.to(device)` on every path of this `__init__`
         if isinstance(moved, DeviceV):
