@@ -968,3 +968,145 @@ def test_without_the_move_the_mismatches_are_still_reported():
 def test_a_torch_dtype_name_is_not_a_move():
     code = UNREAD_DEVICE.replace("from constants import DEVICE", "from torch import float16 as DEVICE")
     assert (7, "TP102") in loud(code.format(move=".to(DEVICE)", move_y=""))
+
+
+# -- a device test narrows the device it tests (DINOv2 dinov2/eval/log_regression.py:142) ---------
+
+def test_device_tests_say_where_the_device_is():
+    # `device == "cpu"` is true for the string alone (a torch.device never equals a str) and
+    # `device == "cuda"` is false for "cuda:1": only their true sides say where the device is;
+    # `.type` and `torch.device(...)` compare exactly.  On a (fake) GPU, `is_cuda`, `is_cpu` and
+    # `.device` say where a tensor is (the `.numpy()` rule itself: TP104's own tests).
+    assert torch.device("cpu") != "cpu" and torch.device("cuda:1") != "cuda" and "cpu" == "cpu"
+    assert torch.device("cpu") == torch.device("cpu") and torch.device("cpu").type == "cpu"
+    assert str(torch.device("cpu")) == "cpu" and str(torch.device("cuda:1")) != "cuda"
+    assert run_on_fake_gpu("import torch\nt = torch.zeros(3, device='cuda')\n"
+                           "assert t.is_cuda and not t.is_cpu and t.device.type == 'cuda'\n"
+                           "assert t.device == torch.device('cuda', 0) and t.device != torch.device('cpu')\n"
+                           "c = torch.zeros(3)\nassert c.is_cpu and not c.is_cuda and c.device == torch.device('cpu')\n") is None
+
+
+DEVICE_TEST = """
+    import torch
+    CPU = torch.device("cpu")
+
+
+    def fit(feats, device):
+        feats = feats.to(device)
+        {test}
+            feats = feats.numpy()
+        return feats
+"""
+
+# each test, then whether the `.numpy()` under it runs on the CPU (quiet) or on the accelerator
+DEVICE_TESTS = {
+    'if device == "cpu":': "quiet",
+    'if "cpu" == device:': "quiet",
+    'if device.type == "cpu":': "quiet",
+    'if device == torch.device("cpu"):': "quiet",
+    'if str(device) == "cpu":': "quiet",
+    'if device == CPU:': "quiet",
+    'if not feats.is_cuda:': "quiet",
+    'if feats.is_cpu:': "quiet",
+    'if feats.device.type == "cpu":': "quiet",
+    'if feats.device == torch.device("cpu"):': "quiet",
+    'if not device.type == "cuda":': "quiet",
+    'if device != "cpu":\n            pass\n        else:': "quiet",
+    'if device != CPU:\n            pass\n        else:': "quiet",
+    'if device.type != "cpu":\n            pass\n        else:': "quiet",
+    'if feats.is_cuda:\n            pass\n        else:': "quiet",
+    # the other side of each test: on the accelerator (or unknown, which stays as it was)
+    'if device != "cpu":': "reported",
+    'if device.type != "cpu":': "reported",
+    'if device != CPU:': "reported",
+    'if device == "cuda":': "reported",
+    'if feats.is_cuda:': "reported",
+    'if not feats.is_cpu:': "reported",
+    'if device == "cpu":\n            pass\n        else:': "reported",
+}
+
+
+@pytest.mark.parametrize("test", sorted(DEVICE_TESTS))
+def test_a_device_test_narrows_the_device_in_its_branch(test):
+    expected = set() if DEVICE_TESTS[test] == "quiet" else {(9 + test.count("\n"), "TP104")}
+    assert loud(DEVICE_TEST.format(test=test)) == expected
+
+
+def test_after_a_device_test_the_device_is_what_it_was():
+    # both branches go on: after the `if`, `feats` is on the accelerator again
+    source = DEVICE_TEST.format(test='if device == "cpu":').replace("return feats", "return feats.numpy()")
+    assert loud(source) == {(10, "TP104")}
+
+
+def test_where_only_the_cpu_branch_goes_on_the_rest_is_on_the_cpu():
+    source = """
+        import torch
+
+
+        def fit(feats, device):
+            feats = feats.to(device)
+            if device != "cpu":
+                return feats
+            return feats.numpy()
+    """
+    assert loud(source) == set()
+    assert loud(source.replace("return feats\n", "pass\n")) == {(9, "TP104")}
+
+
+def test_a_cuda_test_puts_a_tensor_of_unknown_device_on_the_accelerator():
+    source = """
+        import torch
+
+
+        def fit(flag):
+            x = torch.zeros(3) if flag else torch.zeros(3).cuda()
+            if x.is_cuda:
+                return x.numpy()
+            return x.numpy()
+    """
+    assert loud(source) == {(8, "TP104")}
+    assert loud(source.replace("if x.is_cuda:", 'if x.device.type == "cuda":')) == {(8, "TP104")}
+
+
+def test_a_device_test_in_a_module_method_on_an_attribute():
+    # the DINOv2 construct: `self.device == _CPU_DEVICE`, the tensors moved with `device=self.device`
+    source = """
+        import torch
+        import torch.nn as nn
+
+        _CPU_DEVICE = torch.device("cpu")
+
+
+        class LogReg:
+            def __init__(self, device):
+                self.device = device
+
+            def fit(self, train_features, train_labels):
+                train_features = train_features.to(dtype=torch.float64, device=self.device)
+                train_labels = train_labels.to(dtype=torch.float64, device=self.device)
+                if self.device == _CPU_DEVICE:
+                    train_features = train_features.numpy()
+                    train_labels = train_labels.numpy()
+                return train_features
+
+
+        LogReg(torch.device("cuda")).fit(torch.zeros(3), torch.zeros(3))
+    """
+    assert loud(source) == set()
+    assert loud(source.replace("self.device == _CPU_DEVICE", "self.device != _CPU_DEVICE")) == {(16, "TP104"), (17, "TP104")}
+
+
+def test_a_cuda_test_of_a_value_the_analysis_does_not_know_leaves_the_branch_as_it_was():
+    # `if trg.is_cuda: np_mask.cuda()` (corpus samlynn_transformer_nopeak_mask_cuda_discarded):
+    # trg is no value the analysis knows; the branch is still analysed
+    source = """
+        import torch
+
+
+        def masks(trg):
+            np_mask = torch.zeros(3)
+            if trg.is_cuda:
+                np_mask.cuda()
+            return np_mask
+    """
+    assert loud(source) == {(8, "TP201")}

@@ -17,8 +17,8 @@ from .torch_methods import setitem_conflicts
 from .torch_placement import unplace_parameter_owners
 from .cross_file import home_elsewhere
 from .devices import (
-    ACCEL_KIND, RUNTIME, SELF_DEV, SELF_KIND, Dev, chosen_target, devices_conflict, index_dependent, parse_device_string,
-    picks_current_device, runtime_device,
+    ACCEL_KIND, CPU_KIND, RUNTIME, SELF_DEV, SELF_KIND, Dev, chosen_target, devices_conflict, index_dependent,
+    parse_device_string, picks_current_device, runtime_device,
 )
 from .events import Conflict
 from .optimizers import optimizer_attribute, unlink_rebound
@@ -260,6 +260,93 @@ class ExpressionEvaluator:
             if self._isinstance_answer(self.eval(test.left.args[0]), test.comparators[0]) is False:
                 return isinstance(test.ops[0], (ast.IsNot, ast.NotEq))
         return None
+
+    def device_narrowing(self, test) -> Optional[tuple]:
+        """A test that tells where a device value or a tensor is (`device == "cpu"`, `device.type ==
+        "cuda"`, `str(device) == "cpu"`, `device == torch.device("cpu")`, `t.is_cuda`, `t.device.type
+        == "cpu"`, negated by `not` / `!=`): (subject node, is it a tensor, what the body learns, what
+        the else branch learns), each "cpu" (not on an accelerator), "accel" (on one) or None."""
+        try:
+            found = test._tp_device_test  # (syntax alone: kept on the node)
+        except AttributeError:
+            found = test._tp_device_test = _device_test(test)
+        if found is None:
+            return None
+        if found is _NAMED_TEST:
+            return self._named_device_test(test)
+        subject, body, orelse = found[:3]
+        if len(found) == 4 and self.qualname(found[3].func) != "torch.device":
+            return None
+        if subject.__class__ is ast.Attribute and subject.attr == "device" \
+                and isinstance(self.eval(subject.value), (TensorV, PlacedV)):
+            return subject.value, True, body, orelse
+        # (`t.is_cuda`: t is a tensor whatever the analysis knows of it)
+        return subject, _strip_not(test).__class__ is ast.Attribute or isinstance(self.eval(subject), TensorV), body, orelse
+
+    def _named_device_test(self, test) -> Optional[tuple]:
+        """`self.device == CPU_DEVICE`, `CPU_DEVICE = torch.device("cpu")`: a name holding the CPU
+        (or "cuda") on every path on one side, a device or tensor's `.device` on the other."""
+        negated = False
+        while test.__class__ is ast.UnaryOp and test.op.__class__ is ast.Not:
+            test, negated = test.operand, not negated
+        negated ^= test.ops[0].__class__ is ast.NotEq
+        for subject, other in ((test.left, test.comparators[0]), (test.comparators[0], test.left)):
+            known = self.eval(other)
+            if known.__class__ is DeviceV and (known.dev.is_cpu or known.dev.kind == ACCEL_KIND and known.dev.label == "cuda"):
+                learned = "cpu" if known.dev.is_cpu else "accel"
+                found = self.device_narrowing(ast.Compare(subject, [ast.Eq()], [ast.Constant(learned.replace("accel", "cuda"))]))
+                if found is None:
+                    return None
+                return found[:2] + ((found[3], found[2]) if negated else found[2:])
+        return None
+
+    def narrow_device(self, narrowing, learned: Optional[str]) -> Optional[dict]:
+        """In a branch whose test says where a device (or a tensor) is, what the analysis took for
+        an accelerator there is not known to be one ("cpu": the values on that device become
+        unknown); a device or tensor it did not know is an accelerator ("accel").  Returns the paths
+        changed, {path: (narrowed value, value before or None)}, for `restore_device`."""
+        if learned is None:
+            return None
+        subject, tensor, _, _ = narrowing
+        path = self.path_of(subject)
+        if path is None:
+            return None
+        env = self.frame.env
+        value = self.eval(subject)
+        changed = {}
+        if learned == "accel":
+            if tensor and value.__class__ is TensorV and value.dev is None:
+                narrowed = replace(value, dev=Dev(ACCEL_KIND, "target", path))
+            elif not tensor and value is UNKNOWN:
+                narrowed = DeviceV(Dev(ACCEL_KIND, "target", path))
+            else:
+                return None
+            changed[path] = (narrowed, env.get(path))
+            env[path] = narrowed
+            return changed
+        dev = value.dev if isinstance(value, (TensorV, DeviceV, PlacedV)) else None
+        if dev is None or dev.kind == CPU_KIND:
+            return None
+        for key, held in list(env.items()):
+            narrowed = _off_device(held, dev)
+            if narrowed is not None:
+                changed[key] = (narrowed, held)
+                env[key] = narrowed
+        if path not in changed:
+            changed[path] = (UNKNOWN, env.get(path))
+            env[path] = UNKNOWN
+        return changed
+
+    def restore_device(self, changed: dict) -> None:
+        """After the branch: a value still as the test narrowed it is the value it was (the test
+        changed what was known there, not the value)."""
+        env = self.frame.env
+        for key, (narrowed, before) in changed.items():
+            if env.get(key) is narrowed:
+                if before is None:
+                    del env[key]
+                else:
+                    env[key] = before
 
     def _constant_test(self, left, op, right) -> Optional[bool]:
         """`name == "cuda"`, `name != "cpu"`, `name in ("cuda", "cpu")`: answered where `name` holds
@@ -848,6 +935,81 @@ def device_type(dev: Dev) -> Optional[str]:
 
 _TYPE_TESTS = (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)
 _CONSTANT_TESTS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
+
+
+_DEVICE_LITERALS = {"cpu": "cpu", "cuda": "accel"}
+_PATH_NODES = (ast.Name, ast.Attribute)
+_NAMED_TEST = ("named",)
+
+
+def _device_test(test) -> Optional[tuple]:
+    """The syntax of a device test (`device_narrowing`): (the device or tensor node, what the body
+    learns, what the else branch learns), or None.  `device == "cpu"` is true only for the string
+    (a torch.device never equals a str), and `device == "cuda"` is false for "cuda:1": their false
+    sides say nothing."""
+    negated = False
+    while test.__class__ is ast.UnaryOp and test.op.__class__ is ast.Not:
+        test, negated = test.operand, not negated
+    if test.__class__ is ast.Attribute:  # (`device_narrowing` takes the subject for a tensor)
+        if test.attr == "is_cuda":
+            answer = (test.value, "accel", "cpu")
+        elif test.attr == "is_cpu":
+            answer = (test.value, "cpu", None)
+        else:
+            return None
+    elif test.__class__ is ast.Compare and len(test.ops) == 1 and test.ops[0].__class__ in (ast.Eq, ast.NotEq):
+        left, right = test.left, test.comparators[0]
+        if left.__class__ is ast.Constant or left.__class__ is ast.Call and right.__class__ is not ast.Constant:
+            left, right = right, left
+        torch_device = right.__class__ is ast.Call and right.func.__class__ is ast.Attribute \
+            and right.func.attr == "device" and len(right.args) == 1 and not right.keywords
+        literal = right.args[0] if torch_device else right
+        if literal.__class__ is not ast.Constant or literal.value not in _DEVICE_LITERALS:
+            # `device == CPU_DEVICE`: answered where the analysis knows a side (`_named_device_test`)
+            return _NAMED_TEST if left.__class__ in _PATH_NODES and right.__class__ in _PATH_NODES else None
+        learned = _DEVICE_LITERALS[literal.value]
+        if left.__class__ is ast.Attribute and left.attr == "type" and not torch_device:
+            # `device.type == "cpu"`: exact either way ("not cuda" is not on a CUDA device)
+            answer = (left.value, learned, None if learned == "cpu" else "cpu")
+        elif left.__class__ is ast.Call and left.func.__class__ is ast.Name and left.func.id == "str" \
+                and len(left.args) == 1 and not torch_device:
+            answer = (left.args[0], learned, None)
+        elif isinstance(left, (ast.Name, ast.Attribute)):
+            answer = (left, learned, None)
+        else:
+            return None
+        if torch_device:
+            answer = (answer[0], answer[1], answer[2], right)
+        if test.ops[0].__class__ is ast.NotEq:
+            negated = not negated
+    else:
+        return None
+    if negated:
+        answer = (answer[0], answer[2], answer[1]) + answer[3:]
+    return answer
+
+
+def _strip_not(test):
+    while test.__class__ is ast.UnaryOp and test.op.__class__ is ast.Not:
+        test = test.operand
+    return test
+
+
+def _off_device(value: Value, dev: Dev) -> Optional[Value]:
+    """`value` where `dev` is not known to be an accelerator: what lives there becomes unknown
+    (None: nothing of it lives there)."""
+    cls = value.__class__
+    if cls is TensorV or cls is ModuleV:
+        if value.dev is not None and value.dev.kind == dev.kind and value.dev.label == dev.label:
+            return replace(value, dev=None)
+    elif cls is DeviceV or cls is PlacedV:
+        if value.dev.kind == dev.kind and value.dev.label == dev.label:
+            return UNKNOWN
+    elif cls is SeqV and value.items is not None:
+        items = [_off_device(item, dev) for item in value.items]
+        if any(item is not None for item in items):
+            return replace(value, items=tuple(item if item is not None else old for item, old in zip(items, value.items)))
+    return None
 
 
 def none_test(test) -> Optional[tuple]:

@@ -27,6 +27,9 @@ from .values import FALSE, NUMBER, TRUE, UNKNOWN, ClassV, DeviceV, DictV, FuncV,
 _HANDLERS: dict = {}  # (runner class, statement type) -> its stmt_* method (None: nothing to do)
 
 
+_DEVICE_TEST_NODES = (ast.Compare, ast.Attribute, ast.UnaryOp)
+
+
 class StatementRunner:
     """Mixed into `Analyzer`."""
 
@@ -193,8 +196,13 @@ class StatementRunner:
         assumed = self.assumed_truth(stmt.test)
         entry = self.frame.env
         branches = []
+        # `if device == "cpu":` / `if t.is_cuda:`: what each branch learns of a device (rare: syntax first)
+        narrowing = self.device_narrowing(stmt.test) if assumed is None and stmt.test.__class__ in _DEVICE_TEST_NODES \
+            and getattr(stmt.test, "_tp_device_test", True) is not None else None
+        narrowed = []
         if assumed is not False:
             self.frame.env = dict(entry)
+            changed = narrowing and self.narrow_device(narrowing, narrowing[2])
             self.guards.append(stmt.test)
             try:
                 body_ok = self.exec_body(stmt.body)
@@ -202,10 +210,20 @@ class StatementRunner:
                 self.guards.pop()
             if body_ok:
                 branches.append(self.frame.env)
+                narrowed.append(changed)
         if assumed is not True:
             self.frame.env = dict(entry)
+            changed = narrowing and self.narrow_device(narrowing, narrowing[3])
             if self.exec_body(stmt.orelse):
                 branches.append(self.frame.env)
+                narrowed.append(changed)
+        if narrowing and len(branches) == 2:
+            # where both branches go on, what the test told one of them is not known after the `if`
+            # (where only one goes on, it holds there: `if device != "cpu": return` ...)
+            for env, changed in zip(branches, narrowed):
+                if changed:
+                    self.frame.env = env
+                    self.restore_device(changed)
         self.frame.env = entry
         chosen = _device_choice(stmt, branches) if len(branches) == 2 and stmt.orelse else None
         self.merge(branches)
