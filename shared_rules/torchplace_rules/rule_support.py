@@ -6,7 +6,7 @@ from typing import Optional
 
 from .flow.contexts import MODULE_CALL_ENTRIES
 from .flow.cross_file import home_elsewhere
-from .flow.devices import Dev
+from .flow.devices import RUNTIME, Dev
 from .flow.state import device_variable
 from .flow.values import TensorV
 from .torch_semantics import lookup_function
@@ -26,9 +26,9 @@ def dev_text(dev: Optional[Dev]) -> str:
         return "the CPU"
     if dev.kind == "self":
         return "the module's device"
-    if dev.label in ("target", "cuda", "runtime") and dev.expr and dev.expr[0] not in "\"'":
+    if dev.label in ("target", "cuda", RUNTIME) and dev.expr and dev.expr[0] not in "\"'":
         return f"the accelerator (`{dev.expr}`)"
-    if dev.label in ("target", "runtime"):
+    if dev.label in ("target", RUNTIME):
         return "the accelerator"
     return dev.label
 

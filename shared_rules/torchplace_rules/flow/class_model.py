@@ -9,8 +9,9 @@ from typing import Optional
 
 from . import operators
 from .ranks import factory_rank
-from .torch_api import CONTAINERS, MODULE_BASES, PARAMETER_CLASSES, TORCH_DTYPES, TORCH_FACTORIES, is_torch_layer, \
-    layer_has_params
+from .torch_api import (
+    CONTAINERS, MODULE_BASES, PARAMETER_CLASSES, TORCH_FACTORIES, is_torch_layer, layer_has_params, looks_like_dtype,
+)
 from .devices import CPU, SELF_DEV
 from .torch_placement import container_elements
 from .values import NONE, UNKNOWN, ClassV, DeviceV, DictV, ModuleV, ObjectV, QualV, SeqV, TensorV, Value, map_leaves
@@ -423,7 +424,8 @@ _MEMBER_CHANGES = frozenset({"append", "extend", "insert", "add_module", "regist
 # torch's dataset bases: no nn.Module, and they bind no instance attribute (torch/utils/data/dataset.py)
 _DATASET_BASES = ("torch.utils.data.Dataset", "torch.utils.data.dataset.Dataset", "torch.utils.data.IterableDataset",
                   "torch.utils.data.dataset.IterableDataset")
-_PLAIN_BASES = ("object", "builtins.object", "torch.nn.Module", "torch.nn.modules.module.Module") + _DATASET_BASES
+_NO_MODULE_BASES = ("object", "builtins.object") + _DATASET_BASES  # bases known not to be (or hide) an nn.Module
+_PLAIN_BASES = _NO_MODULE_BASES + ("torch.nn.Module", "torch.nn.modules.module.Module")
 
 
 def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
@@ -447,7 +449,7 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
     # through a base defined here that derives from one.
     info.unresolved_base = not is_module and any(
         v.info.unresolved_base if isinstance(v, ClassV)
-        else not (isinstance(v, QualV) and v.name in ("object", "builtins.object") + _DATASET_BASES)
+        else not (isinstance(v, QualV) and v.name in _NO_MODULE_BASES)
         for v in bases)
     info.plain_bases = not stmt.keywords and all(
         v.info.plain_bases if isinstance(v, ClassV)
@@ -565,8 +567,7 @@ def _literal_target(call: ast.Call) -> bool:
     target = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "device"), None)
     if target is None or target.__class__ is ast.Constant:
         return True
-    text = target.attr if target.__class__ is ast.Attribute else getattr(target, "id", "")
-    if "dtype" in text.lower() or text in TORCH_DTYPES:
+    if looks_like_dtype(target):
         return True
     return target.__class__ is ast.Call and all(a.__class__ is ast.Constant for a in target.args) \
         and target.func.__class__ is ast.Attribute and target.func.attr == "device"

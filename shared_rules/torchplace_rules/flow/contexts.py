@@ -26,7 +26,7 @@ from typing import Optional
 from ..syntax_nodes import access_path, lines_mention, own_nodes
 from .class_model import method_nodes, tensor_container_items
 from .cross_file import HOME_ATTR, foreign_home, foreign_result, foreign_text, qualified_name, record_outgoing
-from .devices import ACCEL_KIND, CPU, SELF_DEV, SELF_KIND, Dev, parse_device_string
+from .devices import ACCEL_KIND, CPU, RUNTIME, SELF_DEV, SELF_KIND, Dev, parse_device_string
 from .optimizers import loaded_into, same_optimizer
 from .state import PLACEABLE, Frame, follow_move, forget_aliases, local_names
 from .values import (
@@ -525,19 +525,28 @@ def _generic_cache(func, cls, bound: dict, self_dev, own_object: bool) -> Option
     home = func.home if func.home is not None else getattr(cls, "home", None)
     if home is None or self_dev is not None:
         return None
-    if all(_uninformative(v) or own_object and isinstance(v, SelfV) and not _holds_placement(v) for v in bound.values()):
+    if all(_uninformative(v) or own_object and isinstance(v, SelfV) and not _holds_placement(v, func.node)
+           for v in bound.values()):
         return home.generic_contexts
     return None
 
 
-def _holds_placement(receiver: SelfV) -> bool:
+def _holds_placement(receiver: SelfV, method) -> bool:
     """Does the caller's own object hold a device, or a module or tensor on an accelerator (`self.device
-    = options["device"]` in `__init__`, then `self.build()`), or a flag the caller bound (`self.on_gpu =
-    on_gpu`, then `self.build()`)?  What the method does with it is this caller's, not what the class knows."""
-    return any(isinstance(v, DeviceV) and v.dev.kind == ACCEL_KIND
-               or isinstance(v, (ModuleV, TensorV)) and v.dev is not None and v.dev.kind == ACCEL_KIND
-               or v.__class__ is FlagV and v.held
-               for _, v in receiver.attrs or ())
+    = options["device"]` in `__init__`, then `self.build()`), or a flag the caller bound that `method`
+    (or what it calls on `self`) tests (`self.on_gpu = on_gpu`, then `self.build()`)?  What the method
+    does with it is this caller's, not what the class knows.  (A held flag nothing there tests, such
+    as `self.gradient_checkpointing = False` before `self.post_init()`, changes nothing in the call.)"""
+    tested = None
+    for name, v in receiver.attrs or ():
+        if isinstance(v, DeviceV) and v.dev.kind == ACCEL_KIND \
+                or isinstance(v, (ModuleV, TensorV)) and v.dev is not None and v.dev.kind == ACCEL_KIND:
+            return True
+        if v.__class__ is FlagV and v.held:
+            tested = _self_tests(receiver.info, method) if tested is None else tested
+            if name in tested:
+                return True
+    return False
 
 
 def _uninformative(value: Value, depth: int = 0) -> bool:
@@ -843,7 +852,7 @@ def relative_to(value: Value, dev: Optional[Dev]) -> Value:
 def same_place(a: Dev, b: Dev) -> bool:
     if a.kind != b.kind:
         return False
-    return a.kind != ACCEL_KIND or a.label == b.label or bool({"target", "runtime"} & {a.label, b.label})
+    return a.kind != ACCEL_KIND or a.label == b.label or bool({"target", RUNTIME} & {a.label, b.label})
 
 
 def static_lambda(info, value_node) -> Optional[FuncV]:

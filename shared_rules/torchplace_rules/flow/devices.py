@@ -63,7 +63,7 @@ def chosen_target(a: Optional[Dev], b: Optional[Dev]) -> Optional[Dev]:
     accel = a if a.is_accel else b
     if not accel.is_accel:
         return None
-    label = accel.label if ":" in accel.label or accel.label == "runtime" else "target"
+    label = accel.label if ":" in accel.label or accel.label == RUNTIME else "target"
     return Dev(accel.kind, label, accel.expr, accel.at)
 
 

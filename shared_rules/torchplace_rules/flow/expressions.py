@@ -281,14 +281,12 @@ class ExpressionEvaluator:
                 and isinstance(self.eval(subject.value), (TensorV, PlacedV)):
             return subject.value, True, body, orelse
         # (`t.is_cuda`: t is a tensor whatever the analysis knows of it)
-        return subject, _strip_not(test).__class__ is ast.Attribute or isinstance(self.eval(subject), TensorV), body, orelse
+        return subject, _negations(test)[0].__class__ is ast.Attribute or isinstance(self.eval(subject), TensorV), body, orelse
 
     def _named_device_test(self, test) -> Optional[tuple]:
         """`self.device == CPU_DEVICE`, `CPU_DEVICE = torch.device("cpu")`: a name holding the CPU
         (or "cuda") on every path on one side, a device or tensor's `.device` on the other."""
-        negated = False
-        while test.__class__ is ast.UnaryOp and test.op.__class__ is ast.Not:
-            test, negated = test.operand, not negated
+        test, negated = _negations(test)
         negated ^= test.ops[0].__class__ is ast.NotEq
         for subject, other in ((test.left, test.comparators[0]), (test.comparators[0], test.left)):
             known = self.eval(other)
@@ -806,10 +804,10 @@ class ExpressionEvaluator:
             for i in range(1, len(accels)):
                 a, b = accels[0][0].dev, accels[i][0].dev
                 zero = self.current_cuda_is_zero and not self.named_where_current_is_picked(a, b)
-                if devices_conflict(a, b, zero) or index_dependent(a, b, zero):
+                kind = "op" if devices_conflict(a, b, zero) else "op_index" if index_dependent(a, b, zero) else None
+                if kind is not None:
                     # (cuda:<i>, i chosen at run time, against cuda:0: it raises whenever i is not 0)
                     first, other = accels[0], accels[i]
-                    kind = "op" if devices_conflict(a, b, zero) else "op_index"
                     if kind == "op_index" and b.label == RUNTIME:
                         first, other = other, first  # (`other` is the one on the run-time index)
                     self.emit("conflict", Conflict(node, kind, other[0], other[1], first[0], first[1], first[0].dev))
@@ -947,9 +945,7 @@ def _device_test(test) -> Optional[tuple]:
     learns, what the else branch learns), or None.  `device == "cpu"` is true only for the string
     (a torch.device never equals a str), and `device == "cuda"` is false for "cuda:1": their false
     sides say nothing."""
-    negated = False
-    while test.__class__ is ast.UnaryOp and test.op.__class__ is ast.Not:
-        test, negated = test.operand, not negated
+    test, negated = _negations(test)
     if test.__class__ is ast.Attribute:  # (`device_narrowing` takes the subject for a tensor)
         if test.attr == "is_cuda":
             answer = (test.value, "accel", "cpu")
@@ -989,10 +985,12 @@ def _device_test(test) -> Optional[tuple]:
     return answer
 
 
-def _strip_not(test):
+def _negations(test) -> tuple:
+    """(`test` without its leading `not`s, whether an odd number of them negate it)."""
+    negated = False
     while test.__class__ is ast.UnaryOp and test.op.__class__ is ast.Not:
-        test = test.operand
-    return test
+        test, negated = test.operand, not negated
+    return test, negated
 
 
 def _off_device(value: Value, dev: Dev) -> Optional[Value]:

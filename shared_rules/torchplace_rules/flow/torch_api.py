@@ -3,6 +3,8 @@
 classes hold state): sizes, dtypes, randomness, and names the analysis treats specially."""
 from __future__ import annotations
 
+import ast
+
 from . import operators
 
 # Factories: name -> how the size is given ("args": sizes as *args or a tuple,
@@ -75,6 +77,12 @@ CUDA_AVAILABILITY = {"torch.cuda.is_available", "torch.backends.mps.is_available
                      "torch.accelerator.is_available", "torch.mps.is_available"}
 TRAINING_STEP_METHODS = {"backward", "step"}
 PARAMETER_CLASSES = {"torch.nn.Parameter", "torch.nn.parameter.Parameter"}
+
+
+def looks_like_dtype(node) -> bool:
+    """Does a `.to(...)` argument name a dtype (`torch.float16`, `dtype`, `x.dtype`), not a device?"""
+    text = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+    return "dtype" in text.lower() or text in TORCH_DTYPES
 
 
 def is_torch_layer(qual: str) -> bool:

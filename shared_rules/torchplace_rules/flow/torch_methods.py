@@ -65,7 +65,7 @@ def _to_target(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> tuple
             # one is chosen at run time (no index is proven)
             target = DeviceV(Dev(ACCEL_KIND, RUNTIME, arg_node.id, node))
         elif (value is UNKNOWN or value is NUMBER or _opaque_name(value)) and target is None \
-                and not _looks_like_dtype(arg_node):
+                and not api.looks_like_dtype(arg_node):
             target = UNKNOWN
     if target is None:
         return False, None, dtype
@@ -82,11 +82,6 @@ def _opaque_name(value: Value) -> bool:
     (aten::to's overloads), so it may well be a device.  No name torch or NumPy defines is a
     device object (`tests/engine/test_false_errors_review.py` checks both against torch)."""
     return isinstance(value, QualV) and not value.name.startswith(("torch.", "numpy."))
-
-
-def _looks_like_dtype(node: ast.AST) -> bool:
-    text = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
-    return "dtype" in text.lower() or text in api.TORCH_DTYPES
 
 
 def _typed(ev, node: ast.Call, recv: TensorV, args: list) -> Value:

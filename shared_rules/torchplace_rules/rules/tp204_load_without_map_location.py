@@ -274,13 +274,56 @@ def _sink(call: ast.Call, src, scope, tree, hops: int):
 def _helper(func, scope, tree):
     """The function of the checked file a call names: `helper(...)` (a top-level function) or
     `self.method(...)` (a method of the class around `scope`); else None."""
-    if isinstance(func, ast.Name):
-        return next((d for d in tree.body if isinstance(d, _FUNCS) and d.name == func.id), None)
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
-        for cls in tree.body:
-            if isinstance(cls, ast.ClassDef) and any(d is scope for d in cls.body):
-                return next((d for d in cls.body if isinstance(d, _FUNCS) and d.name == func.attr), None)
-    return None
+    return _functions(tree).named(func, scope)
+
+
+class _Functions:
+    """The checked file's functions, found once per tree (a load is followed through them from
+    every `torch.load` the name test leaves open): top-level ones by name, each class's methods by
+    name, and, on first use, the (scope, call) pairs that call each of them."""
+
+    __slots__ = ("top", "methods", "owner", "_callers")
+
+    def __init__(self, tree):
+        self.top, self.methods, self.owner = {}, {}, {}
+        for d in tree.body:
+            if isinstance(d, _FUNCS):
+                self.top.setdefault(d.name, d)
+            elif isinstance(d, ast.ClassDef):
+                for item in d.body:
+                    self.owner[id(item)] = d
+                    if isinstance(item, _FUNCS):
+                        self.methods.setdefault((id(d), item.name), item)
+        self._callers = None
+
+    def named(self, func, scope):
+        if isinstance(func, ast.Name):
+            return self.top.get(func.id)
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+            cls = self.owner.get(id(scope))
+            return self.methods.get((id(cls), func.attr)) if cls is not None else None
+        return None
+
+    def callers(self, tree, func) -> list:
+        """(scope, call) for each call of `func` in each function (and the module body) holding it.
+        (`tree` is passed, not kept: the index is kept on the tree, which must not be a cycle.)"""
+        if self._callers is None:
+            self._callers = {}
+            for scope in ast.walk(tree):
+                if isinstance(scope, (*_FUNCS, ast.Module)):
+                    for node in ast.walk(scope):
+                        if isinstance(node, ast.Call):
+                            callee = self.named(node.func, scope)
+                            if callee is not None:
+                                self._callers.setdefault(id(callee), []).append((scope, node))
+        return self._callers.get(id(func), ())
+
+
+def _functions(tree) -> _Functions:
+    known = tree.__dict__.get("_tp_functions")
+    if known is None:
+        known = tree._tp_functions = _Functions(tree)
+    return known
 
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -307,22 +350,17 @@ def _returned(func, tree, hops: int):
     bound to a name (`sd = read(p)`, `sd = read(p)["state_dict"]`) or handed straight on."""
     if not isinstance(func, _FUNCS) or tree is None or hops > _MAX_HOPS:
         return False
-    for scope in ast.walk(tree):
-        if not isinstance(scope, (*_FUNCS, ast.Module)):
-            continue
-        for node in ast.walk(scope):
-            if not isinstance(node, ast.Call) or _helper(node.func, scope, tree) is not func:
-                continue
-            for outer in ast.walk(scope):
-                state = False
-                if isinstance(outer, ast.Assign) and len(outer.targets) == 1 and isinstance(outer.targets[0], ast.Name):
-                    how = _reads(outer.value, node)
-                    state = how and _reaches(outer.targets[0].id, scope, outer.end_lineno, tree, hops)
-                    state = state and _join(how, state)
-                elif isinstance(outer, ast.Call) and outer is not node:
-                    state = _sink(outer, node, scope, tree, hops)
-                if state:
-                    return state
+    for scope, node in _functions(tree).callers(tree, func):
+        for outer in ast.walk(scope):
+            state = False
+            if isinstance(outer, ast.Assign) and len(outer.targets) == 1 and isinstance(outer.targets[0], ast.Name):
+                how = _reads(outer.value, node)
+                state = how and _reaches(outer.targets[0].id, scope, outer.end_lineno, tree, hops)
+                state = state and _join(how, state)
+            elif isinstance(outer, ast.Call) and outer is not node:
+                state = _sink(outer, node, scope, tree, hops)
+            if state:
+                return state
     return False
 
 

@@ -3,7 +3,7 @@ from ..edits import insert_keyword, make_fix
 from ..model import Edit, Severity, Span
 from ..rule_base import Invalid, Rule, valid
 from ..rule_support import accepts_device, code_text, dev_text
-from ..flow.devices import SELF_KIND
+from ..flow.devices import RUNTIME, SELF_KIND
 from ..flow.values import TensorV
 
 
@@ -110,7 +110,7 @@ class CreateThenMove(Rule):
             return  # only a function that takes `device=` can create it there
         cls = ev.frame.cls
         to_module_device = dev.kind == SELF_KIND and cls is not None and cls.is_module  # a copy once it is on a GPU
-        if not to_module_device and (dev.kind != "accel" or dev.label == "runtime"):
+        if not to_module_device and (dev.kind != "accel" or dev.label == RUNTIME):
             return
         self.note(ev, node, factory, method, recv, dev)
 
