@@ -20,7 +20,7 @@ H = "import torch\nimport torch.nn as nn\n\n\nclass Net(nn.Module):\n    def __i
     "def to_gpu(model):\n    model.cuda()\n\n\n"
 FIRST = H.count("\n") + 1  # the line of `def case(...)`
 
-E, HINT = Severity.ERROR, Severity.HINT
+E, W = Severity.ERROR, Severity.WARNING
 # an Adam whose state was loaded while its module is on the CPU (lines 2-4 of a case)
 LOADED = """
         model = Net()
@@ -72,15 +72,15 @@ CASES = {
         optimizer.step()
         """, {(6, E)}),
     # loaded on one path only (a resume flag the analysis cannot decide): on the other path the state
-    # is made lazily on the GPU and the step runs, so the step may raise, not does
-    "load-under-an-undecided-flag-is-a-hint": ("""
+    # is made lazily on the GPU and the step runs; every run that loads the state raises: a warning
+    "load-under-an-undecided-flag-is-a-warning": ("""
         model = Net()
         optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
         if resume:
             optimizer.load_state_dict(torch.load(path, map_location="cpu"))
         model.cuda()
         optimizer.step()
-        """, {(7, HINT)}),
+        """, {(7, W)}),
     "state-moved-by-hand-after-the-move": (LOADED + """
         model.cuda()
         for state in optimizer.state.values():

@@ -117,7 +117,7 @@ def forget_state(opt: OptimizerV) -> OptimizerV:
 
 def _check_step(ev, node: ast.Call, opt: OptimizerV) -> None:
     """A step whose loaded state is on another device than the parameters raises (an error where the
-    state was loaded on every path here, a "may" where only on some)."""
+    state was loaded on every path here, a warning where only on some: every run that loads it raises)."""
     if opt.state not in (LOADED, MAYBE_LOADED) or opt.state_dev is None or opt.params_dev is None:
         return
     if not devices_conflict(opt.state_dev, opt.params_dev):

@@ -107,8 +107,8 @@ class MixedDevices(Rule):
         module was then moved in place (`model.cuda()`, `model = model.to(device)`):
         `load_state_dict` casts the state to the parameters' device at load time and the move takes
         the parameters (the same Parameter objects), not the state.  An error where the load happened
-        on every path to the step; a hint ("may") where only on some (a resume flag the analysis
-        cannot decide); nothing where code touches `optimizer.state`, hands the optimizer to an
+        on every path to the step; a warning where only on some (a resume flag the analysis cannot
+        decide: every run that loads the state raises); nothing where code touches `optimizer.state`, hands the optimizer to an
         unknown function, or the module is rebound to another one.
     """
     example = """
@@ -311,13 +311,15 @@ class MixedDevices(Rule):
         opt = code_text(ev.src, c.node.func.value)
         sure = c.kind == "optimizer_state"
         a, b = dev_text(c.cpu.dev), dev_text(c.other.dev)
+        loaded_at = c.cpu.origin if c.cpu.dev.is_cpu else c.other.origin
+        # loaded on some paths only (`if resume:`): every run that loads it raises, a proven hazard
+        when = "" if sure or not hasattr(loaded_at, "lineno") else f" whenever it loads that state (line {loaded_at.lineno})"
         message = (f"`{opt}` loaded its state with `load_state_dict` where its parameters were then, and a module move "
-                   f"took the parameters elsewhere (state on {a}, parameters on {b}): `{opt}.step()` "
-                   + ("raises" if sure else "may raise (where the state was loaded)")
-                   + " \"Expected all tensors to be on the same device\"; load the state after the move, or move it")
+                   f"took the parameters elsewhere (state on {a}, parameters on {b}): `{opt}.step()` raises{when}"
+                   " \"Expected all tensors to be on the same device\"; load the state after the move, or move it")
         related = [origin_related(c.cpu_node, c.cpu, "state loaded here" if c.cpu.dev.is_cpu else "parameters moved here"),
                    origin_related(c.other_node, c.other, "parameters moved here" if c.cpu.dev.is_cpu else "state loaded here")]
-        ev.report(self, c.node, message, [r for r in related if r], None, severity=None if sure else Severity.HINT)
+        ev.report(self, c.node, message, [r for r in related if r], None, severity=None if sure else Severity.WARNING)
 
     def needs_cpu(self, ev, c, other_dev) -> None:
         """An argument PyTorch wants on the CPU (c.other, at c.other_node) is on an accelerator."""
