@@ -188,6 +188,45 @@ QUIET = {
         x = torch.randn(8, 4).cuda()
         out = model(x)
     """,
+    # s12 review cause E (nerf-pytorch): a CPU fallback in the file, but the entry makes CUDA the
+    # default tensor type before anything runs, so no machine without a GPU runs the program
+    "c05-entry-makes-cuda-the-default-tensor-type": """
+        import torch
+        import torch.nn as nn
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+        def train(path):
+            model = nn.Linear(4, 2).to(device)
+            ckpt = torch.load(path)
+            model.load_state_dict(ckpt["model"])
+            return model
+
+
+        if __name__ == "__main__":
+            torch.set_default_tensor_type("torch.cuda.FloatTensor")
+            train("run/000100.tar")
+    """,
+    "c05-module-sets-the-default-device": """
+        import torch
+        import torch.nn as nn
+
+        torch.set_default_device("cuda")
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        model = nn.Linear(4, 2).to(device)
+        model.load_state_dict(torch.load("checkpoints/best_model.pth"))
+    """,
+    "c05-default-type-given-as-the-class": """
+        import torch
+        import torch.nn as nn
+
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        model = nn.Linear(4, 2).to(device)
+        if __name__ == "__main__":
+            torch.set_default_tensor_type(torch.cuda.FloatTensor)
+            model.load_state_dict(torch.load("checkpoints/best_model.pth"))
+    """,
     "c07-moved-or-rebound-where-used": """
         import numpy as np
         import torch
@@ -440,6 +479,40 @@ REPORTED = {
         checkpoint = torch.load("checkpoints/best_model.pth")
         model.load_state_dict(checkpoint["model_state_dict"])
     """, {(7, "TP204")}),
+    "c05-default-tensor-type-set-only-with-a-gpu": ("""
+        import torch
+        import torch.nn as nn
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        if __name__ == "__main__":
+            if torch.cuda.is_available():
+                torch.set_default_tensor_type("torch.cuda.FloatTensor")
+            model = nn.Linear(4, 2).to(device)
+            model.load_state_dict(torch.load("checkpoints/best_model.pth"))
+    """, {(10, "TP204")}),
+    "c05-default-type-set-by-a-function-not-the-entry": ("""
+        import torch
+        import torch.nn as nn
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+        def use_gpu_tensors():
+            torch.set_default_tensor_type("torch.cuda.FloatTensor")
+
+
+        model = nn.Linear(4, 2).to(device)
+        model.load_state_dict(torch.load("checkpoints/best_model.pth"))
+    """, {(13, "TP204")}),
+    "c05-default-type-cpu": ("""
+        import torch
+        import torch.nn as nn
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        torch.set_default_tensor_type("torch.FloatTensor")
+        model = nn.Linear(4, 2).to(device)
+        model.load_state_dict(torch.load("checkpoints/best_model.pth"))
+    """, {(8, "TP204")}),
     "c05-gpu-index-with-a-cpu-fallback": ("""
         import argparse
         import torch

@@ -14,7 +14,7 @@ from typing import Optional
 
 from .checkpoints import Provenance
 from .cpu_checkpoints import saved_on_cpu
-from .device_choice import commits_to_accelerator, has_cpu_path, runs_only_with_accelerator, under_device_guard
+from .device_choice import accelerator_made_default, commits_to_accelerator, has_cpu_path, runs_only_with_accelerator, under_device_guard
 from .scopes import FUNCTIONS, enclosing, is_script, is_test_path, mentions_accelerator, parent_map
 
 
@@ -36,8 +36,8 @@ class FileContext:
     @cached_property
     def cuda_only(self) -> bool:
         """Every device choice of the program is an accelerator: there is no machine without one to
-        run it on."""
-        return commits_to_accelerator(self.tree) and not self.cpu_path
+        run it on (or its entry makes the accelerator the default tensor type or device)."""
+        return accelerator_made_default(self.tree) or commits_to_accelerator(self.tree) and not self.cpu_path
 
     @cached_property
     def mentions_accelerator(self) -> bool:

@@ -153,6 +153,30 @@ def _commits_unconditionally(tree: ast.AST, parents: dict) -> bool:
     return False
 
 
+def accelerator_made_default(tree: ast.Module) -> bool:
+    """Does the program's entry make an accelerator the default for every tensor it creates, before
+    it does anything else it could do without one: `torch.set_default_tensor_type("torch.cuda.FloatTensor")`
+    (or `torch.cuda.FloatTensor`), `torch.set_default_device("cuda")`, as a statement of the module body
+    or of its `if __name__ == "__main__":` block (not under any test)?  Without an accelerator that call
+    or the first tensor after it raises (torch 2.13's CPU build: `TypeError: type torch.cuda.FloatTensor
+    not available`, `AssertionError: Torch not compiled with CUDA enabled`): the program runs on none."""
+    body = list(tree.body)
+    for stmt in tree.body:
+        if isinstance(stmt, ast.If) and "__main__" in ast.unparse(stmt.test):
+            body += stmt.body
+    for stmt in body:
+        if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and stmt.value.args):
+            continue
+        name, first = _called_name(stmt.value.func), stmt.value.args[0]
+        if name == "set_default_tensor_type":
+            text = first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else ast.unparse(first)
+            if text.startswith("torch.cuda."):
+                return True
+        elif name == "set_default_device" and _names_accelerator(first):
+            return True
+    return False
+
+
 def commits_to_accelerator(tree: ast.Module) -> bool:
     """Does the program put anything on an accelerator (`.cuda()`, `"cuda"`, `torch.device("cuda")`)?"""
     for node in ast.walk(tree):
