@@ -8,7 +8,8 @@ were bound with: where the analysis cannot tell which object moved they are on a
 these was a false TP102 error on correct code).  A deep copy is another module: moving the original leaves
 the copy where it was (still reported).  A method that moves what its object holds by reflection
 (`getattr(self, name).to(device)`, `for v in vars(self).values(): v.to(device)`) leaves every module the
-object holds on an unknown device."""
+object holds on an unknown device.  A nested function that moves its enclosing function's module
+(`def setup(): model.cuda()`, then `setup()`) leaves it, and the names sharing it, on an unknown device."""
 import pytest
 
 from .test_finding_context import loud
@@ -53,6 +54,9 @@ QUIET = {
     "getattr-with-the-module-as-default": "    getattr(enc, 'module', enc).cuda()\n    enc(x)",
     "loop-over-named-children": "    seq = nn.Sequential(nn.Linear(4, 4), nn.ReLU())\n    for name, child in seq.named_children():\n"
                                 "        child.cuda()\n    seq(x)",
+    # a nested function moves its enclosing function's module (a closure: no parameter hands it back)
+    "closure-moving-the-enclosing-module": "    def setup():\n        enc.cuda()\n    setup()\n    enc(x)",
+    "closure-moving-an-alias-of-the-module": "    m = enc\n\n    def setup():\n        m.to('cuda')\n    setup()\n    enc(x)",
     "submodule-read-before-the-parent-moved": "    seq = nn.Sequential(nn.Linear(4, 4))\n    first = seq[0]\n"
                                                 "    seq.cuda()\n    first(x)",
 }
@@ -72,6 +76,10 @@ REPORTED = {
     "a-mapped-function-that-moves-nothing": ("    list(map(lambda m: m.eval(), [enc, dec]))\n    enc(x)", 16),
     "comprehension-that-moves-nothing": ("    names = [type(m).__name__ for m in (enc, dec)]\n    enc(x)", 16),
     "a-module-not-in-the-sequential": ("    seq = nn.Sequential(enc)\n    seq.cuda()\n    dec(x)", 17),
+    "a-closure-moving-another-module": ("    def setup():\n        dec.cuda()\n    setup()\n    enc(x)", 18),
+    "a-closure-defined-but-never-called": ("    def setup():\n        enc.cuda()\n    enc(x)", 17),
+    "a-closure-binding-its-own-module": ("    def setup():\n        enc = nn.Linear(4, 4)\n        enc.cuda()\n"
+                                         "    setup()\n    enc(x)", 19),
 }
 
 

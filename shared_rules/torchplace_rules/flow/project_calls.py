@@ -19,7 +19,7 @@ from .contexts import (
 )
 from .devices import ACCEL_KIND, SELF_DEV, SELF_KIND
 from .optimizers import owned_by_caller
-from .state import MODULE_MOVES, forget_aliases, forget_moved_arguments, held_attributes, held_values, merge_attributes, moves_its_items
+from .state import MODULE_MOVES, forget_aliases, forget_closure_moves, forget_moved_arguments, held_attributes, held_values, merge_attributes, moves_its_items
 from .torch_calls import default_collate, default_device
 from .torch_placement import absent_arguments, constructor_device
 from .values import (
@@ -69,12 +69,20 @@ def _call(ev, node: ast.Call, func: FuncV, cls, arg_nodes: list, args: list, kwa
                 forget_aliases(ev.frame.env, held_values(bound.get(name, UNKNOWN)))
     if ev.frame.kind == "module" and func.home is None:
         _forget_moved_globals(ev)
+    elif func.home is None and _nested_in(func.node, ev.frame.func):
+        forget_closure_moves(ev, func.node)
     returns = result.returns
     if isinstance(returns, (ParamsV, SeqV, DictV)):  # `model.param_groups(...)`: the parameters of the caller's modules
         if paths is None:
             paths = argument_paths(ev, func.node, arg_nodes, node.keywords, first_path, first is not None)
         returns = owned_by_caller(returns, func.node, paths, ev.frame.func)
     return returns
+
+
+def _nested_in(node: ast.AST, outer) -> bool:
+    """Is the function `node` defined inside the function `outer` (a closure of it)?"""
+    return outer is not node and isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+        and outer.lineno < node.lineno <= (outer.end_lineno or 0)
 
 
 def _forget_moved_globals(ev) -> None:

@@ -233,7 +233,17 @@ def globals_moved_in_functions(tree: ast.Module) -> frozenset:
     function's entry is unknown: the function may run before the move or after it."""
     moved = set()
     for func in module_functions(tree):
-        local = None
+        moved.update(names_moved_from_outside(func))
+    return frozenset(moved)
+
+
+def names_moved_from_outside(func) -> frozenset:
+    """The names `func` (nested functions included) moves in place, `.cuda()` / `.to(...)` on a
+    chain that starts with them, without binding them itself: its enclosing function's variables or
+    the module's (kept on the node)."""
+    known = func.__dict__.get("_tp_outer_moves")
+    if known is None:
+        moved, local = set(), None
         for node in calls_and_assignments(func):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MODULE_MOVES):
                 continue
@@ -245,7 +255,21 @@ def globals_moved_in_functions(tree: ast.Module) -> frozenset:
                     local = local_names(func)
                 if root.id not in local:
                     moved.add(root.id)
-    return frozenset(moved)
+        known = func._tp_outer_moves = frozenset(moved)
+    return known
+
+
+def forget_closure_moves(ev, func: ast.AST) -> None:
+    """A function nested in the running one was called (`def setup(): model.cuda()`, then `setup()`):
+    the enclosing function's modules it moves in place are now where it put them, which its context
+    did not hand back (they are not its parameters): on an unknown device, as are the names sharing them."""
+    names = names_moved_from_outside(func)
+    if not names:
+        return
+    env = ev.frame.env
+    held = [env[name] for name in names if name in env and env[name].__class__ in PLACEABLE]
+    if held:
+        forget_aliases(env, held)
 
 
 # The calls `globals_moved_in_functions` looks for, found in the text first: a cheap superset of the
