@@ -298,3 +298,66 @@ def test_a_method_moving_the_module_it_was_handed_reaches_the_callers_name():
 
 def test_a_method_that_moves_nothing_leaves_the_callers_module_reported():
     assert loud(TRAINER_HOLDS.format(call="eval()")) == {(18, "TP102")}
+
+
+METHOD_THROUGH_AN_ITEM = """\
+import torch
+import torch.nn as nn
+
+
+class Holder:
+    def __init__(self):
+        self.model = nn.Linear(4, 4)
+
+    def to_gpu(self):
+        self.model.cuda()
+
+
+def main():
+    x = torch.ones(4).cuda()
+    holders = {"a": Holder(), "b": Holder()}
+    h = holders["a"]
+    holders["a"].to_gpu()
+    {use}(x)
+"""
+
+
+def test_a_method_called_through_a_dict_item_moves_the_object_other_names_hold():
+    # `holders["a"].to_gpu()` moves `h.model`: `h` is that object (a false TP102 error, probe11 shape 3)
+    assert loud(METHOD_THROUGH_AN_ITEM.replace("{use}", "h.model")) == set()
+
+
+def test_a_method_called_through_a_dict_item_leaves_the_other_items():
+    assert loud(METHOD_THROUGH_AN_ITEM.replace("{use}", 'holders["b"].model')) == {(18, "TP102")}
+
+
+POOL = """\
+import torch
+import torch.nn as nn
+
+
+class Pool:
+    def __init__(self, models):
+        self.models = models
+
+    def cuda(self):
+        for m in self.models:
+            m.{method}()
+        return self
+
+
+def main():
+    x = torch.ones(4).cuda()
+    a, b = nn.Linear(4, 4), nn.Linear(4, 4)
+    Pool([a, b]).cuda()
+    b(a(x))
+"""
+
+
+def test_a_plain_objects_method_moving_the_list_it_was_handed():
+    # `Pool([a, b]).cuda()` moves `a` and `b` in place (a false TP102 error, probe11 shape 2)
+    assert loud(POOL.format(method="cuda")) == set()
+
+
+def test_a_plain_objects_method_walking_the_list_without_a_move():
+    assert loud(POOL.format(method="eval")) == {(19, "TP102")}

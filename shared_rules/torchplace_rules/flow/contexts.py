@@ -673,12 +673,13 @@ def _effects(exit_env: dict, bound: dict, released: set = frozenset(), fnode=Non
     return effects
 
 
-def _held_at(env: dict, path: str, suffix: str) -> Optional[Value]:
+def _held_at(env: dict, path: str, suffix: str, entry: Optional[Value] = None) -> Optional[Value]:
     """What the caller holds at `path + suffix` before a call's effect is written there: the path's own
-    binding, or the attribute of the object at `path` (`.model` of `t`)."""
+    binding, or the attribute of the object at `path` (`.model` of `t`; `entry`: the object the call was
+    handed, where `path` binds nothing of its own: `holders["a"]`)."""
     found = env.get(path + suffix)
     if found is None and suffix.count(".") == 1 and suffix.startswith(".") and "[" not in suffix:
-        owner = env.get(path)
+        owner = env.get(path, entry)
         if owner.__class__ is ObjectV or owner.__class__ is SelfV:
             found = attrs_get(owner.attrs, suffix[1:])
     return found
@@ -687,8 +688,9 @@ def _held_at(env: dict, path: str, suffix: str) -> Optional[Value]:
 ITEMS_MOVED = (("", UNKNOWN),)  # the effect of a body that moved what a list or dict passed to it holds
 
 
-def apply_effects(ev, effects: dict, paths: dict, assigned: Optional[dict] = None) -> None:
-    """Write a call's effects into the caller's environment (`paths`: parameter -> the caller's access path)."""
+def apply_effects(ev, effects: dict, paths: dict, assigned: Optional[dict] = None, entries: Optional[dict] = None) -> None:
+    """Write a call's effects into the caller's environment (`paths`: parameter -> the caller's access path;
+    `entries`: parameter -> what the call handed it)."""
     env = ev.frame.env
     keyed = ev.frame.keyed
     for name, changes in effects.items():
@@ -709,7 +711,7 @@ def apply_effects(ev, effects: dict, paths: dict, assigned: Optional[dict] = Non
             elif value.__class__ in (ModuleV, PlacedV):
                 if not suffix and getattr(env.get(path), "dev", None) != value.dev:
                     follow_move(ev, path, value.dev, None)  # (a module the callee moved: its optimizers' parameters)
-                before = _held_at(env, path, suffix)
+                before = _held_at(env, path, suffix, entries.get(name) if entries is not None else None)
                 if before is not value and before.__class__ in (ModuleV, PlacedV) and before.dev != value.dev:
                     forget_aliases(env, [before], path + suffix)  # (`t.setup()` moved `t.model`, which is `model`)
             env[path + suffix] = value

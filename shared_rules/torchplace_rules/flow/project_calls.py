@@ -63,10 +63,12 @@ def _call(ev, node: ast.Call, func: FuncV, cls, arg_nodes: list, args: list, kwa
     paths = None
     if result.effects:
         paths = argument_paths(ev, func.node, arg_nodes, node.keywords, first_path, first is not None)
-        apply_effects(ev, result.effects, paths, result.assigned)
+        apply_effects(ev, result.effects, paths, result.assigned, bound)
         for name, changes in result.effects.items():
             if changes is ITEMS_MOVED:  # `to_device([enc, dec])`: the modules the list held moved
                 forget_aliases(ev.frame.env, held_values(bound.get(name, UNKNOWN)))
+            else:
+                _forget_items_of_lost_attributes(ev, bound.get(name), changes)
     if ev.frame.kind == "module" and func.home is None:
         _forget_moved_globals(ev)
     elif func.home is None and _nested_in(func.node, ev.frame.func):
@@ -77,6 +79,19 @@ def _call(ev, node: ast.Call, func: FuncV, cls, arg_nodes: list, args: list, kwa
             paths = argument_paths(ev, func.node, arg_nodes, node.keywords, first_path, first is not None)
         returns = owned_by_caller(returns, func.node, paths, ev.frame.func)
     return returns
+
+
+def _forget_items_of_lost_attributes(ev, entry: Optional[Value], changes: tuple) -> None:
+    """A list or dict attribute of the object handed to the call is unknown after it (`Pool([a, b]).cuda()`,
+    whose method moves `for m in self.models: m.cuda()`): the modules it held, under the caller's
+    names too (`a`, `b`), may have moved."""
+    if entry.__class__ is not ObjectV and entry.__class__ is not SelfV:
+        return
+    for suffix, value in changes:
+        if value is UNKNOWN and suffix[:1] == "." and "." not in suffix[1:] and "[" not in suffix:
+            held = attrs_get(entry.attrs, suffix[1:])
+            if held.__class__ is SeqV or isinstance(held, DictV):
+                forget_aliases(ev.frame.env, held_values(held))
 
 
 def _nested_in(node: ast.AST, outer) -> bool:
