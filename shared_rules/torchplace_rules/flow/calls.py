@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Optional
 
 from .class_model import NAMESPACE_CLASSES, namespace_object
+from .command_line import parsed_namespace
 from .contexts import static_lambda
 from .cross_file import ProjectModuleV
 from .devices import SELF_DEV, parse_device_string, runtime_device
@@ -162,6 +163,9 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         return recv  # nn.Module's train()/eval() return the module itself (`model = self.train()`)
     if recv.__class__ is OptimizerV:
         return optimizer_method(ev, node, recv, name)
+    if recv is UNKNOWN and name == "parse_args" and not node.args and not node.keywords:
+        scope = ev.frame.func if ev.frame.kind != "module" and ev.frame.func is not None else ev.tree
+        return parsed_namespace(scope, node)  # (the numbers of a command line: `torch.device(args.gpu)`)
     if recv.__class__ is ModuleV:
         if name == "forward":
             args, kwargs = ev.eval_args(node)

@@ -826,8 +826,8 @@ def tensor_container_items(value: Value) -> tuple:
 # `types.SimpleNamespace(device="cpu", rank=0)` / `argparse.Namespace(...)`: an object holding exactly the
 # keyword arguments it was made with (a test's stand-in for parsed command-line arguments)
 NAMESPACE_CLASSES = frozenset({"types.SimpleNamespace", "argparse.Namespace"})
-_NAMESPACE = ClassInfo(ast.ClassDef(name="SimpleNamespace", bases=[], keywords=[], body=[], decorator_list=[]),
-                       "SimpleNamespace", False)
+NAMESPACE_INFO = ClassInfo(ast.ClassDef(name="SimpleNamespace", bases=[], keywords=[], body=[], decorator_list=[]),
+                           "SimpleNamespace", False)
 
 
 def namespace_object(kwargs: dict, node: ast.Call) -> Value:
@@ -835,4 +835,4 @@ def namespace_object(kwargs: dict, node: ast.Call) -> Value:
     positional mapping (Python 3.13), which may add any attribute."""
     if node.args or any(k.arg is None for k in node.keywords):
         return UNKNOWN
-    return ObjectV(_NAMESPACE, id(_NAMESPACE.node), tuple(sorted(kwargs.items())), node)
+    return ObjectV(NAMESPACE_INFO, id(NAMESPACE_INFO.node), tuple(sorted(kwargs.items())), node)

@@ -20,6 +20,7 @@ from .devices import (
     ACCEL_KIND, CPU_KIND, RUNTIME, SELF_DEV, SELF_KIND, Dev, chosen_target, devices_conflict, index_dependent,
     parse_device_string, picks_current_device, runtime_device,
 )
+from .class_model import NAMESPACE_INFO
 from .events import Conflict
 from .optimizers import optimizer_attribute, unlink_rebound
 from .state import NotYetSet, forget_aliases, held_values, moves_its_items, with_stored_items
@@ -470,7 +471,11 @@ class ExpressionEvaluator:
             return optimizer_attribute(self, node, base)
         if base.__class__ is ObjectV:
             value = attrs_get(base.attrs, attr)
-            return unproven(value) if value is not None else self.class_member(base, attr, node)
+            if value is not None:
+                return unproven(value)
+            if base.info is not NAMESPACE_INFO:
+                return self.class_member(base, attr, node)
+            base = UNKNOWN  # an option a namespace does not declare: read as any config object's
         if base.__class__ is ModuleV:
             if attr in ("weight", "bias") or (base.cls is not None and (attr in base.cls.params or attr in base.cls.buffers)):
                 return TensorV(base.dev, origin=node, grad=True)
