@@ -12,6 +12,7 @@ LAYERS = (
     "calls",          # how a call is analysed: routes each call to one of the modules below
     "project_calls",  # the project's functions, methods, classes, forward, __call__, properties, partial
     "contexts",       # the contexts a body is analysed for; running a body for a call (through `ev`)
+    "command_line",   # the numbers a parsed command line holds (`parser.parse_args()`)
     "class_model",    # what a class of the project is and registers
     "torch_methods",  # Tensor.* and nn.Module methods
     "torch_calls",    # torch.*, torch.nn.functional.*, nn layers, DataLoader, NumPy, by qualified name
