@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Optional
 
 from .checkpoints import Provenance
-from .cpu_checkpoints import saved_on_cpu
+from .cpu_checkpoints import saved_on_cpu, saved_on_cpu_at_path
 from .device_choice import accelerator_made_default, commits_to_accelerator, has_cpu_path, runs_only_with_accelerator, under_device_guard
 from .scopes import FUNCTIONS, enclosing, is_script, is_test_path, mentions_accelerator, parent_map
 
@@ -70,6 +70,7 @@ class FileContext:
         if not self.in_this_file(load):
             return False
         return self.provenance.written_by_this_run(load) or saved_on_cpu(
+            self.tree, load, self.provenance.scope, self.enclosing_function) or saved_on_cpu_at_path(
             self.tree, load, self.provenance.scope, self.enclosing_function)
 
     def may_reach_accelerator(self, class_node: ast.AST, targets_accelerator: bool) -> bool:

@@ -7,15 +7,17 @@ state loaded here saves it from the CPU (`model.cpu()` or `model.eval().cpu()` b
 
 The writer and the reader are linked by the class of the module: the state is loaded into an
 instance of class `C` (`net = C(); net.load_state_dict(torch.load(p))`) and the writers are the
-`torch.save(<C instance>.state_dict(), ...)` calls of the same file.  Without such a link nothing
-is concluded.
+`torch.save(<C instance>.state_dict(), ...)` calls of the same file.  The writer and the
+reader are also linked by the file's path: every `torch.save` whose path has the load's format
+template (`'%s_net_%s.pth' % (epoch, label)` in a `save_network` and a `load_network` helper) saves a
+CPU-moved state (`torch.save(net.cpu().state_dict(), p)`).  Without such a link nothing is concluded.
 """
 from __future__ import annotations
 
 import ast
 from typing import Optional
 
-from .checkpoints import Scope
+from .checkpoints import Scope, load_path, path_keys
 
 _MOVES = {"to", "cuda", "cpu"}
 _KEEPS = {"eval", "train", "float", "half", "double", "requires_grad_"}  # return the module itself
@@ -48,6 +50,27 @@ def saved_on_cpu(tree: ast.Module, load: ast.Call, scope_of, enclosing_function)
             continue
         if _last_move(writer_scope, owner.id, node.lineno) != "cpu":
             return False  # a writer of this state saves it from wherever the module was
+        writers += 1
+    return writers > 0
+
+
+def saved_on_cpu_at_path(tree: ast.Module, load: ast.Call, scope_of, enclosing_function) -> bool:
+    """Does every `torch.save` of the file writing to the load's path template (or exact path) save a
+    state moved to the CPU, and is there one?"""
+    path = load_path(load)
+    if path is None:
+        return False
+    keys = path_keys(path, scope_of(enclosing_function(load)), load.lineno)
+    writers = 0
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and is_torch_save(node) and len(node.args) >= 2):
+            continue
+        if not path_keys(node.args[1], scope_of(enclosing_function(node)), node.lineno) & keys:
+            continue
+        saved = node.args[0]
+        if not (isinstance(saved, ast.Call) and isinstance(saved.func, ast.Attribute) and saved.func.attr == "state_dict"
+                and _is_cpu_move(saved.func.value)):
+            return False  # a writer of this file that may save it from an accelerator
         writers += 1
     return writers > 0
 

@@ -50,7 +50,8 @@ class LoadWithoutMapLocation(Rule):
         `open(p, "wb")`, a path under the run's or test's temporary directory, a path handed out
         by the object that wrote it, or a helper of the same file that writes it and is called
         first), or when every writer in the file saves that module's state from the CPU
-        (`model.cpu()` before `torch.save(model.state_dict(), p)`).  An entry of a loaded
+        (`model.cpu()` before `torch.save(model.state_dict(), p)`), or every `torch.save` to the
+        load's path or format template saves a CPU-moved state (`torch.save(net.cpu().state_dict(), p)`).  An entry of a loaded
         checkpoint (`torch.load(p)["params"]`) is left alone where the project has a checkpoint
         writer that saves CPU tensors (`torch.save` of `param.cpu()` values).  A helper in a file
         that picks no device is reported only when a file importing it calls it from a program
