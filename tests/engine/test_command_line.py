@@ -30,34 +30,28 @@ def tp101(option: str, move: str) -> set:
             if f.code == "TP101" and f.severity <= Severity.WARNING}
 
 
-WARNED = {
-    "int-option-as-device": ('parser.add_argument("--gpu", type=int, default=0)', "to(torch.device(args.gpu))"),
-    "short-option-dest": ('parser.add_argument("-gpu", default=0, type=int)', "to(torch.device(args.gpu))"),
-    "explicit-dest": ('parser.add_argument("--device-id", dest="gid", type=int, default=1)', "cuda(args.gid)"),
-    "dashes-become-underscores": ('parser.add_argument("--gpu-id", type=int, default=0)', "cuda(args.gpu_id)"),
-    "list-of-gpu-ids": ('parser.add_argument("--gpu_ids", type=int, nargs="+", default=[0])', "cuda(args.gpu_ids[0])"),
-    "required-int": ('parser.add_argument("--rank", type=int, required=True)', "cuda(args.rank)"),
+WARNED = {(LINE, Severity.WARNING)}
+# option, the move of the model and the input, the TP101 findings at warning level and above
+CASES = {
+    "int-option-as-device": ('parser.add_argument("--gpu", type=int, default=0)', "to(torch.device(args.gpu))", WARNED),
+    "short-option-dest": ('parser.add_argument("-gpu", default=0, type=int)', "to(torch.device(args.gpu))", WARNED),
+    "explicit-dest": ('parser.add_argument("--device-id", dest="gid", type=int, default=1)', "cuda(args.gid)", WARNED),
+    "dashes-become-underscores": ('parser.add_argument("--gpu-id", type=int, default=0)', "cuda(args.gpu_id)", WARNED),
+    "list-of-gpu-ids": ('parser.add_argument("--gpu_ids", type=int, nargs="+", default=[0])', "cuda(args.gpu_ids[0])",
+                        WARNED),
+    "required-int": ('parser.add_argument("--rank", type=int, required=True)', "cuda(args.rank)", WARNED),
+    # other options say nothing of the index.  May be None (no default): `torch.device(None)` raises,
+    # `.cuda(None)` is the current device
+    "int-option-without-a-default": ('parser.add_argument("--gpu", type=int)', "cuda(args.gpu)", set()),
+    "a-string-option": ('parser.add_argument("--gpu", default="0")', "cuda(args.gpu)", set()),
+    "an-explicit-action": ('parser.add_argument("--gpu", type=int, default=0, action="store")', "cuda(args.gpu)", set()),
 }
 
 
-@pytest.mark.parametrize("name", sorted(WARNED))
+@pytest.mark.parametrize("name", sorted(CASES))
 def test_a_numeric_option_is_a_gpu_index_chosen_at_run_time(name):
-    option, move = WARNED[name]
-    assert tp101(option, move) == {(LINE, Severity.WARNING)}
-
-
-QUIET = {
-    # may be None (no default): `torch.device(None)` raises, `.cuda(None)` is the current device
-    "int-option-without-a-default": ('parser.add_argument("--gpu", type=int)', "cuda(args.gpu)"),
-    "a-string-option": ('parser.add_argument("--gpu", default="0")', "cuda(args.gpu)"),
-    "a-counting-action": ('parser.add_argument("--gpu", type=int, default=0, action="store")', "cuda(args.gpu)"),
-}
-
-
-@pytest.mark.parametrize("name", sorted(QUIET))
-def test_other_options_say_nothing_of_the_index(name):
-    option, move = QUIET[name]
-    assert tp101(option, move) == set()
+    option, move, expected = CASES[name]
+    assert tp101(option, move) == expected
 
 
 def test_a_device_option_not_declared_numeric_keeps_its_reading():

@@ -16,6 +16,29 @@ def loud(source: str, path: str = "snippet.py") -> set:
             if f.severity <= Severity.WARNING}
 
 
+# s12 review cause F (SPADE): save and load helpers share the file's format template; the writer saves
+# the state moved to the CPU (`net.cpu().state_dict()`), so the file holds CPU tensors
+SAVE_LOAD_HELPERS = """
+        import os
+        import torch
+
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+        def save_network(net, label, epoch, opt):
+            save_path = os.path.join(opt.checkpoints_dir, opt.name, "%s_net_%s.pth" % (epoch, label))
+            torch.save(net.cpu().state_dict(), save_path)
+
+
+        def load_network(net, label, epoch, opt):
+            save_filename = "%s_net_%s.pth" % (epoch, label)
+            save_dir = os.path.join(opt.checkpoints_dir, opt.name)
+            weights = torch.load(os.path.join(save_dir, save_filename))
+            net.load_state_dict(weights)
+            return net
+    """
+
+
 QUIET = {
     "c02-saved-then-loaded-same-literal": """
         import torch
@@ -227,27 +250,7 @@ QUIET = {
             torch.set_default_tensor_type(torch.cuda.FloatTensor)
             model.load_state_dict(torch.load("checkpoints/best_model.pth"))
     """,
-    # s12 review cause F (SPADE): the save and load helpers share the file's format template, and the
-    # writer saves the state moved to the CPU (`net.cpu().state_dict()`): the file holds CPU tensors
-    "c15-helpers-sharing-a-path-template-save-from-the-cpu": """
-        import os
-        import torch
-
-        device = "cuda" if torch.cuda.is_available() else "cpu"
-
-
-        def save_network(net, label, epoch, opt):
-            save_path = os.path.join(opt.checkpoints_dir, opt.name, "%s_net_%s.pth" % (epoch, label))
-            torch.save(net.cpu().state_dict(), save_path)
-
-
-        def load_network(net, label, epoch, opt):
-            save_filename = "%s_net_%s.pth" % (epoch, label)
-            save_dir = os.path.join(opt.checkpoints_dir, opt.name)
-            weights = torch.load(os.path.join(save_dir, save_filename))
-            net.load_state_dict(weights)
-            return net
-    """,
+    "c15-helpers-sharing-a-path-template-save-from-the-cpu": SAVE_LOAD_HELPERS,
     "c07-moved-or-rebound-where-used": """
         import numpy as np
         import torch
@@ -534,25 +537,8 @@ REPORTED = {
         model = nn.Linear(4, 2).to(device)
         model.load_state_dict(torch.load("checkpoints/best_model.pth"))
     """, {(8, "TP204")}),
-    "c15-a-writer-of-the-template-saves-from-the-device": ("""
-        import os
-        import torch
-
-        device = "cuda" if torch.cuda.is_available() else "cpu"
-
-
-        def save_network(net, label, epoch, opt):
-            save_path = os.path.join(opt.checkpoints_dir, opt.name, "%s_net_%s.pth" % (epoch, label))
-            torch.save(net.state_dict(), save_path)
-
-
-        def load_network(net, label, epoch, opt):
-            save_filename = "%s_net_%s.pth" % (epoch, label)
-            save_dir = os.path.join(opt.checkpoints_dir, opt.name)
-            weights = torch.load(os.path.join(save_dir, save_filename))
-            net.load_state_dict(weights)
-            return net
-    """, {(16, "TP204")}),
+    "c15-a-writer-of-the-template-saves-from-the-device": (
+        SAVE_LOAD_HELPERS.replace("net.cpu().state_dict()", "net.state_dict()"), {(16, "TP204")}),
     "c15-another-files-template": ("""
         import os
         import torch

@@ -36,10 +36,9 @@ def saved_on_cpu(tree: ast.Module, load: ast.Call, scope_of, enclosing_function)
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and is_torch_save(node) and node.args):
             continue
-        saved = node.args[0]
-        if not (isinstance(saved, ast.Call) and isinstance(saved.func, ast.Attribute) and saved.func.attr == "state_dict"):
+        owner = _state_dict_owner(node.args[0])
+        if owner is None:
             continue
-        owner = saved.func.value
         writer_scope = scope_of(enclosing_function(node))
         if _is_cpu_move(owner):
             name = _root_name(owner)
@@ -67,12 +66,19 @@ def saved_on_cpu_at_path(tree: ast.Module, load: ast.Call, scope_of, enclosing_f
             continue
         if not path_keys(node.args[1], scope_of(enclosing_function(node)), node.lineno) & keys:
             continue
-        saved = node.args[0]
-        if not (isinstance(saved, ast.Call) and isinstance(saved.func, ast.Attribute) and saved.func.attr == "state_dict"
-                and _is_cpu_move(saved.func.value)):
+        owner = _state_dict_owner(node.args[0])
+        if owner is None or not _is_cpu_move(owner):
             return False  # a writer of this file that may save it from an accelerator
         writers += 1
     return writers > 0
+
+
+def _state_dict_owner(saved: ast.AST) -> Optional[ast.AST]:
+    """`net` of `torch.save(net.state_dict(), p)` (`net.cpu()` of `net.cpu().state_dict()`); None for any
+    other saved object."""
+    if isinstance(saved, ast.Call) and isinstance(saved.func, ast.Attribute) and saved.func.attr == "state_dict":
+        return saved.func.value
+    return None
 
 
 def is_torch_save(call: ast.Call) -> bool:

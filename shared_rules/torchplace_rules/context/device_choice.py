@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 
 from ..flow.devices import ACCEL_TYPES
-from .scopes import ancestors
+from .scopes import ancestors, is_main_guard
 
 _CHOICE_WORDS = ("cuda", "gpu", "cpu", "device", "accel")
 _MULTI_GPU_CALLS = {"device_count"}  # `device_count() > 1` picks a strategy, not a CPU fallback
@@ -162,7 +162,7 @@ def accelerator_made_default(tree: ast.Module) -> bool:
     not available`, `AssertionError: Torch not compiled with CUDA enabled`): the program runs on none."""
     body = list(tree.body)
     for stmt in tree.body:
-        if isinstance(stmt, ast.If) and "__main__" in ast.unparse(stmt.test):
+        if is_main_guard(stmt):
             body += stmt.body
     for stmt in body:
         if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and stmt.value.args):

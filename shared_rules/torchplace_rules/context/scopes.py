@@ -86,6 +86,11 @@ def is_test_path(path: Optional[str]) -> bool:
     return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
 
 
+def is_main_guard(stmt: ast.stmt) -> bool:
+    """`if __name__ == "__main__":`: the block that runs when the file is the program."""
+    return isinstance(stmt, ast.If) and "__main__" in ast.unparse(stmt.test)
+
+
 def is_script(tree: ast.Module) -> bool:
     """Code that runs as a program (a `__main__` guard, loops or calls at module level: scripts and
     notebooks, code that runs its own classes and functions at import) rather than a library of
@@ -95,7 +100,7 @@ def is_script(tree: ast.Module) -> bool:
         if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr)) and stmt.value is not None and any(
                 isinstance(n, ast.Call) and _root_name(n.func) in own for n in ast.walk(stmt.value)):
             return True
-        if isinstance(stmt, ast.If) and "__main__" in ast.unparse(stmt.test):
+        if is_main_guard(stmt):
             return True
         if isinstance(stmt, (ast.For, ast.While, ast.AsyncFor, ast.With)):
             return True
