@@ -361,3 +361,62 @@ def test_a_plain_objects_method_moving_the_list_it_was_handed():
 
 def test_a_plain_objects_method_walking_the_list_without_a_move():
     assert loud(POOL.format(method="eval")) == {(19, "TP102")}
+
+
+GLOBALS_MOVED_BY_A_FUNCTION = """\
+import torch
+import torch.nn as nn
+
+enc = nn.Linear(4, 4)
+dec = nn.Linear(4, 4)
+MODELS = {models}
+
+
+def to_gpu():
+{move}
+
+
+def main():
+    to_gpu()
+{use}
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+_MOVE_ALL = "    for m in MODELS:\n        m.cuda()"
+_ON_GPU = "    x = torch.ones(4).cuda()\n    return dec(enc(x))"
+
+GLOBAL_MOVES_QUIET = {
+    # probe11 shape 4: a function moves the items of a module-level list; `main()` calls it, then uses them
+    "a-list-whose-items-a-function-moves": ("[enc, dec]", _MOVE_ALL, _ON_GPU),
+    "a-dict-whose-values-a-function-moves": ('{"e": enc, "d": dec}', "    for m in MODELS.values():\n        m.cuda()", _ON_GPU),
+    "a-comprehension-over-the-list": ("(enc, dec)", "    [m.cuda() for m in MODELS]", _ON_GPU),
+    # a function moves the module-level module itself; another function calls it, then uses the module
+    "a-global-a-called-function-moves": ("[]", "    enc.cuda()\n    dec.cuda()", _ON_GPU),
+}
+
+GLOBAL_MOVES_REPORTED = {
+    "a-module-not-in-the-list": ("[enc]", _MOVE_ALL, "    x = torch.ones(4).cuda()\n    return enc(x), dec(x)", 17),
+    # the move reaches the caller: the module is on cuda, its input is not (true: `.cuda()` always ran)
+    "a-cpu-input-after-the-called-move": ("[]", "    enc.cuda()", "    x = torch.ones(4)\n    return enc(x)", 16),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GLOBAL_MOVES_QUIET))
+def test_a_function_moving_module_level_modules_reaches_its_callers(name):
+    models, move, use = GLOBAL_MOVES_QUIET[name]
+    assert loud(GLOBALS_MOVED_BY_A_FUNCTION.format(models=models, move=move, use=use)) == set()
+
+
+@pytest.mark.parametrize("name", sorted(GLOBAL_MOVES_REPORTED))
+def test_a_function_moving_module_level_modules_leaves_the_others(name):
+    models, move, use, line = GLOBAL_MOVES_REPORTED[name]
+    assert loud(GLOBALS_MOVED_BY_A_FUNCTION.format(models=models, move=move, use=use)) == {(line, "TP102")}
+
+
+def test_a_module_level_call_of_a_function_moving_a_lists_items():
+    source = GLOBALS_MOVED_BY_A_FUNCTION.format(models="[enc, dec]", move=_MOVE_ALL, use=_ON_GPU)
+    source = source.replace('if __name__ == "__main__":\n    main()', "to_gpu()\ny = dec(enc(torch.ones(4).cuda()))")
+    assert loud(source) == set()

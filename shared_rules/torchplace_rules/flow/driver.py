@@ -44,7 +44,7 @@ from .devices import Dev, picks_current_device
 from .events import EVENTS
 from .expressions import ExpressionEvaluator
 from .contexts import analyze_function, run_incoming
-from .state import PLACEABLE, Frame, device_variable, globals_moved_in_functions, move_call_roots, unplaced
+from .state import PLACEABLE, Frame, device_variable, globals_held_by_moved_containers, globals_moved_in_functions, move_call_roots, unplaced
 from .statements import StatementRunner
 from .values import PROVEN, UNKNOWN, QualV, Value, unproven
 
@@ -433,17 +433,26 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
             and name in self.move_roots() and name in self.moved_globals()
 
     def move_roots(self) -> frozenset:
-        """Names this file's text calls `.to(` / `.cuda(` / ... on (kept per analysis)."""
+        """Names this file's text calls `.to(` / `.cuda(` / ... on, and the module-level names a list or
+        dict holds whose items a function moves (`MODELS = [enc, dec]`; kept per analysis)."""
         roots = self.__dict__.get("_move_roots")
         if roots is None:
-            roots = self._move_roots = move_call_roots(self.file_src.text)
+            text = self.file_src.text
+            roots = move_call_roots(text)
+            if roots:
+                self._item_moves = globals_held_by_moved_containers(self.tree, text, roots)
+                roots |= self._item_moves
+            self._move_roots = roots
         return roots
 
     def moved_globals(self) -> frozenset:
         """Module-level names some function of this file moves in place (kept per analysis)."""
         moved = self.__dict__.get("_moved_globals")
         if moved is None:
-            moved = self._moved_globals = globals_moved_in_functions(self.tree)
+            moved = globals_moved_in_functions(self.tree)
+            if self.move_roots():
+                moved |= self._item_moves
+            self._moved_globals = moved
         return moved
 
     def bound_path_value(self, node) -> Optional[Value]:

@@ -63,10 +63,13 @@ def _call(ev, node: ast.Call, func: FuncV, cls, arg_nodes: list, args: list, kwa
     paths = None
     if result.effects:
         paths = argument_paths(ev, func.node, arg_nodes, node.keywords, first_path, first is not None)
+        if func.home is None:
+            _add_global_paths(ev, result.effects, bound, paths)
         apply_effects(ev, result.effects, paths, result.assigned, bound)
         for name, changes in result.effects.items():
             if changes is ITEMS_MOVED:  # `to_device([enc, dec])`: the modules the list held moved
-                forget_aliases(ev.frame.env, held_values(bound.get(name, UNKNOWN)))
+                entry = bound[name] if name in bound else ev.frame.env.get(name, ev.module_env.get(name, UNKNOWN))
+                forget_aliases(ev.frame.env, held_values(entry))
             else:
                 _forget_items_of_lost_attributes(ev, bound.get(name), changes)
     if ev.frame.kind == "module" and func.home is None:
@@ -79,6 +82,15 @@ def _call(ev, node: ast.Call, func: FuncV, cls, arg_nodes: list, args: list, kwa
             paths = argument_paths(ev, func.node, arg_nodes, node.keywords, first_path, first is not None)
         returns = owned_by_caller(returns, func.node, paths, ev.frame.func)
     return returns
+
+
+def _add_global_paths(ev, effects: dict, bound: dict, paths: dict) -> None:
+    """Effects on names that are not the callee's parameters are on the module-level modules the
+    caller handed it as it holds them (`moved_globals_held`: `def setup(): model.cuda()`, called by
+    `main()`): the caller sees them under the same names."""
+    for name in effects:
+        if name not in bound and name not in paths:
+            paths[name] = name
 
 
 def _forget_items_of_lost_attributes(ev, entry: Optional[Value], changes: tuple) -> None:

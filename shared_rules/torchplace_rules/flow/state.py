@@ -259,6 +259,74 @@ def names_moved_from_outside(func) -> frozenset:
     return known
 
 
+def containers_moved_from_outside(func) -> frozenset:
+    """The names `func` (nested functions included) walks in a loop or comprehension that moves its
+    items in place (`for m in MODELS: m.cuda()`, `for m in MODELS.values(): ...`) without binding them
+    itself: a module-level list or dict whose modules, under their own names too, it moves (kept on the node)."""
+    known = func.__dict__.get("_tp_outer_item_moves")
+    if known is None:
+        moved, local = set(), None
+        for node in own_nodes(func):
+            if node.__class__ in _ITEM_LOOPS and moves_its_items(node):
+                iterables = [node.iter] if node.__class__ in (ast.For, ast.AsyncFor) else [g.iter for g in node.generators]
+                for iterable in iterables:
+                    name = _iterated_name(iterable)
+                    if name is not None:
+                        if local is None:
+                            local = local_names(func)
+                        if name not in local:
+                            moved.add(name)
+        known = func._tp_outer_item_moves = frozenset(moved)
+    return known
+
+
+_ITEM_LOOPS = frozenset({ast.For, ast.AsyncFor, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp})
+_VIEWS = frozenset({"values", "items"})
+
+
+def _iterated_name(node) -> Optional[str]:
+    """The name a loop walks the items of: `xs`, `xs.values()`, `xs.items()`, `enumerate(xs)`."""
+    if node.__class__ is ast.Call and not node.keywords:
+        if node.func.__class__ is ast.Attribute and node.func.attr in _VIEWS and not node.args:
+            node = node.func.value
+        elif node.func.__class__ is ast.Name and node.func.id == "enumerate" and len(node.args) == 1:
+            node = node.args[0]
+    return node.id if node.__class__ is ast.Name else None
+
+
+# `for m in ...` with a name the text also moves: a loop that may move the items of what it walks
+_FOR_TARGETS = re.compile(r"\bfor\s+([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s+in\b")
+
+
+def globals_held_by_moved_containers(tree: ast.Module, text: str, roots: frozenset) -> frozenset:
+    """Module-level names held by a module-level list, tuple or dict display (`MODELS = [enc, dec]`)
+    whose items a function of the file moves in place (`containers_moved_from_outside`): they are
+    moved by a function as much as `enc.cuda()` in it would move `enc`.  `roots`: the text's move
+    roots; a file with no `for` loop over one of them pays only a text search."""
+    if not any(name.strip() in roots for m in _FOR_TARGETS.finditer(text) for name in m.group(1).split(",")):
+        return frozenset()
+    containers = set()
+    for func in module_functions(tree):
+        containers.update(containers_moved_from_outside(func))
+    if not containers:
+        return frozenset()
+    held, stack = set(), list(tree.body)
+    while stack:
+        stmt = stack.pop()
+        if stmt.__class__ is ast.Assign:
+            if any(t.__class__ is ast.Name and t.id in containers for t in stmt.targets):
+                display = stmt.value
+                items = display.values if display.__class__ is ast.Dict else getattr(display, "elts", ())
+                held.update(item.id for item in items if item.__class__ is ast.Name)
+        elif isinstance(stmt, (ast.If, ast.Try, ast.With)):
+            stack.extend(stmt.body)
+            stack.extend(getattr(stmt, "orelse", ()))
+            stack.extend(getattr(stmt, "finalbody", ()))
+            for handler in getattr(stmt, "handlers", ()):
+                stack.extend(handler.body)
+    return frozenset(held)
+
+
 def forget_closure_moves(ev, func: ast.AST) -> None:
     """A function nested in the running one was called (`def setup(): model.cuda()`, then `setup()`):
     the enclosing function's modules it moves in place are now where it put them, which its context

@@ -253,7 +253,9 @@ class StatementRunner:
             forget_reflected(self, container)  # (`for v in vars(self).values(): v.to(device)`)
             path = self.path_of(container)
             env = self.frame.env
-            held = env.get(path, iterable) if path is not None else iterable
+            held = env.get(path) if path is not None else iterable
+            if held is None:  # (a module-level list a function walks: `for m in MODELS.values()`)
+                held = self.eval(container) if container is not stmt.iter else iterable
             if held.__class__ is ModuleV and path is not None:  # `for c in model.children(): c.cuda()`
                 forget_held_by(env, path, held)
                 return
