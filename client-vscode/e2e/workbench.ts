@@ -67,13 +67,26 @@ export class Workbench {
 
     /** The command palette (F1): type the title, pick the matching entry. */
     async runCommand(title: string): Promise<void> {
-        await this.page.keyboard.press('F1');
         const input = this.page.locator('.quick-input-widget input');
-        await input.waitFor({ state: 'visible' });
-        await input.fill(`>${title}`);
-        await this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
-        await this.page.keyboard.press('Enter');
-        await input.waitFor({ state: 'hidden' });
+        const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+        const within = (wait: Promise<void>) => wait.then(() => true, () => false);
+        // F1 pressed while a webview (the probe's panel) has the focus opens nothing, and a key pressed
+        // on the page may go to the webview: until the palette has taken the command (it closes on
+        // Enter; while it stays open the command has not run), open it and accept again.
+        await this.waitUntil(async () => {
+            if (!(await input.isVisible())) {
+                await this.page.keyboard.press('F1');
+                if (!(await within(input.waitFor({ state: 'visible', timeout: 5000 })))) {
+                    return false;
+                }
+            }
+            await input.fill(`>${title}`);
+            if (!(await within(row.waitFor({ timeout: 10000 })))) {
+                return false;
+            }
+            await input.press('Enter');
+            return within(input.waitFor({ state: 'hidden', timeout: 5000 }));
+        }, `the palette to run "${title}"`, 60000);
     }
 
     /** Ctrl+G, line number, Enter: the cursor is at the start of that 1-based line. */
