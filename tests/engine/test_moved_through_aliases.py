@@ -393,6 +393,15 @@ GLOBAL_MOVES_QUIET = {
     "a-list-whose-items-a-function-moves": ("[enc, dec]", _MOVE_ALL, _ON_GPU),
     "a-dict-whose-values-a-function-moves": ('{"e": enc, "d": dec}', "    for m in MODELS.values():\n        m.cuda()", _ON_GPU),
     "a-comprehension-over-the-list": ("(enc, dec)", "    [m.cuda() for m in MODELS]", _ON_GPU),
+    # a function moves a module-level dict's items by key (`nets[k] = nets[k].to(device)`), then its items are used
+    "a-dict-whose-items-a-function-replaces-moved": (
+        '{"e": nn.Linear(4, 4), "d": nn.Linear(4, 4)}', "    for k in MODELS:\n        MODELS[k] = MODELS[k].cuda()",
+        "    x = torch.ones(4).cuda()\n    return MODELS['d'](MODELS['e'](x))"),
+    "a-dict-whose-items-a-function-moves-by-key": (
+        '{"e": nn.Linear(4, 4), "d": nn.Linear(4, 4)}', "    MODELS['e'].cuda()\n    MODELS['d'].cuda()",
+        "    x = torch.ones(4).cuda()\n    return MODELS['d'](MODELS['e'](x))"),
+    "a-dict-item-a-function-replaces-moved": (
+        '{"e": nn.Linear(4, 4)}', "    MODELS['e'] = MODELS['e'].to('cuda')", "    return MODELS['e'](torch.ones(4).to('cuda'))"),
     # a function moves the module-level module itself; another function calls it, then uses the module
     "a-global-a-called-function-moves": ("[]", "    enc.cuda()\n    dec.cuda()", _ON_GPU),
 }
@@ -416,7 +425,8 @@ def test_a_function_moving_module_level_modules_leaves_the_others(name):
     assert loud(GLOBALS_MOVED_BY_A_FUNCTION.format(models=models, move=move, use=use)) == {(line, "TP102")}
 
 
-def test_a_module_level_call_of_a_function_moving_a_lists_items():
-    source = GLOBALS_MOVED_BY_A_FUNCTION.format(models="[enc, dec]", move=_MOVE_ALL, use=_ON_GPU)
+@pytest.mark.parametrize("models, move", [("[enc, dec]", _MOVE_ALL), ("{'e': enc, 'd': dec}", "    for k in MODELS:\n        MODELS[k].cuda()")])
+def test_a_module_level_call_of_a_function_moving_a_containers_items(models, move):
+    source = GLOBALS_MOVED_BY_A_FUNCTION.format(models=models, move=move, use=_ON_GPU)
     source = source.replace('if __name__ == "__main__":\n    main()', "to_gpu()\ny = dec(enc(torch.ones(4).cuda()))")
     assert loud(source) == set()

@@ -512,6 +512,10 @@ def moved_globals_held(ev, fnode) -> dict:
     if held:
         moved = ev.moved_globals()
         held = {name: value for name, value in held.items() if name in moved}
+    for name in ev.moved_containers():  # (`nets = {...}`, whose items a function moves: `nets[k].to(device)`)
+        value = env.get(name)
+        if value.__class__ is SeqV or isinstance(value, DictV):
+            held[name] = value
     if held and frame.kind != "module" and frame.func is not None:
         own = local_names(frame.func)
         held = {name: value for name, value in held.items() if name not in own}
@@ -645,6 +649,12 @@ def _effects(exit_env: dict, bound: dict, released: set = frozenset(), fnode=Non
             # caller's container, and the modules it holds under other names, are on an unknown device
             effects[name] = ITEMS_MOVED
             continue
+        if after is not entry and (entry.__class__ is SeqV or isinstance(entry, DictV)) and fnode is not None \
+                and name not in parameter_names(fnode):
+            # a module-level list or dict handed as the caller holds it (`moved_globals_held`): the body
+            # moved or stored its items (the body cannot re-bind the caller's name without `global`)
+            effects[name] = (("", after if after is not None else UNKNOWN),)
+            continue
         if not isinstance(entry, (ModuleV, PlacedV, ObjectV, SelfV, DictV, BatchV, OptimizerV)) and entry is not UNKNOWN:
             continue
         changes = []
@@ -774,6 +784,16 @@ def is_generator(fnode, src) -> bool:
 
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def parameter_names(fnode) -> frozenset:
+    """The names of `fnode`'s parameters (kept on the node)."""
+    known = fnode.__dict__.get("_tp_parameter_names")
+    if known is None:
+        args = fnode.args
+        known = fnode._tp_parameter_names = frozenset(
+            [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs] + [a.arg for a in (args.vararg, args.kwarg) if a is not None])
+    return known
 
 
 def parameters_stored_into(fnode) -> frozenset:

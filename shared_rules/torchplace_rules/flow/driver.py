@@ -44,9 +44,12 @@ from .devices import Dev, picks_current_device
 from .events import EVENTS
 from .expressions import ExpressionEvaluator
 from .contexts import analyze_function, run_incoming
-from .state import PLACEABLE, Frame, device_variable, globals_held_by_moved_containers, globals_moved_in_functions, move_call_roots, unplaced
+from .state import (
+    PLACEABLE, Frame, containers_moved_in_functions, device_variable, forget_aliases, globals_moved_in_functions, held_values,
+    move_call_roots, unplaced,
+)
 from .statements import StatementRunner
-from .values import PROVEN, UNKNOWN, QualV, Value, unproven
+from .values import PROVEN, UNKNOWN, DictV, QualV, SeqV, Value, unproven
 
 
 
@@ -157,6 +160,10 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
             value = self.own_env.get(name)
             if self.moved_by_a_function(name, value):
                 self.own_env[name] = unplaced(value)
+        for name in self.moved_containers():  # (and the modules of a list or dict a function moves)
+            value = self.own_env.get(name)
+            if value.__class__ is SeqV or isinstance(value, DictV):
+                forget_aliases(self.own_env, held_values(value))
         self.contexts = {}  # made while module names were still being bound: not for the groups
         checked_file = self.outgoing is None and getattr(self, "summary_depth", 0) == 0
         if self.project is not None and (checked_file or self.caller_hop < MAX_CALLER_HOPS) and (
@@ -439,20 +446,22 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         if roots is None:
             text = self.file_src.text
             roots = move_call_roots(text)
-            if roots:
-                self._item_moves = globals_held_by_moved_containers(self.tree, text, roots)
-                roots |= self._item_moves
-            self._move_roots = roots
+            self._moved_containers, self._item_moves = containers_moved_in_functions(self.tree, text, roots)
+            self._move_roots = roots = roots | self._item_moves
         return roots
+
+    def moved_containers(self) -> frozenset:
+        """Module-level lists and dicts whose items a function of this file moves (kept per analysis)."""
+        if "_move_roots" not in self.__dict__:
+            self.move_roots()
+        return self._moved_containers
 
     def moved_globals(self) -> frozenset:
         """Module-level names some function of this file moves in place (kept per analysis)."""
         moved = self.__dict__.get("_moved_globals")
         if moved is None:
-            moved = globals_moved_in_functions(self.tree)
-            if self.move_roots():
-                moved |= self._item_moves
-            self._moved_globals = moved
+            self.move_roots()
+            moved = self._moved_globals = globals_moved_in_functions(self.tree) | self._item_moves
         return moved
 
     def bound_path_value(self, node) -> Optional[Value]:

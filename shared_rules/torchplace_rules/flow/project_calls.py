@@ -117,10 +117,15 @@ def _forget_moved_globals(ev) -> None:
     moves in place (`def setup(): model.cuda()`) may have moved, as may the names sharing it
     (`alias = model`).  (Which function moves it is not asked: where it is now is unknown.)"""
     roots = ev.move_roots()
-    if not roots:
+    containers = ev.moved_containers()
+    if not roots and not containers:
         return
     env = ev.frame.env
     held = [env[name] for name in roots if name in env and ev.moved_by_a_function(name, env[name])]
+    for name in containers:  # (the modules of a list or dict a function moves: `nets[k].to(device)`)
+        value = env.get(name)
+        if value.__class__ is SeqV or isinstance(value, DictV):
+            held.extend(held_values(value))
     if held:
         forget_aliases(env, held)
 

@@ -265,19 +265,26 @@ def containers_moved_from_outside(func) -> frozenset:
     itself: a module-level list or dict whose modules, under their own names too, it moves (kept on the node)."""
     known = func.__dict__.get("_tp_outer_item_moves")
     if known is None:
-        moved, local = set(), None
+        found = set()
         for node in own_nodes(func):
-            if node.__class__ in _ITEM_LOOPS and moves_its_items(node):
-                iterables = [node.iter] if node.__class__ in (ast.For, ast.AsyncFor) else [g.iter for g in node.generators]
-                for iterable in iterables:
-                    name = _iterated_name(iterable)
-                    if name is not None:
-                        if local is None:
-                            local = local_names(func)
-                        if name not in local:
-                            moved.add(name)
-        known = func._tp_outer_item_moves = frozenset(moved)
+            if node.__class__ in _ITEM_LOOPS:
+                if moves_its_items(node):
+                    iterables = [node.iter] if node.__class__ in (ast.For, ast.AsyncFor) else [g.iter for g in node.generators]
+                    found.update(_iterated_name(iterable) for iterable in iterables)
+            elif node.__class__ is ast.Call and node.func.__class__ is ast.Attribute and node.func.attr in MODULE_MOVES:
+                found.add(_subscripted_root(node.func.value))  # `nets[k].to(device)`, `nets["g"].model.cuda()`
+        found.discard(None)
+        known = func._tp_outer_item_moves = frozenset(found - local_names(func)) if found else frozenset()
     return known
+
+
+def _subscripted_root(node) -> Optional[str]:
+    """The name a chain with a subscript starts from (`nets[k]`, `nets["g"].model` -> nets)."""
+    subscripted = False
+    while node.__class__ is ast.Attribute or node.__class__ is ast.Subscript:
+        subscripted = subscripted or node.__class__ is ast.Subscript
+        node = node.value
+    return node.id if subscripted and node.__class__ is ast.Name else None
 
 
 _ITEM_LOOPS = frozenset({ast.For, ast.AsyncFor, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp})
@@ -294,22 +301,33 @@ def _iterated_name(node) -> Optional[str]:
     return node.id if node.__class__ is ast.Name else None
 
 
-# `for m in ...` with a name the text also moves: a loop that may move the items of what it walks
-_FOR_TARGETS = re.compile(r"\bfor\s+([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s+in\b")
+# A move of a subscript (`nets[k].to(`), or `for m in` / `, m in` with a name the text also moves: a
+# function that may move the items of a list or dict
+_SUBSCRIPT_MOVE = re.compile(r"\]\s*\.\s*(?:to|cuda|cpu|xpu|ipu|mtia)\s*\(")
 
 
-def globals_held_by_moved_containers(tree: ast.Module, text: str, roots: frozenset) -> frozenset:
-    """Module-level names held by a module-level list, tuple or dict display (`MODELS = [enc, dec]`)
-    whose items a function of the file moves in place (`containers_moved_from_outside`): they are
-    moved by a function as much as `enc.cuda()` in it would move `enc`.  `roots`: the text's move
-    roots; a file with no `for` loop over one of them pays only a text search."""
-    if not any(name.strip() in roots for m in _FOR_TARGETS.finditer(text) for name in m.group(1).split(",")):
-        return frozenset()
+def containers_moved_in_functions(tree: ast.Module, text: str, roots: frozenset) -> tuple[frozenset, frozenset]:
+    """The module-level lists and dicts whose items a function of the file moves in place
+    (`containers_moved_from_outside`), and the module-level names their displays hold (`MODELS =
+    [enc, dec]`): those are moved by a function as much as `enc.cuda()` in it would move `enc`.
+    `roots`: the text's move roots; a file with no `for` loop over one of them and no move of a
+    subscript pays only a text search."""
+    starts = [m.start() for m in _SUBSCRIPT_MOVE.finditer(text)]
+    for name in roots:
+        for pattern in (f"for {name} in", f", {name} in"):
+            at = text.find(pattern)
+            while at >= 0:
+                starts.append(at)
+                at = text.find(pattern, at + 1)
+    if not starts:
+        return frozenset(), frozenset()
+    lines = sorted({text.count("\n", 0, at) + 1 for at in starts})
     containers = set()
-    for func in module_functions(tree):
-        containers.update(containers_moved_from_outside(func))
+    for func in module_functions(tree):  # (only those with such a line)
+        if any(func.lineno <= line <= func.end_lineno for line in lines):
+            containers.update(containers_moved_from_outside(func))
     if not containers:
-        return frozenset()
+        return frozenset(), frozenset()
     held, stack = set(), list(tree.body)
     while stack:
         stmt = stack.pop()
@@ -324,7 +342,7 @@ def globals_held_by_moved_containers(tree: ast.Module, text: str, roots: frozens
             stack.extend(getattr(stmt, "finalbody", ()))
             for handler in getattr(stmt, "handlers", ()):
                 stack.extend(handler.body)
-    return frozenset(held)
+    return frozenset(containers), frozenset(held)
 
 
 def forget_closure_moves(ev, func: ast.AST) -> None:
