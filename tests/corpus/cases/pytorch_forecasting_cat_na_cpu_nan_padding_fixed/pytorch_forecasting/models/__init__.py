@@ -1,0 +1,3 @@
+from pytorch_forecasting.models.base_model import BaseModel
+
+__all__ = ["BaseModel"]
