@@ -1,0 +1,3 @@
+from .base_diffusion import BasicGaussianDiffusion
+
+__all__ = ['BasicGaussianDiffusion']
