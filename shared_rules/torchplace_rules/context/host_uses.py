@@ -38,15 +38,16 @@ def argument_parameter(method: ast.FunctionDef, position: Optional[int], keyword
     return None
 
 
-def host_only(method: ast.FunctionDef, param: str, methods: dict, depth: int = 0) -> bool:
+def host_only(method: ast.FunctionDef, param: str, methods: dict, depth: int = 0, functions: Optional[dict] = None) -> bool:
     """Is every use of `param` in `method` a host use (or a move), never an operand of a tensor op?"""
-    return first_device_use(method, methods, name=param, depth=depth) is None
+    return first_device_use(method, methods, name=param, depth=depth, functions=functions) is None
 
 
 def first_device_use(method: ast.FunctionDef, methods: dict, name: Optional[str] = None, attr: Optional[str] = None,
-                     depth: int = 0) -> Optional[ast.AST]:
+                     depth: int = 0, functions: Optional[dict] = None) -> Optional[ast.AST]:
     """The first use in `method` of the parameter `name` (or of `self.<attr>`, as long as the method
-    has not re-bound it) that may meet other tensors; None when every use is on the host or a move."""
+    has not re-bound it) that may meet other tensors; None when every use is on the host or a move.
+    `functions`: the module-level functions of the file, by name (an argument passed to one is followed)."""
     parents = parent_map(method)
     nodes = sorted(own_nodes(method.body), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
     starts = []
@@ -68,7 +69,7 @@ def first_device_use(method: ast.FunctionDef, methods: dict, name: Optional[str]
                 uses = [n for n in uses if rebound is None or n.lineno <= rebound]
             continue
         node = uses.pop(0)
-        verdict = _use(node, parents, methods, depth)
+        verdict = _use(node, parents, methods, depth, functions)
         if verdict is False:
             return node
         for new in verdict if isinstance(verdict, set) else ():
@@ -93,7 +94,7 @@ def _is_self_attr(node: ast.AST, attr: str) -> bool:
         and node.value.id == "self"
 
 
-def _use(node: ast.AST, parents: dict, methods: dict, depth: int):
+def _use(node: ast.AST, parents: dict, methods: dict, depth: int, functions: Optional[dict] = None):
     """True: a host use; a set: names that now hold a value derived from it; False: may meet weights."""
     child, parent = node, parents.get(id(node))
     while parent is not None:
@@ -152,27 +153,31 @@ def _use(node: ast.AST, parents: dict, methods: dict, depth: int):
     if isinstance(parent, ast.keyword):  # `f(..., name=arg)`: an argument of the call above
         parent = parents.get(id(parent))
     if isinstance(parent, ast.Call) and child is not parent.func:
-        return _passed_to_method(parent, child, methods, depth)
+        return _passed_to_method(parent, child, methods, depth, functions)
     return False
 
 
-def _passed_to_method(call: ast.Call, arg: ast.AST, methods: dict, depth: int) -> bool:
-    """`self.helper(..., arg, ...)` (or `Owner.helper(...)` of a staticmethod of the class): follow the
-    argument into the helper of the same class."""
+def _passed_to_method(call: ast.Call, arg: ast.AST, methods: dict, depth: int, functions: Optional[dict] = None) -> bool:
+    """`self.helper(..., arg, ...)` (or `Owner.helper(...)` of a staticmethod of the class, or
+    `helper(...)`, a function of the file): follow the argument into the helper."""
     func = call.func
-    if depth >= _MAX_DEPTH or not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-                                   and func.attr in methods):
+    if depth >= _MAX_DEPTH:
         return False
-    static = _is_static(methods[func.attr])
-    if func.value.id != "self" and not static:
+    if func.__class__ is ast.Name and functions and func.id in functions:
+        callee, static = functions[func.id], True
+    elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr in methods:
+        callee = methods[func.attr]
+        static = _is_static(callee)
+        if func.value.id != "self" and not static:
+            return False
+    else:
         return False
     position = next((i for i, a in enumerate(call.args) if a is arg), None)
     keyword = next((k.arg for k in call.keywords if k.value is arg), None)
     if position is None and keyword is None:
         return False
-    callee = methods[func.attr]
     param = argument_parameter(callee, position, keyword, static)
-    return param is not None and host_only(callee, param, methods, depth + 1)
+    return param is not None and host_only(callee, param, methods, depth + 1, functions)
 
 
 def _is_static(method: ast.AST) -> bool:

@@ -78,6 +78,14 @@ def own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
         stack.extend(ast.iter_child_nodes(node))
 
 
+def top_level_functions(tree: ast.Module) -> dict:
+    """The functions the module's body defines, by name (the last definition of a name; kept on the tree)."""
+    known = tree.__dict__.get("_tp_top_functions")
+    if known is None:
+        known = tree._tp_top_functions = {s.name: s for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return known
+
+
 def is_test_path(path: Optional[str]) -> bool:
     """A test module by pytest's and unittest's naming conventions."""
     if not path:

@@ -3,6 +3,7 @@ import ast
 
 from ..context import file_context
 from ..context.host_uses import first_device_use
+from ..context.scopes import top_level_functions
 from ..edits import make_fix, replace_node, statement_line_start
 from ..model import Severity
 from ..flow.cross_file import foreign_home
@@ -36,8 +37,10 @@ class UnregisteredTensorAttr(Rule):
         A warning: a proven hazard.  The attribute, as `__init__` made it, meets the module's own
         tensors: where the analysis sees the op (the module's inputs, parameters or buffers), or in
         `forward` as an operand of device work.  Host reads (`if self.t[i]:`, `len(self.t)`,
-        `self.t.shape`, `.item()`), moves where it is used (`self.t.to(x.device)`) and uses after
-        the method re-binds it are not evidence, nor is an attribute `__init__` moves to a device
+        `self.t.shape`, `.item()`), moves where it is used (`self.t.to(x.device)`, also in a method
+        of the class or a function of the file it is handed to) and uses after the method re-binds
+        it are not evidence; nor is an attribute another method re-binds to what its caller hands (a
+        setter, `def set_target(self, t): self.t = t`: `__init__`'s value may be a placeholder), nor is an attribute `__init__` moves to a device
         its caller gives (`self.t = self.t.to(self.device)`, `device` a constructor parameter); an
         attribute that may be 0-dim is judged only where the op is known, and one that is on the CPU only for the instances some calls make
         (`Block(x_example)` with a CPU tensor) only where the analysis sees it meet them.  The
@@ -108,8 +111,58 @@ class UnregisteredTensorAttr(Rule):
                 def forward(self, idx):
                     return self.table[idx]
         """),
+        valid("""
+            import torch
+            import torch.nn as nn
+
+            def _blur(x, window):
+                window = window.to(x.device, dtype=x.dtype)  # moved where it is used
+                return nn.functional.conv2d(x, window)
+
+            class Blur(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.window = torch.ones(1, 1, 3, 3)
+
+                def forward(self, x):
+                    return _blur(x, self.window)
+        """),
+        valid("""
+            import torch
+            import torch.nn as nn
+
+            class Inspiration(nn.Module):
+                def __init__(self, c):
+                    super().__init__()
+                    self.weight = nn.Parameter(torch.rand(1, c, c))
+                    self.G = torch.Tensor(1, c, c)              # a placeholder: set_target replaces it
+
+                def set_target(self, target):
+                    self.G = target
+
+                def forward(self, x):
+                    return torch.bmm(self.weight.expand_as(self.G), self.G)
+        """),
     ]
     INVALID = [
+        Invalid(  # a function of the file that uses the attribute where it is
+            """
+            import torch
+            import torch.nn as nn
+
+            def _blur(x, window):
+                return nn.functional.conv2d(x, window)
+
+            class Blur(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.window = torch.ones(1, 1, 3, 3)
+
+                def forward(self, x):
+                    return _blur(x, self.window)
+            """,
+            line=10,
+        ),
         Invalid(  # pytorch/pytorch#43815: a dict of tensors, also registered as buffers, is not moved
             """
             import torch
@@ -266,10 +319,12 @@ class UnregisteredTensorAttr(Rule):
             for name, assign in attrs.items():
                 if not info.unmoved(name):
                     continue  # an override of `to()` moves it
+                if _set_from_callers(info, name):
+                    continue  # a placeholder a setter replaces with what the caller hands (`setTarget(t)`)
                 use = uses.get((id(info.node), name))
                 if use is None and name not in info.plain_containers and attrs is not in_contexts.get(id(info)):
                     # (a container, or a tensor made on the CPU for some calls only: where the flow saw it)
-                    use = _use_in_forward(info, name, assign)
+                    use = _use_in_forward(info, name, assign, top_level_functions(ev.tree) if info.home is None else None)
                 if use is not None:
                     found.append((name, assign, use))
             if not found:
@@ -313,6 +368,26 @@ def _may_leave_attributes(info) -> bool:
     return not info.overrides_apply or info.apply_moves is not None
 
 
+def _set_from_callers(info, name: str) -> bool:
+    """Does a method other than `__init__` re-bind `self.<name>` to one of its parameters (`def
+    setTarget(self, target): self.G = target`)?  Then where the attribute is when `forward` reads
+    it is where the caller's tensor is: what `__init__` made may be a placeholder never used."""
+    for method_name, method in info.methods.items():
+        if method_name == "__init__":
+            continue
+        params = {a.arg for a in method.args.posonlyargs + method.args.args + method.args.kwonlyargs}
+        for node in ast.walk(method):
+            if node.__class__ is ast.Assign and any(
+                    t.__class__ is ast.Attribute and t.attr == name and t.value.__class__ is ast.Name and t.value.id == "self"
+                    for t in node.targets):
+                root = node.value
+                while root.__class__ in (ast.Attribute, ast.Call, ast.Subscript):
+                    root = root.func if root.__class__ is ast.Call else root.value
+                if root.__class__ is ast.Name and root.id in params and root.id != "self":
+                    return True
+    return False
+
+
 def _container_kind(value: ast.AST) -> str:
     return {ast.List: "list", ast.Tuple: "tuple", ast.Dict: "dict"}.get(type(value), "container")
 
@@ -327,7 +402,7 @@ def _nn_name(ev) -> str | None:
     return None
 
 
-def _use_in_forward(info, name: str, assign):
+def _use_in_forward(info, name: str, assign, functions: dict | None):
     """A use of `self.<name>` in `forward` that may meet the inputs or weights (not a host read, not
     a move, not after `forward` re-binds it): evidence where the flow has no model of the op.  A
     possibly 0-dim attribute (`torch.tensor(x)`) is left to the flow: 0-dim CPU tensors may meet
@@ -335,7 +410,7 @@ def _use_in_forward(info, name: str, assign):
     forward = info.methods.get("forward")
     if forward is None or _may_be_zero_dim(assign.value):
         return None
-    return first_device_use(forward, info.methods, attr=name)
+    return first_device_use(forward, info.methods, attr=name, functions=functions)
 
 
 def _may_be_zero_dim(value) -> bool:
