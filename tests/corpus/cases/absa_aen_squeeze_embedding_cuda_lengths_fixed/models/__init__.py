@@ -1,0 +1,1 @@
+from models.aen import AEN_GloVe
