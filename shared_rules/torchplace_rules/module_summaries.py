@@ -282,7 +282,7 @@ def _names_from(index: "ProjectIndex", path: Path, tree: ast.Module, target: Pat
     also through the packages that hand on its names (`handed_on`: {package __init__: names, "*": any})."""
     sources = {target: None, **handed_on}
     names = set()
-    for node in _run_nodes(tree):
+    for node in _run_statements(tree):
         if isinstance(node, ast.ImportFrom):
             source = index.resolve(path, node.module, node.level)
             if source in sources:
@@ -302,17 +302,30 @@ def _names_from(index: "ProjectIndex", path: Path, tree: ast.Module, target: Pat
     return names
 
 
-def _run_nodes(tree: ast.Module):
-    """The nodes of `tree` but those under `if TYPE_CHECKING:`, which never run: a package that
-    star-imports its modules only for type checkers (and hands them on lazily) calls none of them."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        yield node
+def _run_statements(tree: ast.Module) -> list:
+    """The statements of `tree` but those under `if TYPE_CHECKING:`, which never run: a package that
+    star-imports its modules only for type checkers (and hands them on lazily) calls none of them.
+    (Only statement lists are walked: the imports looked for are statements.)"""
+    out = []
+    todo = [tree]
+    push = out.append
+    while todo:
+        node = todo.pop()
         if type(node) is ast.If and _type_checking(node.test):
-            stack.extend(node.orelse)
+            blocks = (node.orelse,)
         else:
-            stack.extend(ast.iter_child_nodes(node))
+            blocks = [getattr(node, name, None) for name in _STATEMENT_LISTS]
+            for clause in getattr(node, "handlers", None) or getattr(node, "cases", None) or ():
+                blocks.append(clause.body)
+        for block in blocks:
+            if block.__class__ is list:
+                for stmt in block:
+                    push(stmt)
+                    todo.append(stmt)
+    return out
+
+
+_STATEMENT_LISTS = ("body", "orelse", "finalbody")
 
 
 def _with_derived(tree: ast.Module, names: set) -> set:

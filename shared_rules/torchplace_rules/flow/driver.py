@@ -153,10 +153,11 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.module_env = self.own_env = self.frame.env
         self.exec_body(self.tree.body)
         self.module_env = self.own_env = self.frame.env
-        for name in self.move_roots():  # as a function sees them at its entry
-            value = self.own_env.get(name)
-            if self.moved_by_a_function(name, value):
-                self.own_env[name] = unplaced(value)
+        if any(v.__class__ in PLACEABLE for v in self.own_env.values()):  # (else no name is: the text is not read)
+            for name in self.move_roots():  # as a function sees them at its entry
+                value = self.own_env.get(name)
+                if self.moved_by_a_function(name, value):
+                    self.own_env[name] = unplaced(value)
         self.contexts = {}  # made while module names were still being bound: not for the groups
         checked_file = self.outgoing is None and getattr(self, "summary_depth", 0) == 0
         if self.project is not None and (checked_file or self.caller_hop < MAX_CALLER_HOPS) and (
