@@ -31,6 +31,7 @@ MAX_PACKAGE_HOPS = 2  # packages (`__init__.py`) followed up from a file for the
 
 _IMPORT = re.compile(r"[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\(?)([^\n#)]*)|import[ \t]+([^\n#]+))")
 _COMMENT = re.compile(r"#[^\n]*")
+STATIC = ("static",)  # the fingerprint of a file in a static run (see `_read`)
 MAX_NAMES_SPAN = 20_000  # the characters of one `from m import (...)` read for its names
 
 
@@ -91,9 +92,10 @@ class ImporterTable:
     def __init__(self, index: "ProjectIndex", find_root) -> None:
         self.index = index
         self.find_root = find_root  # path -> the project root above it (None: none)
-        self.folders: dict[Path, tuple] = {}  # folder -> (read at, {file: entry}, {token: files}) (see `_read`)
+        self.folders: dict[Path, tuple] = {}  # folder -> (read at, {file name: entry}, {token: file names}) (see `_read`)
         self.answers: dict[Path, tuple] = {}  # static runs: file -> (its importers, packages handing on its names)
         self.chains: dict[Path, list] = {}  # folder -> the folders read for a file in it
+        self.tables: dict[Path, list] = {}  # static runs: folder -> [(folder read, its entries, its tokens)] of `chains`
         self.bindings: dict[Path, tuple] = {}  # file -> (fingerprint, `names_bound_in` its text)
 
     def may_bind(self, path: Path, name: str) -> bool:
@@ -192,39 +194,52 @@ class ImporterTable:
 
     def _entry(self, path: Path) -> tuple:
         entries, _ = self._read(path.parent)
-        return entries.get(path, (None, [], 0, set(), 0))
+        return entries.get(path.name, (None, [], 0, set(), 0))
 
     def _direct_importers(self, path: Path) -> list[Path]:
         found = []
         stem = _stem(path)
         static = self.index.static
-        for folder in self._folders_for(path):
-            entries, by_token = self._read(folder)
+        for folder, entries, by_token in self._tables_for(path):
             candidates = by_token.get(stem)
             if not candidates:
                 continue
             # what an import line of this folder's files imports depends on the folder only (in a
-            # static run): the files of a package that all say `from .utils import f` resolve it once
+            # static run): the files of a package that all say `from .utils import f` resolve it once,
+            # and files with the same import lines get the same answer
             answers: Optional[dict] = {} if static else None
-            for candidate in candidates:
-                if self._imports(candidate, entries[candidate][1], path, stem, answers) and candidate != path:
-                    found.append(candidate)
+            same: Optional[dict] = {} if static else None
+            base = os.fspath(folder)
+            for name in candidates:
+                imports = entries[name][1]
+                hit = same.get(imports) if same is not None else None
+                if hit is None:
+                    hit = self._imports(base, name, imports, path, stem, answers)
+                    if same is not None:
+                        same[imports] = hit
+                if hit:
+                    candidate = folder / name  # (a Path only for the files that import it)
+                    if candidate != path:
+                        found.append(candidate)
         return found
 
     def line_count(self, path: Path) -> int:
-        entry = self.folders.get(path.parent, (0, {}, {}))[1].get(path)
+        entry = self.folders.get(path.parent, (0, {}, {}))[1].get(path.name)
         return entry[2] if entry is not None else 0
 
-    def _imports(self, importer: Path, imports: list, target: Path, stem: str, answers: Optional[dict]) -> bool:
-        """Does an import line of `importer` import `target` (`stem`: its name)?  `answers`: what
-        the lines of `importer`'s folder were found to import, {(module, level): imports target}
-        (None: not kept)."""
+    def _imports(self, folder: str, name: str, imports: list, target: Path, stem: str, answers: Optional[dict]) -> bool:
+        """Does an import line of the file `name` of `folder` import `target` (`stem`: its name)?
+        `answers`: what the lines of that folder's files were found to import,
+        {(module, level): imports target} (None: not kept)."""
+        importer = None
         for level, module, names in imports:
             if module and module.rpartition(".")[2] != stem and stem not in names:
                 continue  # (a line that does not name the file cannot import it)
             key = (module, level, stem in names)
             hit = answers.get(key) if answers is not None else None
             if hit is None:
+                if importer is None:
+                    importer = os.path.join(folder, name)  # (resolve reads its folder: a string does)
                 hit = self.index.resolve(importer, module or None, level) == target or stem in names and \
                     self.index.resolve(importer, f"{module}.{stem}" if module else stem, level) == target  # `from pkg import module`
                 if answers is not None:
@@ -232,6 +247,17 @@ class ImporterTable:
             if hit:
                 return True
         return False
+
+    def _tables_for(self, path: Path) -> list[tuple]:
+        """[(folder, its entries, its files by token)] of `_folders_for(path)`, kept per folder in a
+        static run (a folder is read once there: `_read` gives the same tables each time)."""
+        if not self.index.static:
+            return [(folder, *self._read(folder)) for folder in self._folders_for(path)]
+        key = path.parent
+        known = self.tables.get(key)
+        if known is None:
+            known = self.tables[key] = [(folder, *self._read(folder)) for folder in self._folders_for(path)]
+        return known
 
     def _folders_for(self, path: Path) -> list[Path]:
         """The file's folder and the folders above it up to the project root (outside any project:
@@ -253,7 +279,8 @@ class ImporterTable:
         return out + _top_folders(root, out)
 
     def _read(self, folder: Path) -> tuple:
-        """({file: (fingerprint, imports, lines, tokens, star imports)}, {token: [file]}) of the folder's files."""
+        """({file name: (fingerprint, imports, lines, tokens, star imports)}, {token: [file name]}) of the
+        folder's files (keyed by name: a Path per file costs more than reading its import lines)."""
         known = self.folders.get(folder)
         if known is not None and self.index.static:
             return known[1], known[2]
@@ -266,22 +293,26 @@ class ImporterTable:
             names = sorted(e.name for e in os.scandir(folder) if e.name.endswith(".py") and e.is_file())
         except OSError:
             names = []
+        index = self.index
+        base = os.fspath(folder)
         for name in names[:MAX_FILES]:
-            path = folder / name
-            fingerprint = self.index.fingerprint(path)
-            entry = old.get(path)
+            # (no editor text: the disk's file, named by a string)
+            path = os.path.join(base, name) if not index.overlays else folder / name
+            # a static run reads a folder once and never compares versions: the read says if it is there
+            fingerprint = index.fingerprint(path) if not index.static else STATIC
+            entry = old.get(name)
             if entry is None or entry[0] != fingerprint:
-                text = self.index.read(path) if fingerprint is not None else None
+                text = index.read(path) if fingerprint is not None else None
                 if text is None or len(text) > MAX_FILE_BYTES:
                     continue
-                imports = imports_in(text)
+                imports = tuple(imports_in(text))  # (a tuple: `_direct_importers` answers equal lines once)
                 tokens = {t for _, module, names_ in imports for t in (module.rsplit(".", 1)[-1], module.split(".", 1)[0], *names_) if t}
                 entry = (fingerprint, imports, text.count("\n") + 1, tokens, sum(1 for i in imports if i[2] == ("*",)))
-            entries[path] = entry
+            entries[name] = entry
         by_token: dict = {}
-        for path, entry in entries.items():
+        for name, entry in entries.items():
             for token in entry[3]:
-                by_token.setdefault(token, []).append(path)
+                by_token.setdefault(token, []).append(name)
         self.folders[folder] = (now, entries, by_token)
         return entries, by_token
 

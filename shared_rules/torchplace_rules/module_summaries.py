@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from .config import Config
-from .flow.cross_file import MAX_DEPTH, import_depth, is_foreign
+from .flow.cross_file import MAX_CALLER_HOPS, MAX_DEPTH, import_depth, is_foreign
 from .flow.driver import Analyzer
 from .flow.values import UNKNOWN, ClassV, FuncV, QualV
 from .lazy_bodies import parse_skeleton
@@ -282,7 +282,7 @@ def _names_from(index: "ProjectIndex", path: Path, tree: ast.Module, target: Pat
     also through the packages that hand on its names (`handed_on`: {package __init__: names, "*": any})."""
     sources = {target: None, **handed_on}
     names = set()
-    for node in _run_nodes(tree):
+    for node in _run_statements(tree):
         if isinstance(node, ast.ImportFrom):
             source = index.resolve(path, node.module, node.level)
             if source in sources:
@@ -302,17 +302,53 @@ def _names_from(index: "ProjectIndex", path: Path, tree: ast.Module, target: Pat
     return names
 
 
-def _run_nodes(tree: ast.Module):
-    """The nodes of `tree` but those under `if TYPE_CHECKING:`, which never run: a package that
-    star-imports its modules only for type checkers (and hands them on lazily) calls none of them."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        yield node
+def _never_calls_into(index: "ProjectIndex", path: Path, tree: ast.Module, target: Path, names: set, hop: int) -> bool:
+    """Can running `path` call no function of `target` (so that its summary has no call for it)?
+    Only where no code can reach one: every project module `path` imports is `target` itself (no
+    other module whose code could call it, no package handing its names on), no star import, none
+    of the names bound to it (`names`) is ever read, and no importer of `path` has calls to pass on
+    (`incoming_calls` hands on what those importers' code passes `target`)."""
+    for node in own_nodes(tree):
+        kind = node.__class__
+        if kind is ast.Name:
+            if node.id in names:
+                return False
+        elif kind is ast.ImportFrom:
+            if any(a.name == "*" for a in node.names) or index.resolve(path, node.module, node.level) not in (None, target):
+                return False
+            for a in node.names:
+                if index.resolve(path, f"{node.module}.{a.name}" if node.module else a.name, node.level) not in (None, target):
+                    return False
+        elif kind is ast.Import:
+            if any(index.resolve(path, a.name, 0) not in (None, target) for a in node.names):
+                return False
+    return hop >= MAX_CALLER_HOPS or not index.importers.importers_of(path)
+
+
+def _run_statements(tree: ast.Module) -> list:
+    """The statements of `tree` but those under `if TYPE_CHECKING:`, which never run: a package that
+    star-imports its modules only for type checkers (and hands them on lazily) calls none of them.
+    (Only statement lists are walked: the imports looked for are statements.)"""
+    out = []
+    todo = [tree]
+    push = out.append
+    while todo:
+        node = todo.pop()
         if type(node) is ast.If and _type_checking(node.test):
-            stack.extend(node.orelse)
+            blocks = (node.orelse,)
         else:
-            stack.extend(ast.iter_child_nodes(node))
+            blocks = [getattr(node, name, None) for name in _STATEMENT_LISTS]
+            for clause in getattr(node, "handlers", None) or getattr(node, "cases", None) or ():
+                blocks.append(clause.body)
+        for block in blocks:
+            if block.__class__ is list:
+                for stmt in block:
+                    push(stmt)
+                    todo.append(stmt)
+    return out
+
+
+_STATEMENT_LISTS = ("body", "orelse", "finalbody")
 
 
 def _with_derived(tree: ast.Module, names: set) -> set:
@@ -413,6 +449,8 @@ def summarise_callers(index: "ProjectIndex", path: Path, text: str, fingerprint:
     names = _names_from(index, path, tree, target, index.importers.reexports_of(target))
     if not names:
         return entry
+    if index.static and _never_calls_into(index, path, tree, target, names, hop):
+        return entry  # (what the run would find: no call into `target`; its dependencies matter in an editor only)
     analyzer = Analyzer(tree, home.src, [], Config(), str(path), project=index)
     analyzer.summary_depth = 1  # its own imports are summarised without theirs: the cost stays bounded
     analyzer.caller_target = target  # ... except the file asked about (see `import_depth`)

@@ -57,6 +57,7 @@ class ProjectIndex:
         self._roots: dict[Path, tuple[Path, ...]] = {}
         self._resolved: dict[tuple, Optional[Path]] = {}  # static runs: (folder, module, level) -> file
         self._real_dirs: dict[str, Path] = {}  # static runs: folder -> its real path
+        self._real_files: dict[str, Path] = {}  # static runs: absolute path as given -> `real_file`
         self._files: dict[Path, bool] = {}  # static runs: candidate module file -> is it a file
 
     # -- texts -------------------------------------------------------------------
@@ -74,13 +75,13 @@ class ProjectIndex:
             self.overlays.pop(resolved, None)
             self._overlay_fingerprints.pop(resolved, None)
 
-    def fingerprint(self, path: Path) -> Optional[tuple]:
+    def fingerprint(self, path: Path | str) -> Optional[tuple]:
         """What identifies this version of the file (None: it is gone)."""
         known = self._overlay_fingerprints.get(path)
         if known is not None:
             return known
         try:
-            st = path.stat()
+            st = os.stat(path)  # (`path.stat()`; `path` may be a string)
         except OSError:
             return None
         return ("disk", st.st_mtime_ns, st.st_size)
@@ -168,13 +169,20 @@ class ProjectIndex:
         real path (kept per folder) and its name: one `lstat` instead of one per path component."""
         if not self.static:
             return Path(path).resolve()
-        folder, name = os.path.split(os.path.abspath(os.fspath(path)))
+        given = os.fspath(path)
+        known = self._real_files.get(given)
+        if known is not None:
+            return known
+        folder, name = os.path.split(os.path.abspath(given))
         if not name or os.path.islink(os.path.join(folder, name)):
             return Path(path).resolve()
         real = self._real_dirs.get(folder)
         if real is None:
             real = self._real_dirs[folder] = Path(folder).resolve()
-        return real / name
+        real = real / name
+        if given.__class__ is str and os.path.isabs(given):  # (a relative path depends on the working folder)
+            self._real_files[given] = real
+        return real
 
     def record_dependencies(self, path: Optional[str], deps: dict) -> None:
         if path:

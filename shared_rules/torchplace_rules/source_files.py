@@ -49,8 +49,7 @@ def read_bytes(path: Union[str, os.PathLike], max_size: int) -> bytes:
             raise UnreadableFile("not a regular file (a FIFO, device or socket); skipped")
         if info.st_size > max_size:
             raise UnreadableFile(f"{info.st_size:,} bytes, over the size limit of {max_size:,} bytes; skipped")
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            data = handle.read(max_size + 1)
+        data = _read_all(fd, max_size + 1, info.st_size + 1)
         if len(data) > max_size:  # grew while we looked
             raise UnreadableFile(f"over the size limit of {max_size:,} bytes; skipped")
         return data
@@ -60,6 +59,21 @@ def read_bytes(path: Union[str, os.PathLike], max_size: int) -> bytes:
         raise UnreadableFile(f"cannot read: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
+
+
+def _read_all(fd: int, limit: int, expected: int) -> bytes:
+    """Up to `limit` bytes of `fd`, to its end (`expected`: how many it should hold, read in one
+    call; `os.read` without a buffered file object around it, which cost as much as the read)."""
+    chunks = []
+    size = min(limit, max(expected, 1))
+    while limit > 0:
+        chunk = os.read(fd, size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        limit -= len(chunk)
+        size = min(limit, 1 << 16)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def decode_source(data: bytes) -> SourceFile:

@@ -15,7 +15,7 @@ from typing import Optional
 from .checkpoints import Provenance
 from .cpu_checkpoints import saved_on_cpu, saved_on_cpu_at_path
 from .device_choice import accelerator_made_default, commits_to_accelerator, has_cpu_path, runs_only_with_accelerator, under_device_guard
-from .scopes import FUNCTIONS, enclosing, is_script, is_test_path, mentions_accelerator, parent_map
+from .scopes import FUNCTIONS, enclosing, is_script, is_test_path, mentions_accelerator, parent_map, statement_blocks
 
 
 class FileContext:
@@ -28,6 +28,11 @@ class FileContext:
     @cached_property
     def parents(self) -> dict[int, ast.AST]:
         return parent_map(self.tree)
+
+    @cached_property
+    def blocks(self) -> dict[int, list]:
+        """id(statement) -> the statement list holding it (`scopes.statement_blocks`)."""
+        return statement_blocks(self.tree)
 
     @cached_property
     def cpu_path(self) -> bool:

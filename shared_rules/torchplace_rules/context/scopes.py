@@ -55,6 +55,28 @@ def enclosing_statement(parents: dict[int, ast.AST], node: ast.AST) -> Optional[
     return next((a for a in ancestors(parents, node) if isinstance(a, ast.stmt)), None)
 
 
+def statement_blocks(tree: ast.AST) -> dict[int, list]:
+    """id(statement) -> the statement list (`body`, `orelse`, `finalbody`) that holds it, for every
+    statement of `tree`: what `containing_block` answers, without a parent map of every expression
+    (statements sit only in such lists, of statements, `except` handlers and `case` clauses)."""
+    blocks: dict[int, list] = {}
+    todo = [tree]
+    push = todo.append
+    for node in todo:
+        for name in _STATEMENT_LISTS:
+            block = getattr(node, name, None)
+            if block.__class__ is list:
+                for stmt in block:
+                    blocks[id(stmt)] = block
+                    push(stmt)
+        for clause in getattr(node, "handlers", None) or getattr(node, "cases", None) or ():
+            push(clause)
+    return blocks
+
+
+_STATEMENT_LISTS = ("body", "orelse", "finalbody")
+
+
 def containing_block(parents: dict[int, ast.AST], stmt: ast.stmt) -> Optional[list]:
     """The statement list (`body`, `orelse`, ...) that holds `stmt`."""
     owner = parents.get(id(stmt))

@@ -156,14 +156,17 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.module_env = self.own_env = self.frame.env
         self.exec_body(self.tree.body)
         self.module_env = self.own_env = self.frame.env
-        for name in self.move_roots():  # as a function sees them at its entry
-            value = self.own_env.get(name)
-            if self.moved_by_a_function(name, value):
-                self.own_env[name] = unplaced(value)
-        for name in self.moved_containers():  # (and the modules of a list or dict a function moves)
-            value = self.own_env.get(name)
-            if value.__class__ is SeqV or isinstance(value, DictV):
-                forget_aliases(self.own_env, held_values(value))
+        values = self.own_env.values()
+        if any(v.__class__ in PLACEABLE for v in values):  # (else no name is: the text is not read)
+            for name in self.move_roots():  # as a function sees them at its entry
+                value = self.own_env.get(name)
+                if self.moved_by_a_function(name, value):
+                    self.own_env[name] = unplaced(value)
+        if any(v.__class__ is SeqV or isinstance(v, DictV) for v in values):
+            for name in self.moved_containers():  # (and the modules of a list or dict a function moves)
+                value = self.own_env.get(name)
+                if value.__class__ is SeqV or isinstance(value, DictV):
+                    forget_aliases(self.own_env, held_values(value))
         self.contexts = {}  # made while module names were still being bound: not for the groups
         checked_file = self.outgoing is None and getattr(self, "summary_depth", 0) == 0
         if self.project is not None and (checked_file or self.caller_hop < MAX_CALLER_HOPS) and (

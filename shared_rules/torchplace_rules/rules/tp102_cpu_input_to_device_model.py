@@ -3,7 +3,6 @@ import ast
 
 from ..context import file_context
 from ..context.host_uses import argument_meets_weights
-from ..context.scopes import containing_block
 from ..edits import insert_line_before, is_assignable, make_fix, method_suffix, replace_node
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
@@ -182,8 +181,7 @@ def transfer_point(ev, name: str, origin, stmt: ast.stmt):
     (Fix All must not write `x = x.to(device)` twice): before the first statement of the same
     block that needed it, unless `name` is re-bound in between; or the code's own discarded
     `name.to(...)` (TP201's fix makes it an assignment: the same edit)."""
-    parents = file_context(ev).parents
-    block = containing_block(parents, stmt)
+    block = file_context(ev).blocks.get(id(stmt))
     if block is None:
         return stmt
     index = next(i for i, s in enumerate(block) if s is stmt)

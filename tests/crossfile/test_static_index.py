@@ -1,0 +1,134 @@
+"""A static index (a CLI run: files do not change while it lives) gives the findings an editor's
+index gives.  The static index takes short cuts that an editor's cannot (folder tables kept for
+the run, no stat per file, paths kept per string, an importer that cannot call into the checked
+file not run): each project here is checked file by file with both and must read the same."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from torchplace_rules import Config, check_path
+from torchplace_rules.project_index import ProjectIndex
+
+from test_importers import _project  # (this folder is on the path: no package)
+
+PROJECTS = Path(__file__).parent / "projects"
+
+UTIL = """\
+    import numpy as np
+
+
+    def summarise(values):
+        return np.asarray(values).mean()
+"""
+
+RUNNER = """\
+    from util import summarise
+
+
+    def run(values):
+        return summarise(values)
+"""
+
+# Importers of util.py: one reads the name it imports, one does not but reaches util through
+# another module, one does not and has an importer of its own whose code calls util through runner.
+CONSTRUCTS = {
+    "name read": {
+        "util.py": UTIL,
+        "a.py": """\
+            import torch
+            from util import summarise
+
+            summarise(torch.zeros(8, device="cuda"))
+        """,
+    },
+    "name unread, another project module": {
+        "util.py": UTIL,
+        "runner.py": RUNNER,
+        "b.py": """\
+            import torch
+            from util import summarise
+            from runner import run
+
+            run(torch.zeros(8, device="cuda"))
+        """,
+    },
+    "name unread, an importer of its own": {
+        "util.py": UTIL,
+        "runner.py": RUNNER,
+        "c.py": """\
+            from util import summarise
+
+
+            def helper(x):
+                return x
+        """,
+        "d.py": """\
+            import torch
+            from c import helper
+            from runner import run
+
+            run(helper(torch.zeros(8, device="cuda")))
+        """,
+    },
+    "name unread, nothing else": {
+        "util.py": UTIL,
+        "e.py": """\
+            import torch
+            from util import summarise
+
+
+            def f():
+                return torch.zeros(8, device="cuda")
+
+            f()
+        """,
+    },
+    "helpers of a package": {
+        "pkg/__init__.py": "",
+        "pkg/helpers.py": """\
+            import torch
+
+
+            def to_device(x, device):
+                return x.to(device)
+        """,
+        "pkg/mod00.py": """\
+            from .helpers import to_device
+            import torch
+
+            model = torch.nn.Linear(4, 2)
+            x = torch.randn(3, 4, device="cuda")
+            y = model(x)
+        """,
+        "pkg/mod01.py": """\
+            from .helpers import to_device
+            import torch
+
+            model = torch.nn.Linear(4, 2).cuda()
+            y = model(to_device(torch.randn(3, 4), "cpu"))
+        """,
+    },
+}
+
+
+def _all_findings(project: Path, static: bool) -> dict:
+    index = ProjectIndex(project, static=static)
+    out = {}
+    for path in sorted(project.rglob("*.py")):
+        out[str(path.relative_to(project))] = [(f.span.start_line + 1, f.code, f.message)
+                                               for f in check_path(path, Config(), project=index)]
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(CONSTRUCTS))
+def test_static_index_reads_as_an_editor_index(tmp_path, name):
+    project = _project(tmp_path, CONSTRUCTS[name])
+    assert _all_findings(project, static=True) == _all_findings(project, static=False)
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in PROJECTS.iterdir() if p.is_dir()))
+def test_static_index_on_the_cross_file_projects(name):
+    project = PROJECTS / name
+    assert _all_findings(project, static=True) == _all_findings(project, static=False)
