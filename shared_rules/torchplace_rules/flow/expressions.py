@@ -114,6 +114,10 @@ class ExpressionEvaluator:
                 self.forget_container(target.value, value, target.slice)
                 if target.slice.__class__ is ast.Name and isinstance(base, (DictV, SeqV)):
                     self.store_under_name(target, value)
+                refills = self.refills
+                if refills is not None and id(target) in refills:  # `for k, v in d.items(): d[k] = ...`
+                    known = refills[id(target)]
+                    refills[id(target)] = value if known is None else known.join(value)
             return
         env = self.frame.env
         keyed = self.frame.keyed
