@@ -659,7 +659,7 @@ def _effects(exit_env: dict, bound: dict, released: set = frozenset(), fnode=Non
             else:
                 if (replaced or name in released) and isinstance(entry, PLACEABLE) and entry.dev is not None:
                     effects[name] = (("", replace(entry, dev=None) if isinstance(entry, ModuleV) else UNKNOWN),)
-                elif (after is UNKNOWN and isinstance(entry, (DictV, BatchV)) or after.__class__ is DictV) \
+                elif (after is UNKNOWN and isinstance(entry, (DictV, BatchV)) or isinstance(after, DictV)) \
                         and fnode is not None and name in parameters_stored_into(fnode):
                     # never re-bound, and items stored into it (`for k, t in batch.items(): batch[k] =
                     # t.to(device)`, which leaves a dict of what it stored, whatever the caller passed):
