@@ -2,9 +2,10 @@
 
 `FlagV` (flow/values.py): `True`/`False` assigned to a name.  Where a local name holds the same
 flag on every path, `if name:` runs only the branch it selects; a flag joined with anything else
-(another flag, None, an unknown) is unknown, module code is never decided (other code may rebind
-its names).  A call's flag argument (a flag variable or a literal `True`/`False`) decides the
-callee's tests in that call's context, as its devices do.
+(another flag, None, an unknown) is unknown.  Module code decides its own tests of a module name
+unless a `global` statement in the file may rebind it (other modules run only after it).  A call's
+flag argument (a flag variable or a literal `True`/`False`) decides the callee's tests in that
+call's context, as its devices do.
 """
 import textwrap
 
@@ -100,9 +101,46 @@ def test_a_flag_that_differs_between_paths_is_unknown(first, then):
     """) == set()
 
 
-def test_module_code_flags_are_not_decided():
+def test_a_module_code_flag_decides_the_module_codes_branch():
+    # DeepCTR's run_dien.py: `use_cuda = True` then `if use_cuda and torch.cuda.is_available():` under
+    # `__main__`; only the module's own statements ran in between
     assert loud("""\
         use_gpu = True
+        x = torch.ones(2)
+        if use_gpu:
+            x = x.cuda()
+        y = x + torch.ones(2)
+    """) == {(7, "TP101")}
+    assert loud("""\
+        device = "cpu"
+        use_cuda = True
+        if use_cuda and torch.cuda.is_available():
+            device = "cuda:0"
+        y = torch.ones(2, device=device) + torch.ones(2)
+    """) == {(7, "TP101")}
+
+
+@pytest.mark.parametrize("rebind", ["global use_gpu\n            use_gpu = False",
+                                    "x = 1; global use_gpu\n            use_gpu = False"])
+def test_module_code_flags_a_function_may_rebind_are_not_decided(rebind):
+    assert loud(f"""\
+        def off():
+            {rebind}
+        use_gpu = True
+        off()
+        x = torch.ones(2)
+        if use_gpu:
+            x = x.cuda()
+        y = x + torch.ones(2)
+    """) == set()
+
+
+def test_a_module_code_flag_joined_with_another_is_not_decided():
+    assert loud("""\
+        import sys
+        use_gpu = True
+        if len(sys.argv) > 1:
+            use_gpu = False
         x = torch.ones(2)
         if use_gpu:
             x = x.cuda()

@@ -669,11 +669,12 @@ def _effects(exit_env: dict, bound: dict, released: set = frozenset(), fnode=Non
             else:
                 if (replaced or name in released) and isinstance(entry, PLACEABLE) and entry.dev is not None:
                     effects[name] = (("", replace(entry, dev=None) if isinstance(entry, ModuleV) else UNKNOWN),)
-                elif after is UNKNOWN and isinstance(entry, (DictV, BatchV)) and fnode is not None \
-                        and name in parameters_stored_into(fnode):
-                    # never re-bound, and items stored into it at keys the analysis cannot follow (`for k, t in
-                    # batch.items(): batch[k] = t.to(device)`): the caller's container holds them too
-                    effects[name] = (("", UNKNOWN),)
+                elif (after is UNKNOWN and isinstance(entry, (DictV, BatchV)) or isinstance(after, DictV)) \
+                        and fnode is not None and name in parameters_stored_into(fnode):
+                    # never re-bound, and items stored into it (`for k, t in batch.items(): batch[k] =
+                    # t.to(device)`, which leaves a dict of what it stored, whatever the caller passed):
+                    # the caller's container holds them too
+                    effects[name] = (("", after),)
                 continue  # the name was rebound: what follows is not the caller's object
         for key, value in exit_env.items():
             if len(key) > len(name) and name in key and key.startswith(name) and key[len(name)] in ".[":

@@ -97,6 +97,7 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.bare_call = None
         self.current_stmt = None
         self.guards: list = []  # tests of the enclosing `if` bodies
+        self.refills: Optional[dict] = None  # id(`d[k]` target) -> what a loop refilling every item stored
         # `.cuda()` / "cuda" are cuda:0 unless the program picks the current device itself
         self.current_cuda_is_zero = not picks_current_device(src.text)
 

@@ -4,6 +4,7 @@ handed to `calls.dispatch_call`."""
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import replace
 from typing import Optional
 
@@ -113,6 +114,10 @@ class ExpressionEvaluator:
                 self.forget_container(target.value, value, target.slice)
                 if target.slice.__class__ is ast.Name and isinstance(base, (DictV, SeqV)):
                     self.store_under_name(target, value)
+                refills = self.refills
+                if refills is not None and id(target) in refills:  # `for k, v in d.items(): d[k] = ...`
+                    known = refills[id(target)]
+                    refills[id(target)] = value if known is None else known.join(value)
             return
         env = self.frame.env
         keyed = self.frame.keyed
@@ -238,6 +243,8 @@ class ExpressionEvaluator:
             value = self.frame_bound(test)
             if value is None and test.__class__ is ast.Attribute:
                 value = self.held_flag(test)
+            elif value is None and self.frame.kind == "module":
+                value = self.module_flag(test)
             if value.__class__ is FlagV:  # `first = True` ... `if first:`
                 return value.truth
             if value.__class__ is ModuleV and value.not_none and value.cls is None and value.layer is None:
@@ -382,6 +389,14 @@ class ExpressionEvaluator:
             if path is not None and path in self.frame.assigned:
                 return self.frame.env.get(path)
         return None
+
+    def module_flag(self, node: ast.Name) -> Optional[Value]:
+        """`use_cuda = True` ... `if use_cuda:` in module code: the flag the name holds on every path
+        here.  Between the two only the module's own statements ran, and only a function declaring the
+        name `global` can rebind it: none may in this file (another module's `mod.flag = ...` runs only
+        after this module's code, which is what imports it)."""
+        value = self.frame.env.get(node.id)
+        return value if value.__class__ is FlagV and not declares_global(self.src.text) else None
 
     def held_flag(self, node: ast.Attribute) -> Optional[Value]:
         """`self.on_gpu` in a method whose caller bound it before the call (a held flag, `FlagV`)."""
@@ -1013,6 +1028,14 @@ def _off_device(value: Value, dev: Dev) -> Optional[Value]:
         if any(item is not None for item in items):
             return replace(value, items=tuple(item if item is not None else old for item, old in zip(items, value.items)))
     return None
+
+
+_GLOBAL_STATEMENT = re.compile(r"^[ \t]*(?:[^#\n]*;[ \t]*)?global[ \t]", re.M)
+
+
+def declares_global(text: str) -> bool:
+    """Does a `global` statement appear in this source (a function that may rebind module names)?"""
+    return _GLOBAL_STATEMENT.search(text) is not None
 
 
 def none_test(test) -> Optional[tuple]:

@@ -21,7 +21,7 @@ from .state import (
     join_env, moves_its_items, same_env, with_held_attributes, with_stored_items,
 )
 from .torch_api import TRAINING_STEP_METHODS
-from .values import FALSE, NUMBER, TRUE, UNKNOWN, ClassV, DeviceV, DictV, FuncV, ModuleV, ObjectV, QualV, SelfV, TensorV, Value, iteration_element
+from .values import FALSE, NUMBER, TRUE, UNKNOWN, BatchV, ClassV, ItemsV, DeviceV, DictV, FuncV, ModuleV, ObjectV, QualV, SelfV, TensorV, Value, iteration_element
 
 
 _HANDLERS: dict = {}  # (runner class, statement type) -> its stmt_* method (None: nothing to do)
@@ -242,7 +242,15 @@ class StatementRunner:
         iterable = self.eval(stmt.iter)
         element, loader = iteration_element(iterable, stmt)
         training = _has_training_step(stmt.body)
-        self.run_loop(stmt, training, loader, lambda: self.bind(stmt.target, element, None))
+        refill = refilled_item(stmt)
+        if refill is None:
+            self.run_loop(stmt, training, loader, lambda: self.bind(stmt.target, element, None))
+        else:
+            refill = self.refill_loop(stmt, refill, iterable, training, loader, lambda: self.bind(stmt.target, element, None))
+            if refill is not None and refill[1].elem.__class__ is TensorV:
+                # tensors stored (`.to()` of a tensor is a new tensor): no module it held moved in place
+                self.frame.env[refill[0]] = refill[1]
+                return
         if moves_its_items(stmt):
             # `for m in holder.models.values(): m.to(device)`: the modules the container holds moved in
             # place, which its value does not say (its items are copies of what it held): it is unknown
@@ -264,8 +272,30 @@ class StatementRunner:
             if path is not None and (path in env or "." in path):
                 env[path] = UNKNOWN
                 self.frame.released.add(path)  # (a caller's list or dict: what it holds moved)
+        if refill is not None:
+            self.frame.env[refill[0]] = refill[1]
 
     stmt_AsyncFor = stmt_For
+
+    def refill_loop(self, stmt, refill: ast.Subscript, iterable, training, loader, bind_target) -> Optional[tuple]:
+        """`for k, v in d.items(): d[k] = v.to(device)`: the body stores into `d` under every key it
+        iterates, on every pass, so after the loop each of `d`'s values is one the body stored
+        (`refilled_item`).  `d` is then a dict of those values, whatever it held before: (its path, that
+        dict), None where not known."""
+        saved, self.refills = self.refills, {id(refill): None}
+        try:
+            self.run_loop(stmt, training, loader, bind_target)
+            stored = self.refills[id(refill)]
+        finally:
+            self.refills = saved
+        path = self.path_of(refill.value)
+        container = self.frame.env.get(path) if path is not None else None
+        if stored is None or stored is UNKNOWN or container is None or path not in self.frame.env \
+                or not isinstance(iterable, (DictV, BatchV, ItemsV)) and iterable is not UNKNOWN:
+            return None
+        if isinstance(container, (DictV, BatchV)) or container is UNKNOWN and stmt.iter.__class__ is ast.Call:
+            return path, DictV(stored)  # (an unknown container whose `.items()`/`.keys()` the loop walks)
+        return None
 
     def stmt_While(self, stmt: ast.While) -> None:
         self.eval(stmt.test)
@@ -399,6 +429,40 @@ class StatementRunner:
             if name not in self.frame.before:
                 value = self.module_value(name)
                 self.frame.before[name] = value if value is not None else UNKNOWN
+
+
+def refilled_item(loop) -> Optional[ast.Subscript]:
+    """The `d[k]` target of `for k, v in d.items(): ... d[k] = <value>` (or `for k in d:` / `d.keys()`):
+    an assignment at the top of the body, so every pass that ends stores there, under the key of that
+    pass; nothing leaves the loop early (`break`, `continue`, `return`, `raise`) or re-binds `k`, and `d`
+    is a plain name.  Memoised on the node."""
+    known = loop.__dict__.get("_tp_refill", False)
+    if known is not False:
+        return known
+    found = None
+    it, target = loop.iter, loop.target
+    if it.__class__ is ast.Call and it.func.__class__ is ast.Attribute and it.func.attr in ("items", "keys") \
+            and not it.args and not it.keywords:
+        container = it.func.value
+        key = target.elts[0] if target.__class__ is ast.Tuple and len(target.elts) == 2 and it.func.attr == "items" \
+            else target if it.func.attr == "keys" else None
+    else:
+        container, key = it, target
+    if container.__class__ is ast.Name and key.__class__ is ast.Name and not loop.orelse:
+        for stmt in loop.body:
+            if stmt.__class__ is ast.Assign and len(stmt.targets) == 1:
+                t = stmt.targets[0]
+                if t.__class__ is ast.Subscript and t.value.__class__ is ast.Name and t.value.id == container.id \
+                        and t.slice.__class__ is ast.Name and t.slice.id == key.id:
+                    found = t
+                    break
+        if found is not None and any(
+                n.__class__ in (ast.Break, ast.Continue, ast.Return, ast.Raise, ast.Yield, ast.Try)
+                or n.__class__ is ast.Name and n.id in (key.id, container.id) and n.ctx.__class__ is not ast.Load
+                for stmt in loop.body for n in ast.walk(stmt)):
+            found = None
+    loop._tp_refill = found
+    return found
 
 
 # what a loop over a container's items reads it through (`d.values()`, `model.children()`)
