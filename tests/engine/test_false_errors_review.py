@@ -131,6 +131,30 @@ COLLECTION = """\
                 return [bag(ids) for bag in self.bags.values()]
 """
 
+# s13 review cause G (Coqui TTS): one-hot targets written through indices on the GPU; `{line}` is the
+# indexing statement
+TOKENIZER_STEP = """
+        import torch
+        from torch import nn
+
+
+        class Tokenizer(nn.Module):
+            def train_step(self, x_train, y_train):
+                y_train_hot = torch.zeros(len(y_train), 10)
+                {line}
+                return y_train_hot.to("cuda")
+
+            @staticmethod
+            def load(path):
+                return Tokenizer()
+
+
+        def auto_train(path, x, y):
+            model = Tokenizer.load(path)
+            model.train_step(torch.tensor(x).to("cuda"), torch.tensor(y).to("cuda"))
+    """
+
+
 QUIET = {
     # prediction-flow (corpus b11): a helper moves the items of the batch dict in place
     "batch-dict-items-moved-in-place-by-a-helper": """
@@ -596,6 +620,10 @@ QUIET = {
             second = Holder(where)
             return second(torch.ones(2, 6, device="cuda"))
     """,
+    # s13 review cause G (Coqui TTS): `x[idx] = v` runs index_put_, whose make_info moves the indices to
+    # x's device: CUDA indices may write into a CPU tensor (only a read checks where they are)
+    "cuda-indices-written-into-a-cpu-tensor": TOKENIZER_STEP.replace(
+        "{line}", "y_train_hot[range(len(y_train)), y_train] = 1"),
 }
 
 REPORTED = {
@@ -913,6 +941,8 @@ REPORTED = {
             Holder(where)(torch.ones(2, 6, device="cuda"))
             return Plain(where)(torch.ones(2, 6, device="cuda"))
     """, {(27, "TP102"), (28, "TP102")}),
+    "cuda-indices-read-from-a-cpu-tensor": (TOKENIZER_STEP.replace(
+        "{line}", "picked = y_train_hot[range(len(y_train)), y_train]"), {(9, "TP101")}),
 }
 
 

@@ -306,6 +306,9 @@ ENGINE_ONLY = [
      "p = pack_padded_sequence(x, torch.tensor([3, 2]), batch_first=True)\n", None),
     ("setitem-checks-values", "x = torch.ones(4, device=device)\nx[x > 0] = torch.zeros(4)\n", "TP101"),
     ("setitem-0dim-value", "x = torch.ones(4, device=device)\nx[x > 0] = torch.tensor(0.)\n", None),
+    # a write moves its indices to x's device (index_put_'s make_info); only a read checks them
+    ("setitem-cuda-indices-into-a-cpu-tensor", "x = torch.zeros(4)\nx[torch.tensor([0, 1], device=device)] = 1.\n", None),
+    ("getitem-cuda-indices-from-a-cpu-tensor", "x = torch.zeros(4)\ny = x[torch.tensor([0, 1], device=device)]\n", "TP101"),
     # an item written into a tensor is copied there: x[0] stays where x is (see the meta test below)
     ("setitem-item-stays-on-the-tensor",
      "x = torch.zeros(3, 4, device=device)\nx[0] = torch.ones(4)\ny = x[0] * torch.ones(4, device=device)\n", None),
@@ -429,11 +432,14 @@ def test_cpu_indices_may_index_an_accelerator_tensor_but_not_the_reverse():
 
 def test_setitem_checks_its_values():
     # x[mask] = values runs index_put_: _index_put_impl_ moves a 0-dim value to self's device,
-    # any other value meets self in a TensorIterator (TensorAdvancedIndexing.cpp; pinned: FakeTensor
-    # cannot run data-dependent indexing).
-    assert _roles(_overload("__setitem__", ["tensor", "tensor"], method=True)) == {
-        "self": "s", "indices": "i", "value": "z"}
-    assert _roles(_overload("index_put_", ["tensors", "tensor"], method=True))["values"] == "z"
+    # any other value meets self in a TensorIterator; no index device is checked: make_info moves
+    # every index to self's device ("Ensure indices are on the same device as self",
+    # TensorAdvancedIndexingUtils.h), unlike the read's index meta function (pinned to the source:
+    # FakeTensor cannot run data-dependent indexing and lets both through).
+    setitem = _overload("__setitem__", ["tensor", "tensor"], method=True)
+    assert _roles(setitem) == {"self": "s", "value": "z"} and setitem.param("indices").role == "f"
+    index_put = _overload("index_put_", ["tensors", "tensor"], method=True)
+    assert _roles(index_put) == {"self": "s", "values": "z"} and index_put.param("indices").role == "f"
 
 
 def test_an_item_written_into_a_tensor_is_copied_there():

@@ -25,9 +25,11 @@ KERNEL_ROLES: dict[str, tuple[dict[str, str], str]] = {
     # `dev_tensor[{cpu,dev}_tensor]`"); make_info then moves the indices to self's device.
     "index.Tensor": ({"self": "s", "indices": "i"}, "aten/src/ATen/native/TensorAdvancedIndexing.cpp"),
     # _index_put_impl_: a 0-dim `values` on another device is moved to self's device (or read
-    # with item() on the masked_fill path); other values go through a TensorIterator with self;
-    # indices are moved by make_info.
-    "_index_put_impl_": ({"self": "s", "indices": "i", "values": "z"},
+    # with item() on the masked_fill path); other values go through a TensorIterator with self.
+    # No index device is checked: make_info moves every index to self's device ("Ensure indices
+    # are on the same device as self", TensorAdvancedIndexingUtils.h; the CUDA accumulate path's
+    # makeLinearIndex likewise), so `cpu_x[cuda_idx] = v` runs, unlike the read `cpu_x[cuda_idx]`.
+    "_index_put_impl_": ({"self": "s", "indices": "f", "values": "z"},
                          "aten/src/ATen/native/TensorAdvancedIndexing.cpp"),
     # where_self_out moves 0-dim condition/self/other to the first non-CPU operand's device
     # ("allow CPU scalars on non-cpu device"); a remaining mismatch fails in TensorIterator.
@@ -44,8 +46,8 @@ KERNEL_ROLES: dict[str, tuple[dict[str, str], str]] = {
     # index_put_ (TensorAdvancedIndexing.cpp).
     "masked_fill.Scalar": ({"self": "s", "mask": "s"}, "aten/src/ATen/native/TensorAdvancedIndexing.cpp"),
     "masked_fill.Tensor": ({"self": "s", "mask": "s", "value": "z"}, "aten/src/ATen/native/TensorAdvancedIndexing.cpp"),
-    "index_put": ({"self": "s", "indices": "i", "values": "z"}, "aten/src/ATen/native/TensorAdvancedIndexing.cpp"),
-    "index_put_": ({"self": "s", "indices": "i", "values": "z"}, "aten/src/ATen/native/TensorAdvancedIndexing.cpp"),
+    "index_put": ({"self": "s", "indices": "f", "values": "z"}, "aten/src/ATen/native/TensorAdvancedIndexing.cpp"),
+    "index_put_": ({"self": "s", "indices": "f", "values": "z"}, "aten/src/ATen/native/TensorAdvancedIndexing.cpp"),
     # _convolution's check_input_same_type_as_parameters: "Input type (...) and weight type (...)
     # should be the same", likewise for bias; the tensor type includes the device.
     "convolution": ({"input": "s", "weight": "s", "bias": "s"}, "aten/src/ATen/native/Convolution.cpp"),

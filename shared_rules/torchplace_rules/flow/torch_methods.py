@@ -363,8 +363,8 @@ def runs_torch_layers_only(module: ModuleV) -> bool:
 
 def setitem_conflicts(ev, target: ast.Subscript, base: TensorV, index: Value, value: Value, value_node) -> bool:
     """`x[key] = value` with an advanced key (a tensor or list of indices, a mask) runs `index_put_`:
-    indices on the CPU or x's device, a 0-dim value on any device, any other value on x's device
-    (the table's `Tensor.__setitem__`).  A basic key (ints, slices, `...`, None) runs `copy_` into a
+    indices on any device (make_info moves them to x's; only a read checks them), a 0-dim value on
+    any device, any other value on x's device (the table's `Tensor.__setitem__`).  A basic key (ints, slices, `...`, None) runs `copy_` into a
     view of x (`at::indexing::set_item`/`copy_to` in ATen/TensorIndexing.h), and `copy_` copies
     across devices: nothing to check.  A key not known to be advanced proves no mismatch."""
     method = operators.lookup_method("__setitem__")
