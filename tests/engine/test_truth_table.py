@@ -27,6 +27,13 @@ CASES = [
     ("inplace-add-mixed-raises", "a = torch.ones(3, device=device)\nb = torch.ones(3)\na += b\n", True, "TP101"),
     ("zero-dim-cpu-times-cuda", "x = torch.ones(3, device=device)\ny = x * torch.tensor(2.0)\n", False, None),
     ("zero-dim-cpu-first", "x = torch.ones(3, device=device)\ny = torch.tensor(2.0) + x\n", False, None),
+    # the legacy constructors: sizes (`torch.FloatTensor(3)`, `(2, 3)`) make one dimension each, no 0-dim
+    # tensor; one 0-dim tensor or array as data makes a 0-dim tensor
+    ("legacy-constructor-size-is-one-dim", "x = torch.ones(3, device=device)\ny = x + torch.FloatTensor(3)\n", True, "TP101"),
+    ("legacy-constructor-sizes-give-the-rank", "x = torch.ones(2, 3, device=device)\ny = torch.Tensor(2, 3) * x\n",
+     True, "TP101"),
+    ("legacy-constructor-of-zero-dim-data", "import numpy as np\nx = torch.ones(3, device=device)\n"
+     "y = x + torch.Tensor(np.array(2.0))\n", False, None),
     # matmul takes no 0-dim operand ("both arguments to matmul need to be at least 1D"): a CPU tensor of
     # unknown rank times a CUDA matrix raises whatever its rank
     ("matmul-cpu-of-unknown-rank-with-cuda", "r = torch.ones(2, 3, 3).repeat(*[1, 1, 1])\ny = r @ torch.ones(3, 3, device=device)\n",

@@ -51,9 +51,19 @@ def legacy_tensor(ev, node: ast.Call, head: str, last: str, args: list) -> Value
     if head == "torch.cuda":
         ev.targets_accelerator = True
         return TensorV(Dev(ACCEL_KIND, "cuda", '"cuda"', node), origin=node, dtype=LEGACY_TENSOR_TYPES[last])
-    data = args[0] if len(args) == 1 else None
-    rank = 1 if isinstance(data, SeqV) or len(args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple)) else None
-    return TensorV(CPU, origin=node, dtype=LEGACY_TENSOR_TYPES[last], rank=rank)
+    return TensorV(CPU, origin=node, dtype=LEGACY_TENSOR_TYPES[last], rank=_legacy_rank(node, args))
+
+
+def _legacy_rank(node: ast.Call, args: list) -> int | None:
+    """The rank of `torch.FloatTensor(...)`: sizes (`(n)`, `(n, m)`: one dimension each), nothing (an
+    empty 1-dim tensor) or a sequence's data give a known rank; one array or tensor (which may be 0-dim)
+    or an unknown value does not."""
+    if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    if len(node.args) != 1:
+        return len(node.args) or 1
+    data = args[0] if args else None
+    return 1 if data is NUMBER or isinstance(data, SeqV) or isinstance(node.args[0], (ast.List, ast.Tuple)) else None
 
 
 # einops' rearrange/repeat/reduce of one tensor run torch's own reshape, permute, expand and
