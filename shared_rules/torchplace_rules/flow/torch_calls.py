@@ -17,7 +17,7 @@ from . import operators
 from . import torch_api as api
 from .devices import ACCEL_KIND, CPU, RUNTIME, Dev, parse_device_string
 from .ranks import FIXED_RANK, SAME_RANK, factory_rank
-from .state import MODULE_MOVES, forget_moved_arguments
+from .state import forget_moved_arguments
 from .optimizers import make_optimizer, optimizer_class
 from .torchvision_transforms import transform_call
 from .values import ACCELERATOR_AVAILABLE, NONE, NUMBER, EncodingV, QualV, UNKNOWN, BatchV, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, ObjectV, PlacedV, SeqV, TensorV, Value, map_leaves
@@ -531,11 +531,10 @@ def _literal_dtype(node: ast.List) -> Optional[str]:
 
 
 def _copied(value: Value, at: ast.Call) -> Value:
-    """A module or object of `copy.deepcopy` (`at`): where the original is, but not it.  A copy of a
-    module never moved is made at `at`, not where the original was made (a move of the original, which
-    reaches what was read from it, does not reach the copy); one of a moved module keeps that move."""
+    """A module or object of `copy.deepcopy` (`at`): where the original is, but not it.  The copy is
+    made at `at`, not where the original was made or last moved: a move of the original (which reaches
+    what was read from it) does not reach the copy, nor a move of the copy the original."""
     if value.__class__ is ModuleV:
-        placed = value.placed_at
-        moved = placed.__class__ is ast.Call and placed.func.__class__ is ast.Attribute and placed.func.attr in MODULE_MOVES
-        return replace(value, placed_at=placed if moved else at)
+        at._tp_copy = True  # (not made of its argument: a move of the copy leaves the original, `_made_of`)
+        return replace(value, placed_at=at)
     return replace(value) if value.__class__ in (PlacedV, ObjectV) else value
