@@ -55,13 +55,14 @@ def legacy_tensor(ev, node: ast.Call, head: str, last: str, args: list) -> Value
 
 
 def _legacy_rank(node: ast.Call, args: list) -> int | None:
-    """The rank of `torch.FloatTensor(...)`: sizes (`(n)`, `(n, m)`: one dimension each), nothing (an
-    empty 1-dim tensor) or a sequence's data give a known rank; one array or tensor (which may be 0-dim)
-    or an unknown value does not."""
+    """The rank of `torch.FloatTensor(...)`: sizes (`(n)`, `(n, m)`: one dimension each) or a sequence's
+    data give a known rank; one array or tensor (which may be 0-dim) or an unknown value does not.  An
+    empty `torch.Tensor()` (1-dim) is left unknown: a placeholder, mostly re-bound before it meets anything
+    (MONAI's PNDMScheduler `cur_model_output`)."""
     if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
         return None
     if len(node.args) != 1:
-        return len(node.args) or 1
+        return len(node.args) or None
     data = args[0] if args else None
     return 1 if data is NUMBER or isinstance(data, SeqV) or isinstance(node.args[0], (ast.List, ast.Tuple)) else None
 
