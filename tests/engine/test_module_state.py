@@ -178,6 +178,30 @@ CASES.update({
 })
 
 
+# A plain attribute made by a legacy constructor (`torch.Tensor(n)`: n elements, one dimension, never
+# 0-dim) meets the module's output in a method other than `forward` (sac's DeterministicPolicy.sample)
+SAMPLED = """\
+class Policy(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.mean = nn.Linear(n, n)
+        self.noise = {make}
+    def forward(self, state):
+        return self.mean(state)
+    def sample(self, state):
+        mean = self.forward(state)
+        return mean + self.noise
+policy = Policy(4).to('cuda')
+y = policy.sample(torch.ones(1, 4, device='cuda'))
+"""
+
+CASES.update({
+    "legacy-constructor-attribute-in-another-method": (SAMPLED.replace("{make}", "torch.Tensor(n)"), {(5, "TP203")}),
+    "legacy-constructor-sizes-attribute": (SAMPLED.replace("{make}", "torch.FloatTensor(1, n)"), {(5, "TP203")}),
+    # one tensor as data keeps its rank, which may be 0: arithmetic takes a 0-dim CPU tensor
+    "legacy-constructor-of-a-zero-dim-tensor": (SAMPLED.replace("{make}", "torch.Tensor(torch.tensor(0.1))"), set()),
+})
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_module_state(name):
     body, expected = CASES[name]

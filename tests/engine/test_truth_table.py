@@ -23,10 +23,22 @@ CASES = [
     # copy.deepcopy makes another module: moving the original leaves the copy on the CPU
     ("deepcopy-is-not-moved-with-the-original", "import copy\nm = nn.Linear(3, 2)\nc = copy.deepcopy(m)\nm.to(device)\n"
      "y = c(torch.ones(1, 3, device=device))\n", True, "TP102"),
+    # ... nor is the original moved with its copy (a deep copy holds copies of its modules, not them)
+    ("moving-a-copy-leaves-the-original", "import copy\nm = nn.Linear(3, 2)\nc = copy.deepcopy(m)\nc.to(device)\n"
+     "y = m(torch.ones(1, 3, device=device))\n", True, "TP102"),
+    ("moving-a-copy-leaves-the-original-quiet", "import copy\nm = nn.Linear(3, 2)\nc = copy.deepcopy(m)\nc.to(device)\n"
+     "y = m(torch.ones(1, 3))\nz = c(torch.ones(1, 3, device=device))\n", False, None),
     ("inplace-add-keeps-device", "a = torch.ones(3, device=device)\nb = torch.ones(3, device=device)\na += b\nc = a * b\n", False, None),
     ("inplace-add-mixed-raises", "a = torch.ones(3, device=device)\nb = torch.ones(3)\na += b\n", True, "TP101"),
     ("zero-dim-cpu-times-cuda", "x = torch.ones(3, device=device)\ny = x * torch.tensor(2.0)\n", False, None),
     ("zero-dim-cpu-first", "x = torch.ones(3, device=device)\ny = torch.tensor(2.0) + x\n", False, None),
+    # the legacy constructors: sizes (`torch.FloatTensor(3)`, `(2, 3)`) make one dimension each, no 0-dim
+    # tensor; one 0-dim tensor or array as data makes a 0-dim tensor
+    ("legacy-constructor-size-is-one-dim", "x = torch.ones(3, device=device)\ny = x + torch.FloatTensor(3)\n", True, "TP101"),
+    ("legacy-constructor-sizes-give-the-rank", "x = torch.ones(2, 3, device=device)\ny = torch.Tensor(2, 3) * x\n",
+     True, "TP101"),
+    ("legacy-constructor-of-zero-dim-data", "import numpy as np\nx = torch.ones(3, device=device)\n"
+     "y = x + torch.Tensor(np.array(2.0))\n", False, None),
     # matmul takes no 0-dim operand ("both arguments to matmul need to be at least 1D"): a CPU tensor of
     # unknown rank times a CUDA matrix raises whatever its rank
     ("matmul-cpu-of-unknown-rank-with-cuda", "r = torch.ones(2, 3, 3).repeat(*[1, 1, 1])\ny = r @ torch.ones(3, 3, device=device)\n",
@@ -289,6 +301,12 @@ CASES = [
 # Advanced indexing with CPU indices is allowed on CUDA, but FakeTensorMode in a
 # CPU build cannot run it; the engine side is still checked.
 ENGINE_ONLY = [
+    # a copy of a moved module moved back leaves the original where it was moved (FakeTensor cannot swap a
+    # fake CUDA parameter back to the CPU: the same as `moving-a-copy-leaves-the-original` the other way)
+    ("moving-a-copy-leaves-the-moved-original", "import copy\nm = nn.Linear(3, 2).to(device)\nc = copy.deepcopy(m)\n"
+     "c.cpu()\ny = m(torch.ones(1, 3))\n", "TP102"),
+    ("moving-a-copy-leaves-the-moved-original-quiet", "import copy\nm = nn.Linear(3, 2).to(device)\nc = copy.deepcopy(m)\n"
+     "c.cpu()\ny = m(torch.ones(1, 3, device=device))\nz = c(torch.ones(1, 3))\n", None),
     # every tensor of a tuple index counts: a CUDA mask in `x[:, mask]` of a CPU tensor raises as `x[mask]` does
     ("cuda-mask-in-a-tuple-index-into-cpu", "x = torch.ones(2, 4)\ny = x[:, torch.ones(4, device=device) > 0]\n", "TP101"),
     ("cpu-mask-in-a-tuple-index-into-cuda", "x = torch.ones(2, 4, device=device)\ny = x[:, torch.ones(4) > 0]\n", None),

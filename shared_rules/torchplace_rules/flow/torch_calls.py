@@ -17,7 +17,7 @@ from . import operators
 from . import torch_api as api
 from .devices import ACCEL_KIND, CPU, RUNTIME, Dev, parse_device_string
 from .ranks import FIXED_RANK, SAME_RANK, factory_rank
-from .state import MODULE_MOVES, forget_moved_arguments
+from .state import forget_moved_arguments
 from .optimizers import make_optimizer, optimizer_class
 from .torchvision_transforms import transform_call
 from .values import ACCELERATOR_AVAILABLE, NONE, NUMBER, EncodingV, QualV, UNKNOWN, BatchV, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, ObjectV, PlacedV, SeqV, TensorV, Value, map_leaves
@@ -51,9 +51,20 @@ def legacy_tensor(ev, node: ast.Call, head: str, last: str, args: list) -> Value
     if head == "torch.cuda":
         ev.targets_accelerator = True
         return TensorV(Dev(ACCEL_KIND, "cuda", '"cuda"', node), origin=node, dtype=LEGACY_TENSOR_TYPES[last])
-    data = args[0] if len(args) == 1 else None
-    rank = 1 if isinstance(data, SeqV) or len(args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple)) else None
-    return TensorV(CPU, origin=node, dtype=LEGACY_TENSOR_TYPES[last], rank=rank)
+    return TensorV(CPU, origin=node, dtype=LEGACY_TENSOR_TYPES[last], rank=_legacy_rank(node, args))
+
+
+def _legacy_rank(node: ast.Call, args: list) -> int | None:
+    """The rank of `torch.FloatTensor(...)`: sizes (`(n)`, `(n, m)`: one dimension each) or a sequence's
+    data give a known rank; one array or tensor (which may be 0-dim) or an unknown value does not.  An
+    empty `torch.Tensor()` (1-dim) is left unknown: a placeholder, mostly re-bound before it meets anything
+    (MONAI's PNDMScheduler `cur_model_output`)."""
+    if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    if len(node.args) != 1:
+        return len(node.args) or None
+    data = args[0] if args else None
+    return 1 if data is NUMBER or isinstance(data, SeqV) or isinstance(node.args[0], (ast.List, ast.Tuple)) else None
 
 
 # einops' rearrange/repeat/reduce of one tensor run torch's own reshape, permute, expand and
@@ -521,11 +532,10 @@ def _literal_dtype(node: ast.List) -> Optional[str]:
 
 
 def _copied(value: Value, at: ast.Call) -> Value:
-    """A module or object of `copy.deepcopy` (`at`): where the original is, but not it.  A copy of a
-    module never moved is made at `at`, not where the original was made (a move of the original, which
-    reaches what was read from it, does not reach the copy); one of a moved module keeps that move."""
+    """A module or object of `copy.deepcopy` (`at`): where the original is, but not it.  The copy is
+    made at `at`, not where the original was made or last moved: a move of the original (which reaches
+    what was read from it) does not reach the copy, nor a move of the copy the original."""
     if value.__class__ is ModuleV:
-        placed = value.placed_at
-        moved = placed.__class__ is ast.Call and placed.func.__class__ is ast.Attribute and placed.func.attr in MODULE_MOVES
-        return replace(value, placed_at=placed if moved else at)
+        at._tp_copy = True  # (not made of its argument: a move of the copy leaves the original, `_made_of`)
+        return replace(value, placed_at=at)
     return replace(value) if value.__class__ in (PlacedV, ObjectV) else value

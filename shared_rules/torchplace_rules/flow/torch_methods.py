@@ -261,8 +261,8 @@ _RETURN_SELF = frozenset(MODULE_SELF_METHODS) | {"to", "cuda", "cpu"}  # nn.Modu
 def _made_of(ev, made) -> list:
     """The values of the names a module was made of (`Head(encoder)`, `nn.Sequential(a, b)`,
     `nn.ModuleList([a, b])`, `nn.DataParallel(net)`): its submodules, which move with it."""
-    if made.__class__ is not ast.Call or not made.args and not made.keywords:
-        return []
+    if made.__class__ is not ast.Call or not made.args and not made.keywords or getattr(made, "_tp_copy", False):
+        return []  # (a deep copy holds copies of its argument's modules, not them)
     env = ev.frame.env
     out = []
     for arg in made.args + [k.value for k in made.keywords]:
