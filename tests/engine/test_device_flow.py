@@ -163,6 +163,18 @@ CASES = {
     "transforms-kept-in-an-attribute": (TRANSFORMS + "class Infer:\n    def __init__(self):\n"
                                         "        self.tf = T.Compose([T.ToTensor(), T.Normalize((0.5,), (0.5,))])\n"
                                         "    def run(self, pic):\n        return net(self.tf(pic)[None])\n", {(13, "TP102")}),
+    # a transform the class body makes (a class attribute, no method rebinding it), called on `self` or an instance
+    "transforms-kept-in-a-class-attribute": (TRANSFORMS + "class Infer:\n    size = 224\n"
+                                             "    tf = T.Compose([T.Resize(size), T.ToTensor(), T.Normalize((0.5,), (0.5,))])\n"
+                                             "    def run(self, pic):\n        return net(self.tf(pic)[None])\n"
+                                             "out = net(Infer().tf(pic)[None])\n", {(13, "TP102"), (14, "TP102")}),
+    # twins: a method rebinds it (an instance attribute hides the class's), or a Lambda may move its output
+    "transforms-class-attribute-rebound-or-unknown-are-quiet": (
+        TRANSFORMS + "class Infer:\n    tf = T.Compose([T.ToTensor()])\n"
+        "    def setup(self, tf):\n        self.tf = tf\n"
+        "    def run(self, pic):\n        return net(self.tf(pic)[None])\n"
+        "class Infer2:\n    tf = T.Compose([T.ToTensor(), T.Lambda(lambda t: t.cuda())])\n"
+        "    def run(self, pic):\n        return net(self.tf(pic)[None])\n", set()),
     "transforms-with-a-lambda-after-to-tensor-are-unknown": (
         TRANSFORMS + "tf = T.Compose([T.ToTensor(), T.Lambda(lambda t: t.cuda())])\nout = net(tf(pic)[None])\n"
         "tf2 = T.Compose([T.ToTensor(), my_step])\nout = net(tf2(pic)[None])\n", set()),

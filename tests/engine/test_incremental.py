@@ -129,6 +129,19 @@ def test_a_changed_module_level_name_reruns_its_readers():
     assert memo.stats["groups_run"] == 2 and memo.stats["groups_reused"] == 0
 
 
+def test_a_changed_name_of_a_class_level_transform_reruns_its_readers():
+    # `self.tf(pic)` reads the class body's Compose with this file's names: rebinding one reruns the method
+    text = ("import torch\nimport torchvision.transforms as T\nToT = T.ToTensor\n\n\nclass Infer:\n"
+            "    tf = T.Compose([ToT()])\n\n    def run(self, pic):\n"
+            "        return torch.nn.Linear(2, 2).cuda()(self.tf(pic)[None])\n")
+    memo = AnalysisMemo()
+    before = check_source(text, "m.py", memo=memo)
+    edited = text.replace("ToT = T.ToTensor", "ToT = T.Lambda")
+    after = check_source(edited, "m.py", memo=memo)
+    assert after == check_source(edited, "m.py")
+    assert [f.code for f in before if f.code == "TP102"] == ["TP102"] and not [f for f in after if f.code == "TP102"]
+
+
 def test_a_changed_imported_file_invalidates_what_was_kept(tmp_path):
     (tmp_path / "helpers.py").write_text("import torch\n\n\ndef make(n):\n    return torch.zeros(n).cuda()\n")
     main = tmp_path / "main.py"

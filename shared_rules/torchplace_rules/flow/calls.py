@@ -30,6 +30,7 @@ from .project_calls import call_method as project_method
 from .state import MODULE_MOVES, forget_moved_arguments, forget_reflected, with_stored_items
 from .optimizers import optimizer_method
 from .torch_calls import call_qualified, layer as torch_layer
+from .torchvision_transforms import class_level_transform
 from .torch_methods import buffers_only, module_input_conflicts, module_method, numpy_method, stateless_module_output, tensor_method, to_target
 from .values import (
     MEMBERS, SELF_MOVED, NONE, NUMBER, UNKNOWN, BatchV, BoundMethodV, ClassV, DeviceV, DictV, EncodingV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ObjectV,
@@ -132,11 +133,15 @@ def attribute_callee(ev, recv: Value, func: ast.Attribute) -> Optional[Value]:
             return held
     if recv.__class__ is SelfV:
         value = self_attribute(ev, recv, func.attr, func)
-        return value if isinstance(value, CALLABLE_VALUES) or type(value) is QualV else None
+        if isinstance(value, CALLABLE_VALUES) or type(value) is QualV:
+            return value
+        # (a transform the class body made: `clip_transform = Compose([..., ToTensor(), ...])`)
+        return class_level_transform(ev, recv.info, func.attr) if value is UNKNOWN else None
     if recv.__class__ is ObjectV:
         value = attrs_get(recv.attrs, func.attr)
         if value is None and func.attr in recv.info.class_values:
-            return static_lambda(recv.info, recv.info.class_values[func.attr])
+            return static_lambda(recv.info, recv.info.class_values[func.attr]) \
+                or class_level_transform(ev, recv.info, func.attr)
         return value if isinstance(value, CALLABLE_VALUES) or type(value) is QualV else None
     if recv.__class__ is ModuleV and recv.cls is not None and func.attr in recv.cls.submodules:
         return ModuleV(recv.dev, recv.cls.submodules[func.attr], recv.placed_at)

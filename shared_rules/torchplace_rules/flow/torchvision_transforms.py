@@ -77,3 +77,57 @@ def _compose(steps: Value) -> Value:
     if all(k == DEVICE_KEEPING for k in kinds[last + 1:]):
         return QualV(TO_CPU_TENSOR)
     return UNKNOWN
+
+
+def class_level_transform(ev, info, name: str) -> Optional[Value]:
+    """`self.<name>` / `obj.<name>` that no method assigns, where the class body (or a base's) made a
+    transform: `clip_transform = Compose([Resize(n), ToTensor(), Normalize(m, s)])`.  The value is
+    read from the syntax with the names of the class's file (only calls of torchvision's transforms,
+    and a list or tuple of them for Compose); None for anything else."""
+    for cls in info.mro():
+        node = cls.class_values.get(name)
+        if node is None:
+            continue
+        if node.__class__ is not ast.Call or _assigned_by_methods(info, name):
+            return None
+        # (names of this file are reads of the running group: incremental re-analysis repeats them)
+        ev_reads = ev if cls.home is None else None
+        env = cls.home.env if cls.home is not None else ev.own_env
+        return _static_transform(env, node, ev_reads) if env else None
+    return None
+
+
+def _static_transform(env: dict, node: ast.AST, ev_reads) -> Optional[Value]:
+    if node.__class__ is not ast.Call:
+        return None
+    qual = _qual(env, node.func, ev_reads)
+    if qual is None or not qual.startswith("torchvision."):
+        return None
+    args = []
+    if node.args and node.args[0].__class__ in (ast.List, ast.Tuple):
+        args = [SeqV(tuple(_static_transform(env, e, ev_reads) or UNKNOWN for e in node.args[0].elts))]
+    value = transform_call(node, qual, args)
+    return value if type(value) is QualV else None
+
+
+def _qual(env: dict, node: ast.AST, ev_reads) -> Optional[str]:
+    if node.__class__ is ast.Name:
+        if ev_reads is not None:
+            ev_reads.note_module_read(("env", node.id))
+        value = env.get(node.id)
+        return value.name if type(value) is QualV else None
+    if node.__class__ is ast.Attribute:
+        base = _qual(env, node.value, ev_reads)
+        return f"{base}.{node.attr}" if base is not None else None
+    return None
+
+
+def _assigned_by_methods(info, name: str) -> bool:
+    """Does a method of the class or its bases bind `self.<name>` (it would hide the class value)?"""
+    for cls in info.mro():
+        for method in cls.methods.values():
+            for node in ast.walk(method):
+                if node.__class__ is ast.Attribute and node.attr == name and node.ctx.__class__ is not ast.Load \
+                        and node.value.__class__ is ast.Name and node.value.id == "self":
+                    return True
+    return False
