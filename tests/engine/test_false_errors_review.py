@@ -155,6 +155,26 @@ TOKENIZER_STEP = """
     """
 
 
+STAMP = """
+    import torch
+    import torch.nn as nn
+
+
+    class Stamp(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = nn.Linear(3, 3)
+            self.pattern = torch.ones(3)
+
+        def forward(self, x, idx):
+            out = self.w(x)
+            {store}
+            return out
+
+
+    y = Stamp().cuda()(torch.ones(2, 3).cuda(), torch.tensor([0]).cuda())
+"""
+
 QUIET = {
     # prediction-flow (corpus b11): a helper moves the items of the batch dict in place
     "batch-dict-items-moved-in-place-by-a-helper": """
@@ -624,6 +644,9 @@ QUIET = {
     # x's device: CUDA indices may write into a CPU tensor (only a read checks where they are)
     "cuda-indices-written-into-a-cpu-tensor": TOKENIZER_STEP.replace(
         "{line}", "y_train_hot[range(len(y_train)), y_train] = 1"),
+    # s13 review cause H (faster-rcnn gridgen): a plain attribute only written into an item of a tensor
+    # `forward` makes (`copy_`, across devices) never meets the weights
+    "plain-attribute-copied-into-a-batch-item": STAMP.format(store="for i in range(out.size(0)):\n                out[i] = self.pattern"),
 }
 
 REPORTED = {
@@ -943,6 +966,8 @@ REPORTED = {
     """, {(27, "TP102"), (28, "TP102")}),
     "cuda-indices-read-from-a-cpu-tensor": (TOKENIZER_STEP.replace(
         "{line}", "picked = y_train_hot[range(len(y_train)), y_train]"), {(9, "TP101")}),
+    # a tensor index is `index_put_`: the values must be on the tensor's device
+    "plain-attribute-written-at-a-tensor-index": (STAMP.format(store="out[idx] = self.pattern"), {(10, "TP203")}),
 }
 
 

@@ -136,6 +136,8 @@ def _use(node: ast.AST, parents: dict, methods: dict, depth: int, functions: Opt
     if isinstance(parent, ast.Assign) and parent.value is child:
         if any(isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self" for t in parent.targets):
             return set()  # kept on the module (`self.k = self.k.unsqueeze(1)`): judged where that is used
+        if all(_basic_index_store(t, parents) for t in parent.targets):
+            return True  # `batch[i] = self.grid`: `copy_` into the item, from any device
         names = set()
         for target in parent.targets:
             if not isinstance(target, (ast.Name, ast.Tuple, ast.List)):
@@ -178,6 +180,45 @@ def _passed_to_method(call: ast.Call, arg: ast.AST, methods: dict, depth: int, f
         return False
     param = argument_parameter(callee, position, keyword, static)
     return param is not None and host_only(callee, param, methods, depth + 1, functions)
+
+
+def _basic_index_store(target: ast.AST, parents: dict) -> bool:
+    """`out[i] = v`, `out[:, 0] = v`, `out[2, ...] = v`: an item or a slice written with numbers (constants,
+    slices, a loop's `range`/`enumerate` counter), which `Tensor.__setitem__` copies into with `copy_`, from
+    a tensor on any device.  (A tensor index, `out[mask] = v`, goes through `index_put_`, which does not.)"""
+    if target.__class__ is not ast.Subscript:
+        return False
+    index = target.slice
+    parts = index.elts if index.__class__ is ast.Tuple else [index]
+    return all(_number_index(part, target, parents) for part in parts)
+
+
+def _number_index(part: ast.AST, target: ast.AST, parents: dict) -> bool:
+    if part.__class__ is ast.Slice:
+        return all(b is None or _number_index(b, target, parents) for b in (part.lower, part.upper, part.step))
+    if part.__class__ is ast.Constant:
+        return part.value is Ellipsis or type(part.value) is int
+    if part.__class__ is ast.UnaryOp and part.operand.__class__ is ast.Constant:
+        return type(part.operand.value) is int
+    if part.__class__ is ast.Name:
+        for node in ancestors_of(parents, target):  # the counter of an enclosing `for i in range(...)`
+            if node.__class__ in (ast.For, ast.AsyncFor) and node.iter.__class__ is ast.Call \
+                    and node.iter.func.__class__ is ast.Name:
+                counter = node.target
+                if node.iter.func.id == "enumerate" and counter.__class__ is ast.Tuple and counter.elts:
+                    counter = counter.elts[0]
+                elif node.iter.func.id != "range":
+                    continue
+                if counter.__class__ is ast.Name and counter.id == part.id:
+                    return True
+    return False
+
+
+def ancestors_of(parents: dict, node: ast.AST):
+    parent = parents.get(id(node))
+    while parent is not None:
+        yield parent
+        parent = parents.get(id(parent))
 
 
 def _is_static(method: ast.AST) -> bool:
