@@ -80,11 +80,16 @@ export class Workbench {
                     return false;
                 }
             }
-            await input.fill(`>${title}`);
+            // (each action bounded: the palette may close under it, and then it is opened again)
+            if (!(await within(input.fill(`>${title}`, { timeout: 5000 })))) {
+                return false;
+            }
             if (!(await within(row.waitFor({ timeout: 10000 })))) {
                 return false;
             }
-            await input.press('Enter');
+            if (!(await within(input.press('Enter', { timeout: 5000 })))) {
+                return false;
+            }
             return within(input.waitFor({ state: 'hidden', timeout: 5000 }));
         }, `the palette to run "${title}"`, 60000);
     }
