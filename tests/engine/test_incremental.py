@@ -131,7 +131,9 @@ def test_a_changed_module_level_name_reruns_its_readers():
 
 def test_a_changed_name_of_a_class_level_transform_reruns_its_readers():
     # `self.tf(pic)` reads the class body's Compose with this file's names: rebinding one reruns the method
-    text = ("import torch\nimport torchvision.transforms as T\nToT = T.ToTensor\n\n\nclass Infer:\n"
+    # (`other` keeps the edit's reparse away from the class, whose group would otherwise be reused)
+    text = ("import torch\nimport torchvision.transforms as T\nToT = T.ToTensor\n\n\ndef other(x):\n    return x + 1\n\n\n"
+            "class Infer:\n"
             "    tf = T.Compose([ToT()])\n\n    def run(self, pic):\n"
             "        return torch.nn.Linear(2, 2).cuda()(self.tf(pic)[None])\n")
     memo = AnalysisMemo()

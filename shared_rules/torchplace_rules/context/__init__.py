@@ -14,7 +14,10 @@ from typing import Optional
 
 from .checkpoints import Provenance
 from .cpu_checkpoints import saved_on_cpu, saved_on_cpu_at_path
-from .device_choice import accelerator_made_default, commits_to_accelerator, has_cpu_path, runs_only_with_accelerator, under_device_guard
+from .device_choice import (
+    accelerator_made_default, commits_to_accelerator, has_cpu_path, needs_a_guarded_wrapper, runs_only_with_accelerator,
+    under_device_guard,
+)
 from .scopes import FUNCTIONS, enclosing, is_script, is_test_path, mentions_accelerator, parent_map, statement_blocks
 
 
@@ -63,18 +66,21 @@ class FileContext:
         return under_device_guard(self.parents, node)
 
     def runs_only_with_accelerator(self, node: ast.AST) -> bool:
-        return runs_only_with_accelerator(self.parents, node)
+        if runs_only_with_accelerator(self.parents, node):
+            return True
+        bindings = self.provenance.scope(self.enclosing_function(node)).bindings
+        return needs_a_guarded_wrapper(self.parents, bindings, node)
 
     @cached_property
     def provenance(self) -> Provenance:
         return Provenance(self.tree, self.enclosing_function)
 
     def loads_own_checkpoint(self, load: ast.Call) -> bool:
-        """Did this run write the file `load` reads, or does the program only ever write it with CPU
-        tensors?  Either way `map_location` changes nothing."""
+        """Did this run write the file `load` reads, does the program only ever write it with CPU
+        tensors, or is it shipped next to the code?  Either way `map_location` changes nothing."""
         if not self.in_this_file(load):
             return False
-        return self.provenance.written_by_this_run(load) or saved_on_cpu(
+        return self.provenance.written_by_this_run(load) or self.provenance.shipped_with_the_code(load) or saved_on_cpu(
             self.tree, load, self.provenance.scope, self.enclosing_function) or saved_on_cpu_at_path(
             self.tree, load, self.provenance.scope, self.enclosing_function)
 

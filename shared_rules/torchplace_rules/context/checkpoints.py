@@ -266,6 +266,17 @@ class Provenance:
                 return True
         return func is not None and self._written_by_earlier_helper(func, keys)
 
+    def shipped_with_the_code(self, load: ast.Call) -> bool:
+        """Is the loaded path next to the code (`os.path.join(os.path.dirname(__file__), "../data/pnet.pt")`,
+        directly or through the names bound before the load)?  A weights file a package ships is loaded on
+        every user's machine, with or without a GPU: it is saved from the CPU (else the package fails for
+        all its CPU users), not a checkpoint of some run."""
+        path = load_path(load)
+        if path is None:
+            return False
+        expanded = expand(path, self.scope(self.enclosing_function(load)), load.lineno)
+        return any(n.__class__ is ast.Name and n.id == "__file__" for n in ast.walk(expanded))
+
     def _temporary_roots(self, expr: ast.AST, scope: Scope, func, line: int, depth: int = 0) -> set[str]:
         """The names in `expr` (followed through earlier bindings) that hold a temporary directory of
         this test or run: pytest's `tmp_path`/`tmpdir`, `tempfile.TemporaryDirectory()`, a test class's

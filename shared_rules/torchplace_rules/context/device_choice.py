@@ -59,6 +59,25 @@ def runs_only_with_accelerator(parents: dict, node: ast.AST) -> bool:
     return False
 
 
+_WRAPPERS = frozenset({"DataParallel", "DistributedDataParallel"})  # the modules that give `.module`
+
+
+def needs_a_guarded_wrapper(parents: dict, bindings: dict, node: ast.AST) -> bool:
+    """Is `node` an argument of `model.module.<method>(...)` where `model` gets `.module` only from a
+    `DataParallel(...)` / `DistributedDataParallel(...)` wrap in a branch taken only with an accelerator
+    (`if args.cuda:`)?  Without one, `model.module` raises before the argument is evaluated.
+    `bindings`: the scope's name -> [(line, value)]."""
+    call = parents.get(id(node))
+    if call.__class__ is not ast.Call or node not in call.args or call.func.__class__ is not ast.Attribute:
+        return False
+    receiver = call.func.value
+    if receiver.__class__ is not ast.Attribute or receiver.attr != "module" or receiver.value.__class__ is not ast.Name:
+        return False
+    wraps = [value for _, value in bindings.get(receiver.value.id, ())
+             if value.__class__ is ast.Call and _called_name(value.func) in _WRAPPERS]
+    return bool(wraps) and all(runs_only_with_accelerator(parents, value) for value in wraps)
+
+
 def _in_body(branch, child) -> bool:
     return child is branch.body or (isinstance(branch.body, list) and any(s is child for s in branch.body))
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from .scopes import own_nodes, parent_map
+from .scopes import ancestors, own_nodes, parent_map
 
 _HOST_CALLS = {"len", "int", "float", "bool", "str", "repr", "isinstance", "print", "range", "round", "tuple", "list"}
 _HOST_ATTRS = {"shape", "size", "dim", "ndim", "dtype", "device", "tolist", "item", "numpy", "numel", "is_cuda",
@@ -201,7 +201,7 @@ def _number_index(part: ast.AST, target: ast.AST, parents: dict) -> bool:
     if part.__class__ is ast.UnaryOp and part.operand.__class__ is ast.Constant:
         return type(part.operand.value) is int
     if part.__class__ is ast.Name:
-        for node in ancestors_of(parents, target):  # the counter of an enclosing `for i in range(...)`
+        for node in ancestors(parents, target):  # the counter of an enclosing `for i in range(...)`
             if node.__class__ in (ast.For, ast.AsyncFor) and node.iter.__class__ is ast.Call \
                     and node.iter.func.__class__ is ast.Name:
                 counter = node.target
@@ -212,13 +212,6 @@ def _number_index(part: ast.AST, target: ast.AST, parents: dict) -> bool:
                 if counter.__class__ is ast.Name and counter.id == part.id:
                     return True
     return False
-
-
-def ancestors_of(parents: dict, node: ast.AST):
-    parent = parents.get(id(node))
-    while parent is not None:
-        yield parent
-        parent = parents.get(id(parent))
 
 
 def _is_static(method: ast.AST) -> bool:

@@ -28,7 +28,7 @@ from .class_model import method_nodes, tensor_container_items
 from .cross_file import HOME_ATTR, foreign_home, foreign_result, foreign_text, qualified_name, record_outgoing
 from .devices import ACCEL_KIND, CPU, RUNTIME, SELF_DEV, SELF_KIND, Dev, parse_device_string
 from .optimizers import loaded_into, same_optimizer
-from .state import PLACEABLE, Frame, follow_move, forget_aliases, local_names
+from .state import PLACEABLE, Frame, follow_move, forget_aliases, local_names, moved_containers_in
 from .values import (
     NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, OptimizerV, ParamsV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, attrs_get, join_all, map_leaves,
 )
@@ -512,10 +512,7 @@ def moved_globals_held(ev, fnode) -> dict:
     if held:
         moved = ev.moved_globals()
         held = {name: value for name, value in held.items() if name in moved}
-    for name in ev.moved_containers():  # (`nets = {...}`, whose items a function moves: `nets[k].to(device)`)
-        value = env.get(name)
-        if value.__class__ is SeqV or isinstance(value, DictV):
-            held[name] = value
+    held.update(moved_containers_in(ev, env))  # (`nets = {...}`, whose items a function moves: `nets[k].to(device)`)
     if held and frame.kind != "module" and frame.func is not None:
         own = local_names(frame.func)
         held = {name: value for name, value in held.items() if name not in own}

@@ -46,10 +46,10 @@ from .expressions import ExpressionEvaluator
 from .contexts import analyze_function, run_incoming
 from .state import (
     PLACEABLE, Frame, containers_moved_in_functions, device_variable, forget_aliases, globals_moved_in_functions, held_values,
-    move_call_roots, unplaced,
+    holds_what_moves, move_call_roots, moved_containers_in, unplaced,
 )
 from .statements import StatementRunner
-from .values import PROVEN, UNKNOWN, DictV, QualV, SeqV, Value, unproven
+from .values import PROVEN, UNKNOWN, QualV, Value, unproven
 
 
 
@@ -163,11 +163,9 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
                 value = self.own_env.get(name)
                 if self.moved_by_a_function(name, value):
                     self.own_env[name] = unplaced(value)
-        if any(v.__class__ is SeqV or isinstance(v, DictV) for v in values):
-            for name in self.moved_containers():  # (and the modules of a list or dict a function moves)
-                value = self.own_env.get(name)
-                if value.__class__ is SeqV or isinstance(value, DictV):
-                    forget_aliases(self.own_env, held_values(value))
+        if any(holds_what_moves(v) for v in values):  # (and those of a list or dict a function moves)
+            for value in moved_containers_in(self, self.own_env).values():
+                forget_aliases(self.own_env, held_values(value))
         self.contexts = {}  # made while module names were still being bound: not for the groups
         checked_file = self.outgoing is None and getattr(self, "summary_depth", 0) == 0
         if self.project is not None and (checked_file or self.caller_hop < MAX_CALLER_HOPS) and (

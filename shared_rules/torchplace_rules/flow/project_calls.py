@@ -19,7 +19,10 @@ from .contexts import (
 )
 from .devices import ACCEL_KIND, SELF_DEV, SELF_KIND
 from .optimizers import owned_by_caller
-from .state import MODULE_MOVES, forget_aliases, forget_closure_moves, forget_moved_arguments, held_attributes, held_values, merge_attributes, moves_its_items
+from .state import (
+    MODULE_MOVES, forget_aliases, forget_closure_moves, forget_moved_arguments, held_attributes, held_values, merge_attributes,
+    moved_containers_in, moves_its_items,
+)
 from .torch_calls import default_collate, default_device
 from .torch_placement import absent_arguments, constructor_device
 from .values import (
@@ -122,10 +125,8 @@ def _forget_moved_globals(ev) -> None:
         return
     env = ev.frame.env
     held = [env[name] for name in roots if name in env and ev.moved_by_a_function(name, env[name])]
-    for name in containers:  # (the modules of a list or dict a function moves: `nets[k].to(device)`)
-        value = env.get(name)
-        if value.__class__ is SeqV or isinstance(value, DictV):
-            held.extend(held_values(value))
+    for value in moved_containers_in(ev, env).values():  # (the modules of a list or dict a function moves)
+        held.extend(held_values(value))
     if held:
         forget_aliases(env, held)
 

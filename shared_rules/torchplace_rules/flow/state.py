@@ -328,21 +328,29 @@ def containers_moved_in_functions(tree: ast.Module, text: str, roots: frozenset)
             containers.update(containers_moved_from_outside(func))
     if not containers:
         return frozenset(), frozenset()
-    held, stack = set(), list(tree.body)
-    while stack:
-        stmt = stack.pop()
-        if stmt.__class__ is ast.Assign:
-            if any(t.__class__ is ast.Name and t.id in containers for t in stmt.targets):
-                display = stmt.value
-                items = display.values if display.__class__ is ast.Dict else getattr(display, "elts", ())
-                held.update(item.id for item in items if item.__class__ is ast.Name)
-        elif isinstance(stmt, (ast.If, ast.Try, ast.With)):
-            stack.extend(stmt.body)
-            stack.extend(getattr(stmt, "orelse", ()))
-            stack.extend(getattr(stmt, "finalbody", ()))
-            for handler in getattr(stmt, "handlers", ()):
-                stack.extend(handler.body)
+    held = set()
+    for stmt in _module_statements(tree, into_classes=False):
+        if stmt.__class__ is ast.Assign and any(t.__class__ is ast.Name and t.id in containers for t in stmt.targets):
+            display = stmt.value
+            items = display.values if display.__class__ is ast.Dict else getattr(display, "elts", ())
+            held.update(item.id for item in items if item.__class__ is ast.Name)
     return frozenset(containers), frozenset(held)
+
+
+def holds_what_moves(value: Value) -> bool:
+    """Is `value` a list or dict holding a module or an object a move in place can reach?"""
+    return (value.__class__ is SeqV or isinstance(value, DictV)) and any(h.__class__ in _ALIASED for h in held_values(value))
+
+
+def moved_containers_in(ev, env: dict) -> dict:
+    """The lists and dicts of `env` under the names of `ev.moved_containers()` (a function of the file
+    moves their items), by name."""
+    found = {}
+    for name in ev.moved_containers():
+        value = env.get(name)
+        if value.__class__ is SeqV or isinstance(value, DictV):
+            found[name] = value
+    return found
 
 
 def forget_closure_moves(ev, func: ast.AST) -> None:
@@ -536,20 +544,25 @@ def unplaced(value: Value) -> Value:
 
 def module_functions(tree: ast.Module) -> list:
     """The functions and methods defined by the module's own statements (nested ones are part of these)."""
-    out, stack = [], list(tree.body)
+    return [s for s in _module_statements(tree, into_classes=True) if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
+
+
+def _module_statements(tree: ast.Module, into_classes: bool):
+    """The statements the module body runs (those of its `if`/`try`/`with`/`for`/`while` blocks too, and
+    of its class bodies with `into_classes`), not those of function bodies."""
+    stack = list(tree.body)
     while stack:
         stmt = stack.pop()
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            out.append(stmt)
-        elif isinstance(stmt, ast.ClassDef):
-            stack.extend(stmt.body)
+        yield stmt
+        if isinstance(stmt, ast.ClassDef):
+            if into_classes:
+                stack.extend(stmt.body)
         elif isinstance(stmt, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
             stack.extend(stmt.body)
             stack.extend(getattr(stmt, "orelse", ()))
             stack.extend(getattr(stmt, "finalbody", ()))
             for handler in getattr(stmt, "handlers", ()):
                 stack.extend(handler.body)
-    return out
 
 
 def local_names(func) -> set:

@@ -88,7 +88,7 @@ def class_level_transform(ev, info, name: str) -> Optional[Value]:
         node = cls.class_values.get(name)
         if node is None:
             continue
-        if node.__class__ is not ast.Call or _assigned_by_methods(info, name):
+        if node.__class__ is not ast.Call or info.stores_attribute(name):
             return None
         # (names of this file are reads of the running group: incremental re-analysis repeats them)
         ev_reads = ev if cls.home is None else None
@@ -120,14 +120,3 @@ def _qual(env: dict, node: ast.AST, ev_reads) -> Optional[str]:
         base = _qual(env, node.value, ev_reads)
         return f"{base}.{node.attr}" if base is not None else None
     return None
-
-
-def _assigned_by_methods(info, name: str) -> bool:
-    """Does a method of the class or its bases bind `self.<name>` (it would hide the class value)?"""
-    for cls in info.mro():
-        for method in cls.methods.values():
-            for node in ast.walk(method):
-                if node.__class__ is ast.Attribute and node.attr == name and node.ctx.__class__ is not ast.Load \
-                        and node.value.__class__ is ast.Name and node.value.id == "self":
-                    return True
-    return False

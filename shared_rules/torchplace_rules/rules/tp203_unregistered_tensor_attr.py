@@ -6,6 +6,8 @@ from ..context.host_uses import first_device_use
 from ..context.scopes import top_level_functions
 from ..edits import make_fix, replace_node, statement_line_start
 from ..model import Severity
+from ..syntax_nodes import calls_and_assignments
+from ..flow.contexts import parameter_names
 from ..flow.cross_file import foreign_home
 from ..rule_base import Invalid, Rule, valid
 from ..flow.values import QualV
@@ -375,8 +377,8 @@ def _set_from_callers(info, name: str) -> bool:
     for method_name, method in info.methods.items():
         if method_name == "__init__":
             continue
-        params = {a.arg for a in method.args.posonlyargs + method.args.args + method.args.kwonlyargs}
-        for node in ast.walk(method):
+        params = parameter_names(method)
+        for node in calls_and_assignments(method):
             if node.__class__ is ast.Assign and any(
                     t.__class__ is ast.Attribute and t.attr == name and t.value.__class__ is ast.Name and t.value.id == "self"
                     for t in node.targets):

@@ -185,61 +185,11 @@ class LoadWithoutMapLocation(Rule):
                 continue
             if entry and project_saves_cpu_state(ev):
                 continue  # an entry of the project's own checkpoints, which it writes from the CPU
-            scope = ctx.enclosing_function(node) or ev.tree
-            if _shipped_with_the_code(node, scope):
-                continue  # the package's own data file, which every user's machine loads
-            if _loaded_into_a_guarded_wrapper(node, scope, ctx):
-                continue  # `model.module` exists only on the accelerator's path: the load runs only there
             location = device_name or '"cpu"'
             edit = insert_keyword(ev.src, node, f"map_location={location}")
             fix = make_fix(f"Add `map_location={location}`", False, edit) if edit else None
             ev.report(self, node, "`torch.load` restores tensors on the device they were saved from; without "
                       "`map_location` a GPU checkpoint fails on a machine without that GPU", [], fix)
-
-
-def _shipped_with_the_code(call: ast.Call, scope: ast.AST) -> bool:
-    """Is the loaded path next to the code (`os.path.join(os.path.dirname(__file__), "../data/pnet.pt")`,
-    directly or through a name the scope binds to it)?  A weights file a package ships is loaded on every
-    user's machine, with or without a GPU: it is saved from the CPU (else the package fails for all its
-    CPU users), not a checkpoint of some run."""
-    path = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "f"), None)
-    if path is None:
-        return False
-    if _mentions_file(path):
-        return True
-    if path.__class__ is not ast.Name:
-        return False
-    bound = [n.value for n in ast.walk(scope) if n.__class__ is ast.Assign
-             and any(t.__class__ is ast.Name and t.id == path.id for t in n.targets)]
-    return bool(bound) and all(_mentions_file(value) for value in bound)
-
-
-_WRAPPERS = frozenset({"DataParallel", "DistributedDataParallel"})
-
-
-def _loaded_into_a_guarded_wrapper(call: ast.Call, scope: ast.AST, ctx) -> bool:
-    """`model.module.load_state_dict(torch.load(p))` where `model` is given `.module` only by a
-    `DataParallel(...)` / `DistributedDataParallel(...)` wrap in a branch taken only with an accelerator
-    (`if args.cuda:`): without one, `model.module` raises before the load's argument is evaluated."""
-    parent = ctx.parents.get(id(call))
-    if parent.__class__ is not ast.Call or call not in parent.args:
-        return False
-    receiver = parent.func.value if parent.func.__class__ is ast.Attribute else None
-    if receiver.__class__ is not ast.Attribute or receiver.attr != "module" or receiver.value.__class__ is not ast.Name:
-        return False
-    name = receiver.value.id
-    wraps = [n for n in ast.walk(scope) if n.__class__ is ast.Assign and n.value.__class__ is ast.Call
-             and any(t.__class__ is ast.Name and t.id == name for t in n.targets)
-             and _callee_name(n.value.func) in _WRAPPERS]
-    return bool(wraps) and all(ctx.runs_only_with_accelerator(n) for n in wraps)
-
-
-def _callee_name(func: ast.AST):
-    return func.attr if func.__class__ is ast.Attribute else getattr(func, "id", None)
-
-
-def _mentions_file(node: ast.AST) -> bool:
-    return any(n.__class__ is ast.Name and n.id == "__file__" for n in ast.walk(node))
 
 
 _WEIGHTS = re.compile(r"model|ckpt|checkpoint|state_dict|weights|params|net\b", re.IGNORECASE)
