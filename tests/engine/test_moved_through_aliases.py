@@ -9,7 +9,9 @@ these was a false TP102 error on correct code).  A deep copy is another module: 
 the copy where it was (still reported).  A method that moves what its object holds by reflection
 (`getattr(self, name).to(device)`, `for v in vars(self).values(): v.to(device)`) leaves every module the
 object holds on an unknown device.  A nested function that moves its enclosing function's module
-(`def setup(): model.cuda()`, then `setup()`) leaves it, and the names sharing it, on an unknown device."""
+(`def setup(): model.cuda()`, then `setup()`) leaves it, and the names sharing it, on an unknown device;
+so does a function of the file moving a module-level module, or a module a module-level object holds
+(`def to_gpu(): h1.model.cuda()`), for its callers and for the module code after the call."""
 import pytest
 
 from .test_finding_context import loud
@@ -430,3 +432,46 @@ def test_a_module_level_call_of_a_function_moving_a_containers_items(models, mov
     source = GLOBALS_MOVED_BY_A_FUNCTION.format(models=models, move=move, use=_ON_GPU)
     source = source.replace('if __name__ == "__main__":\n    main()', "to_gpu()\ny = dec(enc(torch.ones(4).cuda()))")
     assert loud(source) == set()
+
+
+HOLDERS_MOVED_BY_A_FUNCTION = """\
+import torch
+import torch.nn as nn
+
+
+class Holder:
+    def __init__(self):
+        self.model = nn.Linear(4, 4)
+
+
+h1, h2 = Holder(), Holder()
+HOLDERS = [h1, h2]
+
+
+def to_gpu():
+{move}
+
+
+{use}
+"""
+
+_USE_IN_MAIN = "def main():\n    to_gpu()\n    return h1.model({x})\n\n\nmain()"
+_USE_AT_MODULE_LEVEL = "to_gpu()\ny = h1.model({x})"
+
+
+@pytest.mark.parametrize("use", [_USE_IN_MAIN, _USE_AT_MODULE_LEVEL])
+@pytest.mark.parametrize("move", ["    h1.model.cuda()", "    for h in HOLDERS:\n        h.model.cuda()"])
+def test_a_function_moving_the_modules_module_level_objects_hold(move, use):
+    """Lead s13's probe (a false TP102 error on correct code): a function moves the model a
+    module-level object holds, directly or through a module-level list of such objects."""
+    assert loud(HOLDERS_MOVED_BY_A_FUNCTION.format(move=move, use=use.format(x="torch.ones(4).cuda()"))) == set()
+
+
+def test_a_cpu_input_after_a_called_function_moved_the_objects_model():
+    source = HOLDERS_MOVED_BY_A_FUNCTION.format(move="    h1.model.cuda()", use=_USE_IN_MAIN.format(x="torch.ones(4)"))
+    assert loud(source) == {(20, "TP102")}
+
+
+def test_an_object_the_function_does_not_move_is_still_reported():
+    source = HOLDERS_MOVED_BY_A_FUNCTION.format(move="    h1.model.cuda()", use=_USE_IN_MAIN.format(x="torch.ones(4).cuda()"))
+    assert loud(source.replace("return h1.model(", "return h2.model(")) == {(20, "TP102")}

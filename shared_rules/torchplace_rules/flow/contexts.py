@@ -28,7 +28,7 @@ from .class_model import method_nodes, tensor_container_items
 from .cross_file import HOME_ATTR, foreign_home, foreign_result, foreign_text, qualified_name, record_outgoing
 from .devices import ACCEL_KIND, CPU, RUNTIME, SELF_DEV, SELF_KIND, Dev, parse_device_string
 from .optimizers import loaded_into, same_optimizer
-from .state import PLACEABLE, Frame, follow_move, forget_aliases, local_names, moved_containers_in
+from .state import MOVED_THROUGH, PLACEABLE, Frame, follow_move, forget_aliases, local_names, moved_containers_in
 from .values import (
     NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, OptimizerV, ParamsV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, attrs_get, join_all, map_leaves,
 )
@@ -508,7 +508,7 @@ def moved_globals_held(ev, fnode) -> dict:
         return {}
     frame = ev.frame
     env = frame.env
-    held = {name: env[name] for name in ev.move_roots() if env.get(name).__class__ in PLACEABLE}
+    held = {name: env[name] for name in ev.move_roots() if env.get(name).__class__ in MOVED_THROUGH}
     if held:
         moved = ev.moved_globals()
         held = {name: value for name, value in held.items() if name in moved}

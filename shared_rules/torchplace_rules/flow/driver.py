@@ -45,11 +45,11 @@ from .events import EVENTS
 from .expressions import ExpressionEvaluator
 from .contexts import analyze_function, run_incoming
 from .state import (
-    PLACEABLE, Frame, containers_moved_in_functions, device_variable, forget_aliases, globals_moved_in_functions, held_values,
-    holds_what_moves, move_call_roots, moved_containers_in, unplaced,
+    MOVED_THROUGH, PLACEABLE, Frame, containers_moved_in_functions, device_variable, forget_aliases, forgotten,
+    globals_moved_in_functions, held_values, holds_what_moves, move_call_roots, moved_containers_in, unplaced,
 )
 from .statements import StatementRunner
-from .values import PROVEN, UNKNOWN, QualV, Value, unproven
+from .values import PROVEN, UNKNOWN, ObjectV, QualV, Value, unproven
 
 
 
@@ -158,11 +158,11 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.exec_body(self.tree.body)
         self.module_env = self.own_env = self.frame.env
         values = self.own_env.values()
-        if any(v.__class__ in PLACEABLE for v in values):  # (else no name is: the text is not read)
+        if any(v.__class__ in MOVED_THROUGH for v in values):  # (else no name is: the text is not read)
             for name in self.move_roots():  # as a function sees them at its entry
                 value = self.own_env.get(name)
                 if self.moved_by_a_function(name, value):
-                    self.own_env[name] = unplaced(value)
+                    self.own_env[name] = unplaced(value) if value.__class__ is not ObjectV else forgotten(value)
         if any(holds_what_moves(v) for v in values):  # (and those of a list or dict a function moves)
             for value in moved_containers_in(self, self.own_env).values():
                 forget_aliases(self.own_env, held_values(value))
@@ -426,9 +426,9 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
             if self.caller_target is not None and self.home is not None and self.home.reexports \
                     and (value is UNKNOWN or value.__class__ is QualV):
                 value = checked_file_import(self, self.home, name) or value
-            if value.__class__ in PLACEABLE and self.module_env is self.own_env and self.frame.kind != "module" \
+            if value.__class__ in MOVED_THROUGH and self.module_env is self.own_env and self.frame.kind != "module" \
                     and self.moved_by_a_function(name, value):
-                value = unplaced(value)  # a function run from the module body: see run()
+                value = unplaced(value) if value.__class__ is not ObjectV else forgotten(value)  # see run()
             elif value.__class__ in PROVEN and self.frame.kind != "module":
                 value = unproven(value)  # a global some function or module may rebind
         if type(value) is LazyImportV:  # a project import, summarised on first use
@@ -436,10 +436,15 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         return value
 
     def moved_by_a_function(self, name: str, value) -> bool:
-        """Is `value`, bound to `name` at module level, a placed module that a function of this file
-        moves in place (`globals_moved_in_functions`; the text is read first, the walk only then)?"""
-        return value.__class__ in PLACEABLE and (value.dev is not None or value.placed_at is not None) \
-            and name in self.move_roots() and name in self.moved_globals()
+        """Is `value`, bound to `name` at module level, a placed module, or an object holding modules
+        (`h1.model.cuda()`), that a function of this file moves in place (`globals_moved_in_functions`;
+        the text is read first, the walk only then)?"""
+        if value.__class__ in PLACEABLE:
+            if value.dev is None and value.placed_at is None:
+                return False
+        elif value.__class__ is not ObjectV:
+            return False
+        return name in self.move_roots() and name in self.moved_globals()
 
     def move_roots(self) -> frozenset:
         """Names this file's text calls `.to(` / `.cuda(` / ... on, and the module-level names a list or

@@ -339,7 +339,7 @@ def containers_moved_in_functions(tree: ast.Module, text: str, roots: frozenset)
 
 def holds_what_moves(value: Value) -> bool:
     """Is `value` a list or dict holding a module or an object a move in place can reach?"""
-    return (value.__class__ is SeqV or isinstance(value, DictV)) and any(h.__class__ in _ALIASED for h in held_values(value))
+    return (value.__class__ is SeqV or isinstance(value, DictV)) and any(h.__class__ in MOVED_THROUGH for h in held_values(value))
 
 
 def moved_containers_in(ev, env: dict) -> dict:
@@ -361,7 +361,7 @@ def forget_closure_moves(ev, func: ast.AST) -> None:
     if not names:
         return
     env = ev.frame.env
-    held = [env[name] for name in names if name in env and env[name].__class__ in PLACEABLE]
+    held = [env[name] for name in names if name in env and env[name].__class__ in MOVED_THROUGH]
     if held:
         forget_aliases(env, held)
 
@@ -448,7 +448,7 @@ def forget_aliases(env: dict, held: list, skip: Optional[str] = None, made: Opti
     An object's attributes are written as paths (`h1.model`), the object itself is kept: a callee's
     effects on its parameters are told by the identity of what they hold.  `made`: where the moved module
     was made (or last moved), which a submodule read from it keeps (`backbone = net.backbone`)."""
-    ids = {id(v) for v in held if v.__class__ in _ALIASED}
+    ids = {id(v) for v in held if v.__class__ in MOVED_THROUGH}
     if not ids and made is None:
         return
     written, attributes, objects = {}, {}, []
@@ -465,9 +465,9 @@ def forget_aliases(env: dict, held: list, skip: Optional[str] = None, made: Opti
                 continue
             for name, v in value.attrs or ():
                 if id(v) in ids:
-                    attributes[f"{key}.{name}"] = _forgotten(v)
+                    attributes[f"{key}.{name}"] = forgotten(v)
         elif any(id(v) in ids for v in held_values(value)):
-            written[key] = map_leaves(value, lambda v: _forgotten(v) if id(v) in ids else v)
+            written[key] = map_leaves(value, lambda v: forgotten(v) if id(v) in ids else v)
     env.update(written)
     for key, value in attributes.items():  # (a path bound since says what the object holds now)
         if key != skip and key not in env:
@@ -515,22 +515,22 @@ def forget_held_by(env: dict, path: str, value: Value, skip: Optional[str] = Non
         for name, v in value.attrs or ():
             key = prefix + name
             if key not in env:
-                forgotten = _forgotten(v)
-                if forgotten != v:
-                    moved[key] = forgotten
+                lost = forgotten(v)
+                if lost != v:
+                    moved[key] = lost
     if value.__class__ is ModuleV and path != skip:
         moved[path] = unplaced(value)  # (one of its submodules moved: the module as a whole is not in one place)
     moved.pop(skip, None)
     env.update(moved)
 
 
-def _forgotten(value: Value) -> Value:
+def forgotten(value: Value) -> Value:
     """A module, or what an object holds, on an unknown device."""
     return map_leaves(value, unplaced, objects=True)
 
 
-_ALIASED = frozenset({ModuleV, PlacedV, ObjectV})  # what a move in place reaches through another name
-_SCANNED = _ALIASED | {SelfV, SeqV}  # (and dicts): what may hold one of them
+MOVED_THROUGH = frozenset({ModuleV, PlacedV, ObjectV})  # what a move in place reaches through another name
+_SCANNED = MOVED_THROUGH | {SelfV, SeqV}  # (and dicts): what may hold one of them
 
 
 def unplaced(value: Value) -> Value:
