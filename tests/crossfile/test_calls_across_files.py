@@ -695,3 +695,45 @@ def test_a_helper_method_the_importers_object_runs_sees_what_init_stored_for_tha
     # is an entry the importer stored into its dict before passing it (`config["device"] = ...`).
     project = _project(tmp_path, {"wrapper.py": WRAPPER, "main.py": WRAPPER_MAIN})
     assert [(line, code) for line, code, _ in _findings(project, "wrapper.py")] == [(15, "TP102")]
+
+
+BOUNDARIES = """\
+    def add_boundary(tensor, lengths, begin, end):
+        out = tensor.new_zeros(tensor.size(0), tensor.size(1) + 2, tensor.size(2))
+        out[:, 1:-1, :] = tensor
+        begin = begin.to(tensor.device)
+        for i, j in enumerate(lengths.cpu().numpy()):
+            out[i, 0, :] = begin
+            out[i, j + 1, :] = end
+        return out
+"""
+
+CHARS = """\
+    import torch
+    from torch import nn
+
+    from boundaries import add_boundary
+
+    class Chars(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(5, 5)
+            self.bos = torch.ones(5)
+            self.eos = torch.ones(5)
+
+        def forward(self, x, lengths):
+            return self.lin(add_boundary(x, lengths, self.bos, self.eos))
+
+    m = Chars().cuda()
+    y = m(torch.ones(2, 3, 5, device="cuda"), torch.tensor([3, 2]))
+"""
+
+
+def test_plain_attributes_an_imported_helper_moves_or_copies_are_no_unregistered_tensors(tmp_path):
+    """s13 review cause I (AllenNLP's ELMo): the helper in another file moves `begin` to the input's device
+    and copies `end` into items at host-number indices (`copy_`, across devices): neither meets the weights."""
+    project = _project(tmp_path, {"boundaries.py": BOUNDARIES, "chars.py": CHARS})
+    assert _findings(project, "chars.py") == []
+    used = BOUNDARIES.replace("out[i, j + 1, :] = end", "out[i, j + 1, :] = end * tensor[i, 0]")
+    project = _project(tmp_path, {"boundaries.py": used, "chars.py": CHARS})
+    assert [(line, code) for line, code, _ in _findings(project, "chars.py")] == [(11, "TP203")]

@@ -175,6 +175,31 @@ STAMP = """
     y = Stamp().cuda()(torch.ones(2, 3).cuda(), torch.tensor([0]).cuda())
 """
 
+ADD_BOUNDARY = """
+        import torch
+        import torch.nn as nn
+
+
+        def add_boundary(tensor, lengths):
+            out = tensor.new_zeros(tensor.size(0), tensor.size(1) + 2)
+            for i, j in enumerate(lengths.cpu().numpy()):
+                out[i, 1:j + 1] = {row}
+            return out
+
+
+        class Chars(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(5, 5)
+
+            def forward(self, x, lengths):
+                return self.lin(add_boundary(x, lengths))
+
+
+        m = Chars().cuda()
+        y = m(torch.ones(2, 3, device="cuda"), torch.tensor([3, 2]))
+    """
+
 QUIET = {
     # prediction-flow (corpus b11): a helper moves the items of the batch dict in place
     "batch-dict-items-moved-in-place-by-a-helper": """
@@ -647,6 +672,12 @@ QUIET = {
     # s13 review cause H (faster-rcnn gridgen): a plain attribute only written into an item of a tensor
     # `forward` makes (`copy_`, across devices) never meets the weights
     "plain-attribute-copied-into-a-batch-item": STAMP.format(store="for i in range(out.size(0)):\n                out[i] = self.pattern"),
+    # lead s14 (found while testing review13's cause I): a module-call argument that `forward` hands to a
+    # function of the file, which reads it only on the host (`lengths.cpu().numpy()`), never meets the weights
+    "module-argument-a-file-function-reads-on-the-host": ADD_BOUNDARY.replace("{row}", "tensor[i, :j]"),
+    # items of host numbers (`.numpy()`, `.tolist()`) index like ints: `copy_` into the item, from any device
+    "plain-attribute-copied-at-host-number-indices": STAMP.format(
+        store="for j in idx.cpu().numpy():\n                out[j % 2] = self.pattern"),
 }
 
 REPORTED = {
@@ -968,6 +999,9 @@ REPORTED = {
         "{line}", "picked = y_train_hot[range(len(y_train)), y_train]"), {(9, "TP101")}),
     # a tensor index is `index_put_`: the values must be on the tensor's device
     "plain-attribute-written-at-a-tensor-index": (STAMP.format(store="out[idx] = self.pattern"), {(10, "TP203")}),
+    "module-argument-a-file-function-puts-on-the-device": (
+        ADD_BOUNDARY.replace("{row}", "tensor[i, :j]").replace("lengths.cpu().numpy()", "lengths * tensor[:, 0]"),
+        {(23, "TP102")}),
 }
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from .called_functions import CalledFunctions
 from .scopes import ancestors, own_nodes, parent_map
 
 _HOST_CALLS = {"len", "int", "float", "bool", "str", "repr", "isinstance", "print", "range", "round", "tuple", "list"}
@@ -47,7 +48,9 @@ def first_device_use(method: ast.FunctionDef, methods: dict, name: Optional[str]
                      depth: int = 0, functions: Optional[dict] = None) -> Optional[ast.AST]:
     """The first use in `method` of the parameter `name` (or of `self.<attr>`, as long as the method
     has not re-bound it) that may meet other tensors; None when every use is on the host or a move.
-    `functions`: the module-level functions of the file, by name (an argument passed to one is followed)."""
+    `functions`: the functions a call by name reaches, by name (an argument passed to one is followed):
+    a dict of the file's module-level functions, or a mapping that also resolves imported ones and says,
+    by `inside(name)`, which functions calls by name reach inside the one it gave."""
     parents = parent_map(method)
     nodes = sorted(own_nodes(method.body), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
     starts = []
@@ -165,8 +168,10 @@ def _passed_to_method(call: ast.Call, arg: ast.AST, methods: dict, depth: int, f
     func = call.func
     if depth >= _MAX_DEPTH:
         return False
+    inner = functions
     if func.__class__ is ast.Name and functions and func.id in functions:
         callee, static = functions[func.id], True
+        inner = functions.inside(func.id) if hasattr(functions, "inside") else functions
     elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr in methods:
         callee = methods[func.attr]
         static = _is_static(callee)
@@ -179,7 +184,7 @@ def _passed_to_method(call: ast.Call, arg: ast.AST, methods: dict, depth: int, f
     if position is None and keyword is None:
         return False
     param = argument_parameter(callee, position, keyword, static)
-    return param is not None and host_only(callee, param, methods, depth + 1, functions)
+    return param is not None and host_only(callee, param, methods, depth + 1, inner)
 
 
 def _basic_index_store(target: ast.AST, parents: dict) -> bool:
@@ -200,18 +205,43 @@ def _number_index(part: ast.AST, target: ast.AST, parents: dict) -> bool:
         return part.value is Ellipsis or type(part.value) is int
     if part.__class__ is ast.UnaryOp and part.operand.__class__ is ast.Constant:
         return type(part.operand.value) is int
+    if part.__class__ is ast.BinOp and part.op.__class__ in _INDEX_ARITHMETIC:  # `j + 1`
+        return _number_index(part.left, target, parents) and _number_index(part.right, target, parents)
     if part.__class__ is ast.Name:
-        for node in ancestors(parents, target):  # the counter of an enclosing `for i in range(...)`
-            if node.__class__ in (ast.For, ast.AsyncFor) and node.iter.__class__ is ast.Call \
-                    and node.iter.func.__class__ is ast.Name:
-                counter = node.target
-                if node.iter.func.id == "enumerate" and counter.__class__ is ast.Tuple and counter.elts:
-                    counter = counter.elts[0]
-                elif node.iter.func.id != "range":
-                    continue
-                if counter.__class__ is ast.Name and counter.id == part.id:
-                    return True
+        for node in ancestors(parents, target):  # a number an enclosing loop gives
+            if node.__class__ in (ast.For, ast.AsyncFor) and _loop_number(node, part.id, parents):
+                return True
     return False
+
+
+_INDEX_ARITHMETIC = frozenset({ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod})
+
+
+def _loop_number(loop: ast.For, name: str, parents: dict) -> bool:
+    """Is `name` a number each round of `loop` binds: the counter of `range(...)` or `enumerate(...)`,
+    or an item of host numbers (`xs.tolist()`, a NumPy array `t.cpu().numpy()`, directly or through a
+    name the enclosing function binds once), which indexing reads as integers (`__index__`).  (The rows
+    of a 2-D one would be lists, advanced indices, which the text cannot tell: taken as numbers, a rule
+    only stays quiet.)"""
+    target, iterable = loop.target, loop.iter
+    if iterable.__class__ is ast.Call and iterable.func.__class__ is ast.Name and iterable.args:
+        if iterable.func.id == "range":
+            return target.__class__ is ast.Name and target.id == name
+        if iterable.func.id == "enumerate" and target.__class__ is ast.Tuple and len(target.elts) == 2:
+            counter, item = target.elts
+            if counter.__class__ is ast.Name and counter.id == name:
+                return True
+            target, iterable = item, iterable.args[0]
+    if target.__class__ is not ast.Name or target.id != name:
+        return False
+    if iterable.__class__ is ast.Name:
+        scope = next((n for n in ancestors(parents, loop) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+        stores = [n for n in own_nodes(scope.body) if n.__class__ is ast.Name and n.id == iterable.id
+                  and n.ctx.__class__ is ast.Store] if scope is not None else []
+        binding = parents.get(id(stores[0])) if len(stores) == 1 else None
+        iterable = binding.value if binding.__class__ is ast.Assign and binding.targets == [stores[0]] else None
+    return iterable.__class__ is ast.Call and iterable.func.__class__ is ast.Attribute \
+        and iterable.func.attr in ("tolist", "numpy") and not iterable.args
 
 
 def _is_static(method: ast.AST) -> bool:
@@ -234,11 +264,12 @@ def _names(target: ast.AST) -> set:
     return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
 
 
-def argument_meets_weights(call: ast.Call, arg: ast.AST, module) -> bool:
+def argument_meets_weights(call: ast.Call, arg: ast.AST, module, ev=None) -> bool:
     """Can the argument `arg` of the module call `call` meet the module's tensors?  Followed into
-    the `forward` of a project class; a `torch.nn` layer's inputs all do; of a class we cannot read,
-    only the first input (positional, else keyword) is taken to (a second one may be lengths,
-    boxes, a mask...)."""
+    the `forward` of a project class (and, with the analysis `ev`, into the functions of its file
+    and their imports that `forward` hands it to); a `torch.nn` layer's inputs all do; of a class we
+    cannot read, only the first input (positional, else keyword) is taken to (a second one may be
+    lengths, boxes, a mask...)."""
     if any(k.arg is None and k.value is arg for k in call.keywords) or any(
             isinstance(a, ast.Starred) and a.value is arg for a in call.args):
         return True  # `model(**batch)`: the main input is in there
@@ -249,7 +280,10 @@ def argument_meets_weights(call: ast.Call, arg: ast.AST, module) -> bool:
     forward = methods.get("forward")
     if forward is not None:
         param = argument_parameter(forward, position, keyword)
-        return param is not None and not host_only(forward, param, methods)
+        if param is None:
+            return False
+        functions = CalledFunctions.of_file(ev, getattr(cls, "home", None)) if ev is not None else None
+        return not host_only(forward, param, methods, functions=functions)
     if getattr(module, "torch_layer", False):
         return True
     first_keyword = call.keywords[0].arg if call.keywords and not call.args else None

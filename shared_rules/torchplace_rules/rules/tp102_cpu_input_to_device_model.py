@@ -139,7 +139,7 @@ class CpuInputToDeviceModel(Rule):
         src = ev.src
         other_dev = placed_device(ev, c.other_dev)
         if c.kind == "module_input" and other_dev.kind == "accel" and not made_in_module_method(ev, c):
-            if not argument_meets_weights(c.node, c.cpu_node, c.other):
+            if not argument_meets_weights(c.node, c.cpu_node, c.other, ev):
                 return  # the argument is only read on the host (sizes, slice bounds, numbers)
             module_text, arg_text = code_text(src, c.node.func), code_text(src, c.cpu_node)
             message = (f"`{module_text}` is on {dev_text(other_dev)} but its input `{arg_text}` is on the CPU: "
@@ -150,7 +150,7 @@ class CpuInputToDeviceModel(Rule):
         elif c.kind == "module_reverse":
             func = c.node.func
             module = ev.eval(func) if isinstance(func, (ast.Name, ast.Attribute)) else None
-            if not argument_meets_weights(c.node, c.other_node, module):
+            if not argument_meets_weights(c.node, c.other_node, module, ev):
                 return
             module_text, arg_text = code_text(src, c.node.func), code_text(src, c.other_node)
             message = (f"`{module_text}` was never moved off the CPU but its input `{arg_text}` is on "

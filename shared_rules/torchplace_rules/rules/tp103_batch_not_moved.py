@@ -123,7 +123,7 @@ class BatchNotMoved(Rule):
         other_dev = placed_device(ev, c.other_dev)
         if batch is None or other_dev.kind != "accel":
             return
-        if c.kind == "module_input" and not argument_meets_weights(c.node, c.cpu_node, c.other):
+        if c.kind == "module_input" and not argument_meets_weights(c.node, c.cpu_node, c.other, ev):
             return  # `forward` reads this part of the batch only on the host (lengths, sizes)
         src = ev.src
         loop = batch.loop

@@ -2,8 +2,8 @@
 import ast
 
 from ..context import file_context
+from ..context.called_functions import CalledFunctions
 from ..context.host_uses import first_device_use
-from ..context.scopes import top_level_functions
 from ..edits import make_fix, replace_node, statement_line_start
 from ..model import Severity
 from ..syntax_nodes import calls_and_assignments
@@ -326,7 +326,7 @@ class UnregisteredTensorAttr(Rule):
                 use = uses.get((id(info.node), name))
                 if use is None and name not in info.plain_containers and attrs is not in_contexts.get(id(info)):
                     # (a container, or a tensor made on the CPU for some calls only: where the flow saw it)
-                    use = _use_in_forward(info, name, assign, top_level_functions(ev.tree) if info.home is None else None)
+                    use = _use_in_forward(info, name, assign, CalledFunctions.of_file(ev, info.home))
                 if use is not None:
                     found.append((name, assign, use))
             if not found:
