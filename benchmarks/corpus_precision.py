@@ -66,6 +66,24 @@ def by_code(scores) -> str:
     return "\n".join(lines)
 
 
+FRESH_WINDOW = 30  # issue 10: fresh recall on the last 30 cases added
+
+
+def fresh(scores) -> str:
+    """Fresh recall on the last cases added (recorded when each batch came, before the engine saw it),
+    next to what the engine finds of them now."""
+    cases = [s.case for s in scores]
+    taken = corpus_scoring.latest_batches(cases, corpus_scoring.fresh_records(), FRESH_WINDOW)
+    names = {r.batch for r in taken}
+    window = [s for s in scores if s.case.batch in names]
+    found, expected = sum(r.found for r in taken), sum(r.expected for r in taken)
+    now = sum(len(s.true_positives) for s in window)
+    return (f"fresh recall, last {len(window)} cases added (batches {', '.join(r.batch for r in taken)}; "
+            f"recorded in tests/corpus/fresh_recall.toml before any engine change for them): "
+            f"{found} of {expected} expected findings ({_ratio(found, expected).strip()}); "
+            f"the engine now finds {now} of them")
+
+
 def details(scores) -> str:
     lines = []
     for s in scores:
@@ -104,6 +122,9 @@ def main(argv=None) -> int:
     print(table(scores))
     print()
     print(by_code(scores))
+    if not args.batch:
+        print()
+        print(fresh(scores))
     if args.verbose:
         print()
         print(details(scores))

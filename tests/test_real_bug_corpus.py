@@ -36,6 +36,21 @@ def test_corpus_size_and_mix():
     assert 0.35 <= len(cross) / len(bugs) <= 0.65, "about half of the bugs should be cross-file"
 
 
+def test_fresh_recall_records_match_the_corpus():
+    """tests/corpus/fresh_recall.toml (what benchmarks/corpus_precision.py prints as fresh recall) names
+    batches the corpus holds, each with its expected findings as the corpus counts them now, newest first;
+    the newest batch of the corpus (past b7, when fresh figures began to be kept per batch) has its row."""
+    records = corpus_scoring.fresh_records()
+    numbers = [int(r.batch[1:]) for r in records]
+    assert numbers == sorted(numbers, reverse=True) and len(set(numbers)) == len(numbers)
+    for record in records:
+        expected = sum(len(c.expected) for c in CASES if c.batch == record.batch)
+        assert record.expected == expected > 0, record.batch
+        assert 0 <= record.found <= record.expected and len(record.engine) >= 7, record.batch
+    newest = max(int(c.batch[1:]) for c in CASES)
+    assert newest == numbers[0], "add the new batch's fresh figure to tests/corpus/fresh_recall.toml"
+
+
 @pytest.mark.parametrize("case", CASES, ids=_ids(CASES))
 def test_case_is_well_formed(case):
     assert case.source.startswith("https://github.com/"), "source must be the public thread that was read"

@@ -110,6 +110,37 @@ def load_cases(root: Path = CASES_DIR) -> list[Case]:
     return [load_case(d) for d in sorted(root.iterdir()) if (d / "case.toml").is_file()]
 
 
+FRESH_FILE = Path(__file__).resolve().parent / "fresh_recall.toml"
+
+
+@dataclass(frozen=True)
+class FreshRecord:
+    """A batch's fresh recall: its expected findings the engine (`engine`, a main commit) found when the
+    batch was added, before any change made for it."""
+
+    batch: str
+    found: int
+    expected: int
+    engine: str
+
+
+def fresh_records(path: Path = FRESH_FILE) -> list[FreshRecord]:
+    """The recorded fresh figures, newest batch first."""
+    rows = tomllib.loads(path.read_text(encoding="utf-8")).get("batch", [])
+    return [FreshRecord(r["name"], int(r["found"]), int(r["expected"]), str(r["engine"])) for r in rows]
+
+
+def latest_batches(cases: list[Case], records: list[FreshRecord], at_least: int) -> list[FreshRecord]:
+    """The newest recorded batches that together hold at least `at_least` cases (all there are, if fewer)."""
+    taken, count = [], 0
+    for record in records:
+        if count >= at_least:
+            break
+        taken.append(record)
+        count += sum(1 for c in cases if c.batch == record.batch)
+    return taken
+
+
 def run_engine(case: Case, cross_file: bool = True, alone: bool = False, backward: bool = False) -> list[Reported]:
     """Check every file of the case with default settings; hints are left out.
     With `cross_file`, imports between the case's files are resolved (project root = the case folder).
