@@ -1,0 +1,1 @@
+from liquidnet.main import LiquidNet
