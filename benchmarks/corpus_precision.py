@@ -78,7 +78,7 @@ def fresh(scores) -> str:
     window = [s for s in scores if s.case.batch in names]
     found, expected = sum(r.found for r in taken), sum(r.expected for r in taken)
     now = sum(len(s.true_positives) for s in window)
-    return (f"fresh recall, last {len(window)} cases added (batches {', '.join(r.batch for r in taken)}; "
+    return (f"fresh recall, last {len(window)} cases added (at least {FRESH_WINDOW}, in whole batches: {', '.join(r.batch for r in taken)}; "
             f"recorded in tests/corpus/fresh_recall.toml before any engine change for them): "
             f"{found} of {expected} expected findings ({_ratio(found, expected).strip()}); "
             f"the engine now finds {now} of them")
