@@ -65,3 +65,44 @@ OWNER_CASES = {
 def test_submodule_placed_through_its_owner(name):
     body, expected = OWNER_CASES[name]
     assert_findings(H, body, expected)
+
+
+# A member of a module container (`self.cells[i]`) of an instance never moved, called with a CUDA
+# tensor as a later argument (ConvLSTM_pytorch #10: `self.cell_list[i](input_tensor=x, cur_state=[h, c])`
+# with `init_hidden` returning `.cuda()` states): the member's class is read for the inputs that meet
+# its weights, as for `self.cell(...)`.
+CELLS = """\
+class Cell(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(6, 3)
+    def forward(self, x, state):
+        h, c = state
+        return self.fc(torch.cat([x, h], dim=1)), c
+    def init_hidden(self, n):
+        return torch.zeros(n, 3).cuda(), torch.zeros(n, 3).cuda()
+class Stack(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.cells = nn.ModuleList([Cell(), Cell()])
+    def forward(self, x):
+        for i in range(2):
+            h, c = self.cells[i].init_hidden(x.size(0))
+            x, c = self.cells[i](x, [h, c])
+        return x
+model = Stack()
+y = model(torch.randn(2, 3))
+"""
+
+CONTAINER_MEMBER_CASES = {
+    "member-called-with-a-cuda-state": (CELLS, {(9, "TP301"), (17, "TP102")}),
+    "member-by-literal-index": (CELLS.replace("self.cells[i](x, [h, c])", "self.cells[0](x, [h, c])"), {(9, "TP301"), (17, "TP102")}),
+    # twin: the state is read on the host only (its sizes): the call runs
+    "member-reads-the-state-on-the-host": (CELLS.replace("h, c = state\n", "h, c = x, x.new_zeros(len(state[0]))\n"), {(9, "TP301")}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONTAINER_MEMBER_CASES))
+def test_container_member_of_an_unmoved_instance(name):
+    body, expected = CONTAINER_MEMBER_CASES[name]
+    assert_findings(H, body, expected)

@@ -149,7 +149,7 @@ class CpuInputToDeviceModel(Rule):
             ev.report(self, c.node, message, [r for r in related if r], self.fix(ev, c))
         elif c.kind == "module_reverse":
             func = c.node.func
-            module = ev.eval(func) if isinstance(func, (ast.Name, ast.Attribute)) else None
+            module = ev.eval(func) if isinstance(func, (ast.Name, ast.Attribute)) or _container_member(func) else None
             if not argument_meets_weights(c.node, c.other_node, module, ev):
                 return
             module_text, arg_text = code_text(src, c.node.func), code_text(src, c.other_node)
@@ -174,6 +174,13 @@ class CpuInputToDeviceModel(Rule):
             if edit is not None:
                 return make_fix(f"Move `{arg.id}` to the module's device before the call", True, edit)
         return make_fix(f"Move the input with `.to({expr})`", True, *method_suffix(ev.src, arg, f".to({expr})"))
+
+
+def _container_member(func) -> bool:
+    """`self.layers[i]` / `cells[0]`: a member of a module container picked by a name or a literal, whose
+    evaluation runs no code (its class's `forward` tells which inputs meet the weights)."""
+    return func.__class__ is ast.Subscript and isinstance(func.value, (ast.Name, ast.Attribute)) \
+        and isinstance(func.slice, (ast.Name, ast.Constant))
 
 
 def transfer_point(ev, name: str, origin, stmt: ast.stmt):
