@@ -83,3 +83,81 @@ def test_truth_argparse_stores_numbers_under_these_names(argv, dest, value):
     parser.add_argument("--gpu_ids", type=int, nargs="+", default=[0])
     parser.add_argument("--device-id", dest="gid", type=int, default=1)
     assert getattr(parser.parse_args(argv), dest) == value
+
+
+# `args.cuda = not args.no_cuda and torch.cuda.is_available()` (pytorch/examples' idiom): with the command
+# line's defaults the test is `torch.cuda.is_available()`, taken as true like the call alone
+FLAG_PROGRAM = """
+import argparse
+import numpy as np
+import torch
+
+parser = argparse.ArgumentParser()
+{option}
+args = parser.parse_args()
+args.cuda = {test}
+
+
+def evaluate(args, x):
+    if args.cuda:
+        x = x.cuda()
+    return np.array(x)
+
+
+evaluate(args, torch.ones(3))
+"""
+FLAG_LINE = 15  # `return np.array(x)`
+
+
+def tp104_lines(option: str, test: str) -> set:
+    source = textwrap.dedent(FLAG_PROGRAM.format(option=option, test=test))
+    return {f.span.start_line + 1 for f in check_source(source, "train.py")
+            if f.code == "TP104" and f.severity <= Severity.WARNING}
+
+
+AVAILABLE = "torch.cuda.is_available()"
+FLAG_CASES = {
+    "store-true-opt-out": ('parser.add_argument("--no-cuda", action="store_true")', f"not args.no_cuda and {AVAILABLE}",
+                           {FLAG_LINE}),
+    "availability-first": ('parser.add_argument("--no-cuda", action="store_true", default=False)',
+                           f"{AVAILABLE} and not args.no_cuda", {FLAG_LINE}),
+    "bool-option-on-by-default": ('parser.add_argument("--cuda", default=True, type=bool)', f"args.cuda and {AVAILABLE}",
+                                  {FLAG_LINE}),
+    "store-false": ('parser.add_argument("--cpu-only", action="store_false", dest="gpu")', f"args.gpu and {AVAILABLE}",
+                    {FLAG_LINE}),
+    # off by default: the default run stays on the CPU
+    "store-true-opt-in": ('parser.add_argument("--cuda", action="store_true")', f"args.cuda and {AVAILABLE}", set()),
+    "opt-out-not-negated": ('parser.add_argument("--no-cuda", action="store_true")', f"args.no_cuda and {AVAILABLE}",
+                            set()),
+    "bool-option-off-by-default": ('parser.add_argument("--cuda", default=False, type=bool)',
+                                   f"args.cuda and {AVAILABLE}", set()),
+    # not what argparse's defaults say: unknown
+    "undeclared-option": ('parser.add_argument("--gpu", type=int, default=0)', f"not args.no_cuda and {AVAILABLE}", set()),
+    "a-custom-action": ('parser.add_argument("--no-cuda", action=argparse.BooleanOptionalAction, default=False)',
+                        f"not args.no_cuda and {AVAILABLE}", set()),
+    "or-is-not-and": ('parser.add_argument("--no-cuda", action="store_true")', f"not args.no_cuda or {AVAILABLE}", set()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FLAG_CASES))
+def test_a_flag_on_by_default_and_cuda_availability_is_the_accelerator_test(name):
+    option, test, expected = FLAG_CASES[name]
+    assert tp104_lines(option, test) == expected
+
+
+def test_a_test_of_the_flag_itself_stays_undecided():
+    # the user may give `--no-cuda`: `if not args.no_cuda:` alone decides nothing
+    option = 'parser.add_argument("--no-cuda", action="store_true")'
+    assert tp104_lines(option, "not args.no_cuda") == set()
+
+
+@pytest.mark.parametrize("argv, expected", [([], True), (["--no-cuda"], False)])
+def test_truth_argparse_boolean_defaults(argv, expected):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--no-cuda", action="store_true")
+    parser.add_argument("--cuda", default=True, type=bool)
+    parser.add_argument("--cpu-only", action="store_false", dest="gpu")
+    parser.add_argument("--opt-in", action="store_true")
+    args = parser.parse_args(argv)
+    assert (not args.no_cuda) is expected
+    assert args.cuda is True and args.gpu is True and args.opt_in is False

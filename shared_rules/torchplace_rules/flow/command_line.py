@@ -24,14 +24,48 @@ def parsed_namespace(scope: ast.AST, node: ast.Call) -> Value:
     the scope's node)."""
     attrs = scope.__dict__.get("_tp_numeric_options")
     if attrs is None:
-        found = {}
+        found, flags = {}, {}
         for call in own_nodes(scope):
             if call.__class__ is ast.Call and call.func.__class__ is ast.Attribute and call.func.attr == "add_argument":
                 option = _numeric_option(call)
                 if option is not None:
                     found[option[0]] = option[1]
+                flag = _flag_default(call)
+                if flag is not None:  # (an option declared twice with different defaults: not known)
+                    flags[flag[0]] = flag[1] if flags.get(flag[0], flag[1]) == flag[1] else None
         attrs = scope._tp_numeric_options = tuple(sorted(found.items()))
+        scope._tp_flag_defaults = flags
+    node._tp_flag_defaults = scope._tp_flag_defaults
     return ObjectV(NAMESPACE_INFO, id(NAMESPACE_INFO.node), attrs, node)
+
+
+def flag_default(namespace: Value, name: str):
+    """What the boolean option `name` of a parsed command line holds when the command line does not
+    give it (`--no-cuda` with `action="store_true"`: False); None when not known.  Kept apart from the
+    namespace's attributes: a test of the option itself stays undecided (the user may give it)."""
+    if namespace.__class__ is not ObjectV or namespace.info is not NAMESPACE_INFO or namespace.at is None:
+        return None
+    return namespace.at.__dict__.get("_tp_flag_defaults", {}).get(name)
+
+
+def _flag_default(call: ast.Call):
+    """(dest, default) of a boolean option: `action="store_true"` (False unless `default=` says),
+    `action="store_false"` (True), or any option whose `default=` is True or False (`type=bool`,
+    `type=str2bool`): argparse leaves the default as it is when the option is not given."""
+    keywords = {k.arg: k.value for k in call.keywords if k.arg is not None}
+    action, default = keywords.get("action"), keywords.get("default")
+    if default is not None:
+        if not (isinstance(default, ast.Constant) and default.value.__class__ is bool):
+            return None
+        value = default.value
+    elif isinstance(action, ast.Constant) and action.value in ("store_true", "store_false"):
+        value = action.value == "store_false"
+    else:
+        return None
+    if action is not None and not (isinstance(action, ast.Constant) and action.value in ("store_true", "store_false", "store")):
+        return None  # (a custom action may store anything)
+    dest = _dest(call, keywords)
+    return None if dest is None else (dest, value)
 
 
 def _numeric_option(call: ast.Call):

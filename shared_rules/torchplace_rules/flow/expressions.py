@@ -22,6 +22,7 @@ from .devices import (
     parse_device_string, picks_current_device, runtime_device,
 )
 from .class_model import NAMESPACE_INFO
+from .command_line import flag_default
 from .events import Conflict
 from .optimizers import optimizer_attribute, unlink_rebound
 from .state import NotYetSet, forget_aliases, held_values, moves_its_items, with_stored_items
@@ -617,10 +618,26 @@ class ExpressionEvaluator:
 
     def expr_BoolOp(self, node: ast.BoolOp) -> Value:
         values = [self.eval(v) for v in node.values]
+        if node.op.__class__ is ast.And and any(v is ACCELERATOR_AVAILABLE for v in values) \
+                and all(v is ACCELERATOR_AVAILABLE or self._option_on_by_default(e) for v, e in zip(values, node.values)):
+            # `not args.no_cuda and torch.cuda.is_available()`: true wherever an accelerator is, with the
+            # command line's defaults (as `torch.cuda.is_available()` alone is taken as true)
+            return ACCELERATOR_AVAILABLE
         out = values[0]
         for v in values[1:]:
             out = out.join(v)
         return out
+
+    def _option_on_by_default(self, node) -> bool:
+        """`args.cuda` / `not args.no_cuda`: a boolean option of a parsed command line that is true
+        when the command line does not give it."""
+        negated = node.__class__ is ast.UnaryOp and node.op.__class__ is ast.Not
+        if negated:
+            node = node.operand
+        if node.__class__ is not ast.Attribute:
+            return False
+        default = flag_default(self.eval(node.value), node.attr)
+        return default is not None and default is not negated
 
     def expr_IfExp(self, node: ast.IfExp) -> Value:
         assumed = self.assumed_truth(node.test)
