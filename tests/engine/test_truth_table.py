@@ -297,10 +297,49 @@ CASES = [
     ("dict-item-stored-under-a-name-then-moved-and-rebound",
      "inputs = {'ids': [3, 4], 'mask': [1, 1]}\nfor key in ['ids', 'mask']:\n    inputs[key] = torch.tensor(inputs[key])\n"
      "    inputs[key] = inputs[key].to(device)\ny = inputs['ids'] + torch.ones(2, device=device)\n", False, None),
+    # a parameter made of a constructor argument (`nn.Parameter(w.detach().clone())`) is where the argument is
+    # (review s14, cause O): an instance given a device tensor runs on the device, one given a CPU tensor does not
+    ("parameter-cloned-from-a-device-argument",
+     "class Head(nn.Module):\n    def __init__(self, weight):\n        super().__init__()\n"
+     "        self.weight = nn.Parameter(weight.detach().clone())\n    def forward(self, x):\n"
+     "        return torch.nn.functional.linear(x, self.weight)\n"
+     "body = nn.Linear(8, 4).to(device)\nhead = Head(body.weight)\ny = head(torch.ones(2, 8).to(device))\n", False, None),
+    ("parameter-cloned-from-a-cpu-argument",
+     "class Head(nn.Module):\n    def __init__(self, weight):\n        super().__init__()\n"
+     "        self.weight = nn.Parameter(weight.detach().clone())\n    def forward(self, x):\n"
+     "        return torch.nn.functional.linear(x, self.weight)\n"
+     "body = nn.Linear(8, 4)\nhead = Head(body.weight)\ny = head(torch.ones(2, 8).to(device))\n", True, "TP102"),
 ]
 # Advanced indexing with CPU indices is allowed on CUDA, but FakeTensorMode in a
 # CPU build cannot run it; the engine side is still checked.
 ENGINE_ONLY = [
+    # `torch.multinomial(w, n)` samples CPU indices from a CPU weight vector; they index a CUDA tensor (an engine-only row: see above)
+    # (review s14, cause R): a plain attribute used only that way never meets the module's tensors
+    ("plain-attribute-only-sampled-from",
+     "class NegLoss(nn.Module):\n    def __init__(self, n):\n        super().__init__()\n"
+     "        self.weights = nn.Parameter(torch.ones(n, 8))\n        self.sample_weights = torch.ones(n) / n\n"
+     "    def forward(self, emb):\n"
+     "        negs = torch.multinomial(self.sample_weights, emb.size(0), replacement=True).view(-1)\n"
+     "        return (self.weights[negs] * emb).sum()\n"
+     "loss = NegLoss(10).to(device)\ny = loss(torch.ones(4, 8, device=device))\n", None),
+    ("plain-attribute-sampled-from-then-combined",
+     "class NegLoss(nn.Module):\n    def __init__(self, n):\n        super().__init__()\n"
+     "        self.weights = nn.Parameter(torch.ones(n, 8))\n        self.sample_weights = torch.ones(n) / n\n"
+     "    def forward(self, emb):\n"
+     "        negs = torch.multinomial(self.sample_weights, emb.size(0), replacement=True).view(-1)\n"
+     "        return (self.weights[negs] * emb).sum(1) * self.sample_weights[:4]\n"
+     "loss = NegLoss(10).to(device)\ny = loss(torch.ones(4, 8, device=device))\n", "TP101"),
+    # the default collate stacks rows of the loader's tensor where it is (review s14, cause P; the PyTorch side:
+    # test_default_collate_stacks_rows_where_the_tensor_is): a loader over an object moved to the device may
+    # yield device batches, one over a CPU tensor yields CPU batches
+    ("loader-over-a-moved-object-is-not-a-cpu-loader",
+     "def train(table, data):\n    ids = data.idx.to(device)\n"
+     "    for batch in torch.utils.data.DataLoader(ids, batch_size=4):\n        rows = table.index_select(0, batch)\n"
+     "train(torch.ones(8, 3, device=device), object())\n", None),
+    ("loader-over-a-cpu-tensor-yields-cpu-batches",
+     "table = torch.ones(8, 3, device=device)\nids = torch.arange(8)\n"
+     "for batch in torch.utils.data.DataLoader(ids, batch_size=4):\n"
+     "    rows = table.index_select(0, batch)\n", "TP103"),
     # a copy of a moved module moved back leaves the original where it was moved (FakeTensor cannot swap a
     # fake CUDA parameter back to the CPU: the same as `moving-a-copy-leaves-the-original` the other way)
     ("moving-a-copy-leaves-the-moved-original", "import copy\nm = nn.Linear(3, 2).to(device)\nc = copy.deepcopy(m)\n"
@@ -925,3 +964,16 @@ def test_a_step_with_its_state_on_another_device_than_the_parameters_raises(name
             opt = cls([param], foreach=False, **kwargs)
             opt.state[param] = {k: _cuda(v) if k != "step" else v for k, v in state.items()}
             opt.step()
+
+
+def test_default_collate_stacks_rows_where_the_tensor_is():
+    """A DataLoader over a tensor batches its rows with `default_collate`, which stacks them where they
+    are: rows of a CUDA tensor make CUDA batches, rows of a CPU tensor CPU ones (review s14, cause P)."""
+    import torch
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.utils.data import default_collate
+
+    with FakeTensorMode(allow_non_fake_inputs=True):
+        for where in ("cuda", "cpu"):
+            ids = torch.ops.aten._to_copy(torch.arange(8), device=torch.device(where))
+            assert default_collate([ids.select(0, i) for i in range(4)]).device.type == where  # ids[i]

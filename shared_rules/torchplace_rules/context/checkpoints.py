@@ -264,7 +264,7 @@ class Provenance:
                 return True
             if model is not None and _saves_model_to(call, model, scope, keys, bases):
                 return True
-        return func is not None and self._written_by_earlier_helper(func, keys)
+        return self._written_by_earlier_helper(func, keys, scope, line)
 
     def shipped_with_the_code(self, load: ast.Call) -> bool:
         """Is the loaded path next to the code (`os.path.join(os.path.dirname(__file__), "../data/pnet.pt")`,
@@ -308,17 +308,33 @@ class Provenance:
                             return value
         return None
 
-    def _written_by_earlier_helper(self, func, keys: set) -> bool:
+    def _written_by_earlier_helper(self, func, keys: set, own: Scope, line: int) -> bool:
         """A helper of this file writes the same path, and some function calls it before the loader
-        (`run_training_test(root)` then `run_inference_test(root)`)."""
+        (`run_training_test(root)` then `run_inference_test(root)`), or the loader's own code calls it
+        (or a function or method of this file that calls it) before the load (`stopper.step(loss, model)`,
+        whose `save_checkpoint` writes `"es_checkpoint.pt"`, in the training loop above the load)."""
         writers = set()
-        for other in ast.walk(self.tree):
-            if isinstance(other, (ast.FunctionDef, ast.AsyncFunctionDef)) and other is not func:
+        functions = [n for n in ast.walk(self.tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        for other in functions:
+            if other is not func:
                 scope = self.scope(other)
                 for call in scope.calls_before(other.end_lineno + 1):
                     if is_writer_call(call) and any(path_keys(a, scope, call.lineno) & keys for a in _arguments(call)):
                         writers.add(other.name)
         if not writers:
+            return False
+        reaching = set(writers)  # ... and the functions of this file that call one of them
+        grown = True
+        while grown:
+            grown = False
+            for other in functions:
+                if other is not func and other.name not in reaching and any(
+                        _called_name(c.func) in reaching for c in self.scope(other).calls_before(other.end_lineno + 1)):
+                    reaching.add(other.name)
+                    grown = True
+        if any(_called_name(c.func) in reaching for c in own.calls_before(line)):
+            return True
+        if func is None:
             return False
         for caller in ast.walk(self.tree):
             if not isinstance(caller, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):

@@ -22,7 +22,7 @@ _HOST_ATTRS = {"shape", "size", "dim", "ndim", "dtype", "device", "tolist", "ite
 _KEEP_ATTRS = {"int", "long", "float", "double", "half", "bool", "round", "floor", "ceil", "clone", "detach",
                "contiguous", "squeeze", "unsqueeze", "flatten", "view", "reshape", "t", "T", "max", "min", "sum",
                "mean", "prod", "argmax", "argmin", "abs", "cumsum", "repeat", "expand", "permute", "transpose",
-               "repeat_interleave", "narrow", "flip", "roll"}
+               "repeat_interleave", "narrow", "flip", "roll", "multinomial"}
 _MAX_DEPTH = 2
 
 
@@ -92,6 +92,11 @@ def _calls_a_method_that_binds(node: ast.AST, methods: dict, attr: str) -> bool:
     return method is not None and any(_is_self_attr(n, attr) and isinstance(n.ctx, ast.Store) for n in own_nodes(method.body))
 
 
+def _is_torch_multinomial(func: ast.AST) -> bool:
+    return isinstance(func, ast.Attribute) and func.attr == "multinomial" and isinstance(func.value, ast.Name) \
+        and func.value.id == "torch"
+
+
 def _is_self_attr(node: ast.AST, attr: str) -> bool:
     return isinstance(node, ast.Attribute) and node.attr == attr and isinstance(node.value, ast.Name) \
         and node.value.id == "self"
@@ -109,6 +114,9 @@ def _use(node: ast.AST, parents: dict, methods: dict, depth: int, functions: Opt
             if isinstance(call, ast.Call) and call.func is parent:
                 child, parent = call, parents.get(id(call))
                 continue
+        if isinstance(parent, ast.Call) and parent.args and parent.args[0] is child and _is_torch_multinomial(parent.func):
+            child, parent = parent, parents.get(id(parent))  # `torch.multinomial(w, n)`: indices sampled where `w` is
+            continue
         if isinstance(parent, ast.BinOp) and _plain_number(parent.right if parent.left is child else parent.left):
             child, parent = parent, parents.get(id(parent))
             continue

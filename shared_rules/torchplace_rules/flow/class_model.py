@@ -552,6 +552,9 @@ class _MethodNodes:
                     self.relevant.append(node)
                     if isinstance(func.value, ast.Name) and func.value.id == "self":
                         self.self_calls.append(func.attr)
+                elif isinstance(func, ast.Name) and func.id == "setattr" and node.args \
+                        and isinstance(node.args[0], ast.Name) and node.args[0].id == "self":
+                    self.relevant.append(node)  # setattr(self, name, m): registers m as `nn.Module.__setattr__` does
             elif isinstance(node, (ast.Assign, ast.AnnAssign)):
                 self.relevant.append(node)
                 if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.List) \
@@ -601,13 +604,16 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
                         _note_guard(info, key.value, guards.get(id(node)), unguarded)
                 elif node.func.attr in ("to", "cuda"):
                     info.moves_self = True
-                elif node.func.attr in ("add_module", "register_module"):
+                elif node.func.attr in ("add_module", "register_module", "__setattr__"):
+                    # (`self.__setattr__(name, m)` is `nn.Module.__setattr__`: a module value is registered)
                     info.registers_modules = True
                     if node.args and isinstance(node.args[0], ast.Constant):
                         info.submodules[str(node.args[0].value)] = True
             elif node.func.attr in ("to", "cuda") and recv.__class__ is ast.Attribute and recv.value.__class__ is ast.Name \
                     and recv.value.id == "self" and not _literal_target(node):
                 info.moves_parts = True
+        if node.__class__ is ast.Call and node.func.__class__ is ast.Name and info.is_module:  # setattr(self, k, m)
+            info.registers_modules = True
         if node.__class__ is ast.Call and node.func.__class__ is ast.Attribute and node.func.attr == "append" \
                 and node.args and _classify(node.args[0], analyzer) == "module" and _module_has_params(node.args[0], analyzer):
             owner = node.func.value

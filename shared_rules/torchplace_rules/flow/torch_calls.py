@@ -336,6 +336,8 @@ def data_loader(node: ast.Call, args: list, kwargs: dict) -> Value:
         dev = dataset.dev if dev is not None else None
     elif isinstance(dataset, (TensorV, SeqV)) and dev is not None:
         dev = _samples_device(dataset)
+    elif isinstance(dataset, PlacedV):  # an object `.to(d)` moved (`idx.to(d)`): its samples may be on `d`
+        dev = None
     return LoaderV(pin, dev, node, dataset=dataset, collate=kwargs.get("collate_fn"))
 
 

@@ -26,6 +26,8 @@ def constructor_device(node: ast.Call, init: Optional[ast.FunctionDef], args: li
     only at `dev` when they are."""
     if dev is not None and any(_held_module_elsewhere(v, dev) for v in list(args) + list(kwargs.values())):
         return None
+    if dev is not None and init is not None and _wraps_tensor_elsewhere(node, init, args, kwargs, dev):
+        return None
     passed = _device_argument(node, init, args, kwargs)
     if passed is None or dev is None:
         return dev
@@ -52,6 +54,30 @@ def _held_module_elsewhere(value: Value, dev: Dev) -> bool:
     items = value.items if isinstance(value, SeqV) and value.items is not None else ()
     elem = value.elem if isinstance(value, (SeqV, DictV)) else None
     return any(isinstance(v, ModuleV) and v.dev != dev for v in (value, elem, *items))
+
+
+def _wraps_tensor_elsewhere(node: ast.Call, init: ast.FunctionDef, args: list, kwargs: dict, dev: Dev) -> bool:
+    """Does `__init__` make a parameter or buffer of a tensor argument that is not at `dev`
+    (`self.weight = nn.Parameter(weight.detach().clone())`, `self.register_buffer("t", t)`)?  The
+    instance then holds that tensor where it is (a clone stays on its tensor's device)."""
+    if any(isinstance(a, ast.Starred) for a in node.args):
+        return False
+    params = [a.arg for a in init.args.posonlyargs + init.args.args][1:] + [a.arg for a in init.args.kwonlyargs]
+    given = dict(zip(params, args))
+    given.update((k, v) for k, v in kwargs.items() if k in params)
+    names = {n for n, v in given.items() if isinstance(v, TensorV) and v.dev != dev}
+    if not names:
+        return False
+    for call in ast.walk(init):
+        if not isinstance(call, ast.Call):
+            continue
+        func = call.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        held = call.args if name in ("Parameter", "Buffer") else call.args[1:2] \
+            if name in ("register_buffer", "register_parameter") else ()
+        if any(isinstance(n, ast.Name) and n.id in names for a in held for n in ast.walk(a)):
+            return True
+    return False
 
 
 def _device_argument(node: ast.Call, init, args: list, kwargs: dict) -> Optional[tuple[Value, ast.AST]]:

@@ -373,7 +373,9 @@ def _may_leave_attributes(info) -> bool:
 def _set_from_callers(info, name: str) -> bool:
     """Does a method other than `__init__` re-bind `self.<name>` to one of its parameters (`def
     setTarget(self, target): self.G = target`)?  Then where the attribute is when `forward` reads
-    it is where the caller's tensor is: what `__init__` made may be a placeholder never used."""
+    it is where the caller's tensor is: what `__init__` made may be a placeholder never used.  So
+    too a method other than `forward` that moves it itself (`def set_device(self, gpu): self.table =
+    self.table.to(self.device)`): the class has its own way of placing it, which its users call."""
     for method_name, method in info.methods.items():
         if method_name == "__init__":
             continue
@@ -382,12 +384,23 @@ def _set_from_callers(info, name: str) -> bool:
             if node.__class__ is ast.Assign and any(
                     t.__class__ is ast.Attribute and t.attr == name and t.value.__class__ is ast.Name and t.value.id == "self"
                     for t in node.targets):
+                if method_name != "forward" and _moved_copy_of(node.value, name):
+                    return True
                 root = node.value
                 while root.__class__ in (ast.Attribute, ast.Call, ast.Subscript):
                     root = root.func if root.__class__ is ast.Call else root.value
                 if root.__class__ is ast.Name and root.id in params and root.id != "self":
                     return True
     return False
+
+
+def _moved_copy_of(value: ast.AST, name: str) -> bool:
+    """`self.<name>.to(...)` / `self.<name>.cuda(...)`."""
+    if value.__class__ is not ast.Call or value.func.__class__ is not ast.Attribute or value.func.attr not in ("to", "cuda"):
+        return False
+    recv = value.func.value
+    return recv.__class__ is ast.Attribute and recv.attr == name and recv.value.__class__ is ast.Name \
+        and recv.value.id == "self"
 
 
 def _container_kind(value: ast.AST) -> str:
