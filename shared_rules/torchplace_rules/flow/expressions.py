@@ -16,7 +16,7 @@ from .project_calls import find_method, property_value, self_attribute
 from .ranks import broadcast_rank, floor, subscript_rank
 from .torch_methods import setitem_conflicts
 from .torch_placement import unplace_parameter_owners
-from .cross_file import home_elsewhere
+from .cross_file import LazyImportV, home_elsewhere
 from .devices import (
     ACCEL_KIND, CPU_KIND, RUNTIME, SELF_DEV, SELF_KIND, Dev, chosen_target, devices_conflict, index_dependent,
     parse_device_string, picks_current_device, runtime_device,
@@ -59,13 +59,12 @@ class ExpressionEvaluator:
         expressions.  It depends on the node alone: kept on it after the first time."""
         if node.__class__ is ast.Name:
             return node.id
-        try:
-            return node._tp_path
-        except AttributeError:
+        path = getattr(node, "_tp_path", _UNSET)  # (a default, not `except AttributeError`: no exception made)
+        if path is _UNSET:
             path = access_path(node)
             if isinstance(node, ast.AST):
                 node._tp_path = path
-            return path
+        return path
 
     def qualname(self, node) -> Optional[str]:
         value = self.eval(node)
@@ -275,9 +274,8 @@ class ExpressionEvaluator:
         "cuda"`, `str(device) == "cpu"`, `device == torch.device("cpu")`, `t.is_cuda`, `t.device.type
         == "cpu"`, negated by `not` / `!=`): (subject node, is it a tensor, what the body learns, what
         the else branch learns), each "cpu" (not on an accelerator), "accel" (on one) or None."""
-        try:
-            found = test._tp_device_test  # (syntax alone: kept on the node)
-        except AttributeError:
+        found = getattr(test, "_tp_device_test", _UNSET)  # (syntax alone: kept on the node)
+        if found is _UNSET:
             found = test._tp_device_test = _device_test(test)
         if found is None:
             return None
@@ -456,6 +454,9 @@ class ExpressionEvaluator:
         return UNKNOWN
 
     def expr_Name(self, node: ast.Name) -> Value:
+        value = self.frame.env.get(node.id)  # a local name (most reads): what `lookup` answers first, one call less
+        if value is not None and type(value) is not LazyImportV and (self.recorder is None or not self.recorder.scan):
+            return value
         return self.lookup(node.id)
 
     def expr_Attribute(self, node: ast.Attribute) -> Value:
@@ -675,7 +676,7 @@ class ExpressionEvaluator:
             for e in node.elts:
                 self.eval(e)
             return SeqV(None, UNKNOWN, True)
-        return SeqV(tuple(self.eval(e) for e in node.elts), UNKNOWN, True)
+        return SeqV(tuple([self.eval(e) for e in node.elts]), UNKNOWN, True)
 
     expr_List = expr_Tuple
 
@@ -975,6 +976,7 @@ _CONSTANT_TESTS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
 _DEVICE_LITERALS = {"cpu": "cpu", "cuda": "accel"}
 _PATH_NODES = (ast.Name, ast.Attribute)
 _NAMED_TEST = ("named",)
+_UNSET = object()  # not yet kept on the node (`path_of`, `device_narrowing`)
 
 
 def _device_test(test) -> Optional[tuple]:

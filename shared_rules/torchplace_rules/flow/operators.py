@@ -54,8 +54,12 @@ def bind(callable_: semantics.Callable, node: ast.Call, args: list, kwargs: dict
          receiver: Optional[tuple[Value, ast.AST]] = None) -> Optional[tuple[semantics.Overload, list[Operand]]]:
     """(overload, tensor operands with their parameter) of `node`, or None when no overload fits
     (a star argument, **kwargs, or a call PyTorch would reject by its types)."""
-    if any(a.__class__ is ast.Starred for a in node.args) or any(k.arg is None for k in node.keywords):
-        return None
+    for a in node.args:  # (loops, not `any`: this runs on every torch call)
+        if a.__class__ is ast.Starred:
+            return None
+    for k in node.keywords:
+        if k.arg is None:
+            return None
     positional = [arg_kind(v, n) for v, n in zip(args, node.args)]
     keyword_nodes = {k.arg: k.value for k in node.keywords}
     keywords = {k: arg_kind(v, keyword_nodes.get(k)) for k, v in kwargs.items()}

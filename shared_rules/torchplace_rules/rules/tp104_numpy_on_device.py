@@ -146,6 +146,8 @@ class NumpyOnDevice(Rule):
     ]
 
     def on_call(self, ev, node, qual, method, recv, args, kwargs) -> None:
+        if method != "numpy" and (not qual or not node.args):
+            return  # cheap test first (what `_converted_argument` asks first): this runs on every call
         on_accel, converts_accel = _checks(ev)
         if method == "numpy" and on_accel(recv):
             target = node.func.value

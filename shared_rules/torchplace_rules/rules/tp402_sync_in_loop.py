@@ -78,6 +78,8 @@ class SyncInLoop(Rule):
     ]
 
     def on_call(self, ev, node, qual, method, recv, args, kwargs) -> None:
+        if not ev.frame.loops:
+            return  # cheap test first (outside a loop nothing syncs every step): this runs on every call
         if not any(loop.training and _steps_directly(loop.node) for loop in ev.frame.loops) or ev.in_periodic_branch:
             return
         if method in SYNC_METHODS and _on_accel(recv):
