@@ -241,6 +241,8 @@ def operator_call(ev, node: ast.Call, name: str, callable_, args: list, kwargs: 
                 out = replace(out, rank=sources[0].rank, min_rank=sources[0].min_rank)
         elif isinstance(out, TensorV) and name in FIXED_RANK:  # torch.bmm(a, b): 3-D, as its inputs must be
             out = replace(out, rank=FIXED_RANK[name], min_rank=FIXED_RANK[name])
+        elif out.__class__ is TensorV and out.rank is None and out.min_rank == 0 and name in _NEVER_0DIM:
+            out = replace(out, min_rank=1)
         return out
     if operators.check(ev, node, operands):
         return UNKNOWN
@@ -251,6 +253,11 @@ def operator_call(ev, node: ast.Call, name: str, callable_, args: list, kwargs: 
     if result == "unknown":
         return _first_tensor_device(node, args)
     return UNKNOWN
+
+
+# `torch.cat` refuses 0-dim tensors ("zero-dimensional tensor (at position 0) cannot be concatenated"),
+# `torch.stack` adds a dimension: never a 0-dim result
+_NEVER_0DIM = frozenset({"cat", "concat", "concatenate", "stack"})
 
 
 def factory(ev, node: ast.Call, name: str, args: list, kwargs: dict, overload, operands) -> Value:
