@@ -391,6 +391,10 @@ MAC_CASES = [
      "def other_device():\n    if torch.cuda.is_available():\n        return 'cuda'\n    elif torch.backends.mps.is_available():\n"
      "        return 'mps'\n    else:\n        return 'cpu'\n"
      "m = nn.Linear(3, 2).to(get_device())\ny = m(torch.ones(4, 3, device=other_device()))\n", False, None),
+    # the answer kept in a name (`use_cuda = torch.cuda.is_available()`) is the same test
+    ("cuda-test-kept-in-a-name", "use_cuda = torch.cuda.is_available()\nDEVICE = torch.device('cuda' if use_cuda else 'cpu')\n"
+     "if use_cuda:\n    device = 'cuda'\nelif torch.backends.mps.is_available():\n    device = 'mps'\nelse:\n    device = 'cpu'\n"
+     "m = nn.Linear(3, 2).to(device)\ny = m(torch.ones(4, 3, device=DEVICE))\n", True, "TP102"),
     ("both-fall-through-to-mps", CUDA_MPS_CPU + "d2 = 'cuda' if torch.cuda.is_available() else ('mps' if torch.backends.mps.is_available() else 'cpu')\n"
      "y = torch.ones(2, 3, device=d2) + torch.ones(2, 3, device=device)\n", False, None),
     ("both-cuda-or-cpu", CUDA_OR_CPU + "d2 = 'cuda' if torch.cuda.is_available() else 'cpu'\n"

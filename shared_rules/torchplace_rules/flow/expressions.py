@@ -28,7 +28,7 @@ from .optimizers import optimizer_attribute, unlink_rebound
 from .state import NotYetSet, forget_aliases, held_values, moves_its_items, with_stored_items
 from .values import (
     MEMBERS, SELF_MOVED,
-    ACCELERATOR_AVAILABLE,
+    AcceleratorAvailable,
     FALSE, NONE, NUMBER, TRUE, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, FlagV, FuncV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
     OptimizerV, SelfV, SeqV, TensorV, Value, attrs_get, iteration_element, join_all, unproven, PROVEN as _PROVEN,
 )
@@ -225,7 +225,7 @@ class ExpressionEvaluator:
         known = self.known_answer(test)
         if known is not None:
             return known
-        return True if self.eval(test) is ACCELERATOR_AVAILABLE else None
+        return True if self.eval(test).__class__ is AcceleratorAvailable else None
 
     def mac_truth(self, test) -> Optional[bool]:
         """What an availability test answers on a machine with MPS and no CUDA (`torch.cuda.is_available()`
@@ -235,6 +235,9 @@ class ExpressionEvaluator:
             return None if inner is None else not inner
         if test.__class__ is ast.Call and not test.args:
             return api.MAC_ANSWERS.get(self.qualname(test.func))
+        if test.__class__ is ast.Name or test.__class__ is ast.Attribute:  # `CUDA = torch.cuda.is_available()`
+            value = self.frame_bound(test) if test.__class__ is ast.Attribute else self.eval(test)
+            return value.mac if value.__class__ is AcceleratorAvailable else None
         return None
 
     def known_answer(self, test) -> Optional[bool]:

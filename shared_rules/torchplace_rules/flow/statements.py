@@ -501,7 +501,7 @@ def _device_choice(stmt: ast.If, branches: list) -> Optional[dict]:
     return chosen
 
 
-_MAC_TESTS = (ast.Call, ast.UnaryOp)
+_MAC_TESTS = (ast.Call, ast.UnaryOp, ast.Name, ast.Attribute)
 
 
 def _on_a_mac(entry: dict, env: dict, other: list, mac_truth) -> None:
