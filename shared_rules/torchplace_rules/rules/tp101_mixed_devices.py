@@ -102,6 +102,14 @@ class MixedDevices(Rule):
         program never calls `torch.cuda.set_device`): the op raises whenever the chosen index is
         another one (`--gpu_id 1`), which the analysis cannot rule out.
 
+        A warning where both sides are on the same accelerator on a CUDA machine but their devices
+        were chosen differently: one by a test for CUDA alone (`"cuda" if torch.cuda.is_available()
+        else "cpu"`, `if torch.cuda.is_available(): x = x.to("cuda")`), the other by one that also
+        picks Apple's MPS (`elif torch.backends.mps.is_available(): device = torch.device("mps")`, or
+        a function returning such a choice).  On a machine with MPS and no CUDA (Apple silicon: the
+        macOS builds of PyTorch have no CUDA) the first is the CPU and the second mps, and the op
+        raises there.
+
         It also reports `optimizer.step()` of an optimizer with per-parameter state (SGD with a
         momentum, Adam, AdamW, RMSprop, ...) that loaded a state with `load_state_dict` and whose
         module was then moved in place (`model.cuda()`, `model = model.to(device)`):

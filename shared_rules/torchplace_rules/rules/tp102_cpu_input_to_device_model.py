@@ -36,6 +36,14 @@ class CpuInputToDeviceModel(Rule):
         tests) or moves first is not a mismatch.  Of a class whose `forward` cannot be read only the
         first input counts (the second may be lengths, boxes or a mask); a `torch.nn` layer's inputs
         all meet its weights.
+
+        A warning where both sides are on the same accelerator on a CUDA machine but their devices
+        were chosen differently: one by a test for CUDA alone (`"cuda" if torch.cuda.is_available()
+        else "cpu"`, `if torch.cuda.is_available(): x = x.to("cuda")`), the other by one that also
+        picks Apple's MPS (`elif torch.backends.mps.is_available(): device = torch.device("mps")`, or
+        a function returning such a choice).  On a machine with MPS and no CUDA (Apple silicon: the
+        macOS builds of PyTorch have no CUDA) the first is the CPU and the second mps, and the call
+        raises there.
     """
     example = """
         model = torch.nn.Linear(100, 50).to(device)
