@@ -8,7 +8,7 @@ from ..context import file_context
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
 from ..rule_support import (
-    accepts_device, already_reported, code_text, dev_text, fix_device_expr, made_in_module_method, origin_related, placed_device,
+    accepts_device, already_reported, code_text, dev_text, fix_device_expr, mac_warning_doc, made_in_module_method, origin_related, placed_device,
 )
 
 
@@ -102,14 +102,6 @@ class MixedDevices(Rule):
         program never calls `torch.cuda.set_device`): the op raises whenever the chosen index is
         another one (`--gpu_id 1`), which the analysis cannot rule out.
 
-        A warning where both sides are on the same accelerator on a CUDA machine but their devices
-        were chosen differently: one by a test for CUDA alone (`"cuda" if torch.cuda.is_available()
-        else "cpu"`, `if torch.cuda.is_available(): x = x.to("cuda")`), the other by one that also
-        picks Apple's MPS (`elif torch.backends.mps.is_available(): device = torch.device("mps")`, or
-        a function returning such a choice).  On a machine with MPS and no CUDA (Apple silicon: the
-        macOS builds of PyTorch have no CUDA) the first is the CPU and the second mps, and the op
-        raises there.
-
         It also reports `optimizer.step()` of an optimizer with per-parameter state (SGD with a
         momentum, Adam, AdamW, RMSprop, ...) that loaded a state with `load_state_dict` and whose
         module was then moved in place (`model.cuda()`, `model = model.to(device)`):
@@ -118,7 +110,7 @@ class MixedDevices(Rule):
         on every path to the step; a warning where only on some (a resume flag the analysis cannot
         decide: every run that loads the state raises); nothing where code touches `optimizer.state`, hands the optimizer to an
         unknown function, or the module is rebound to another one.
-    """
+    """ + mac_warning_doc("op")
     example = """
         device = torch.device("cuda")
         weights = torch.randn(5, 5, device=device)

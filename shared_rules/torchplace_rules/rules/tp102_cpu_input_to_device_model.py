@@ -6,7 +6,7 @@ from ..context.host_uses import argument_meets_weights
 from ..edits import insert_line_before, is_assignable, make_fix, method_suffix, replace_node
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
-from ..rule_support import code_text, dev_text, fix_device_expr, made_in_module_method, origin_related, placed_device
+from ..rule_support import code_text, dev_text, fix_device_expr, mac_warning_doc, made_in_module_method, origin_related, placed_device
 from ..flow.devices import mac_kind
 
 
@@ -36,15 +36,7 @@ class CpuInputToDeviceModel(Rule):
         tests) or moves first is not a mismatch.  Of a class whose `forward` cannot be read only the
         first input counts (the second may be lengths, boxes or a mask); a `torch.nn` layer's inputs
         all meet its weights.
-
-        A warning where both sides are on the same accelerator on a CUDA machine but their devices
-        were chosen differently: one by a test for CUDA alone (`"cuda" if torch.cuda.is_available()
-        else "cpu"`, `if torch.cuda.is_available(): x = x.to("cuda")`), the other by one that also
-        picks Apple's MPS (`elif torch.backends.mps.is_available(): device = torch.device("mps")`, or
-        a function returning such a choice).  On a machine with MPS and no CUDA (Apple silicon: the
-        macOS builds of PyTorch have no CUDA) the first is the CPU and the second mps, and the call
-        raises there.
-    """
+    """ + mac_warning_doc("call")
     example = """
         model = torch.nn.Linear(100, 50).to(device)
         x = torch.randn(8, 100)
