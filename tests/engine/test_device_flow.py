@@ -47,6 +47,14 @@ CASES = {
     "dict-cache-holding-another-device": ("cache = {'b': torch.zeros(2, 3, device='cuda')}\ndef grid(x, k):\n    if k not in cache:\n"
                                           "        cache[k] = torch.zeros(2, 3)\n"
                                           "    return cache[k] + x\ny = grid(torch.ones(2, 3, device='cuda'), 'a')\n", set()),
+    # on a machine with MPS and no CUDA the `else` of a test for CUDA runs: one that stops the program
+    # leaves no Mac run to warn about (the same without the `else`: TP101's Mac warning)
+    "mac-branch-that-exits": ("import sys\nif torch.cuda.is_available():\n    device = 'cuda'\nelif torch.backends.mps.is_available():\n"
+                              "    device = 'mps'\nelse:\n    device = 'cpu'\nx = torch.ones(2, 3)\nif torch.cuda.is_available():\n"
+                              "    x = x.to('cuda')\nelse:\n    sys.exit('needs a GPU')\ny = x * torch.ones(2, 3, device=device)\n", set()),
+    "mac-branch-that-goes-on": ("if torch.cuda.is_available():\n    device = 'cuda'\nelif torch.backends.mps.is_available():\n"
+                                "    device = 'mps'\nelse:\n    device = 'cpu'\nx = torch.ones(2, 3)\nif torch.cuda.is_available():\n"
+                                "    x = x.to('cuda')\ny = x * torch.ones(2, 3, device=device)\n", {(13, "TP101")}),
     # twins: a test of where a tensor is chooses that tensor's device; both branches on the CPU
     "if-else-device-of-a-tensor-is-unknown": ("if t.is_cuda:\n    device = torch.device('cuda')\nelse:\n    device = torch.device('cpu')\n"
                                               "x = torch.ones(2, device=device) + torch.ones(2)\n", set()),

@@ -8,6 +8,7 @@ after `return`/`raise`/`break`/`continue` is dead (`Terminated`).
 from __future__ import annotations
 
 import ast
+import re
 import traceback
 from dataclasses import replace
 from typing import Optional
@@ -502,6 +503,8 @@ def _device_choice(stmt: ast.If, branches: list) -> Optional[dict]:
 
 
 _MAC_TESTS = (ast.Call, ast.UnaryOp, ast.Name, ast.Attribute)
+_LEAVES = (ast.Raise, ast.Return, ast.Break, ast.Continue)
+_EXITS = re.compile(r"(^|\.)(exit|_exit|quit|abort)$")
 
 
 def _on_a_mac(entry: dict, env: dict, other: list, mac_truth) -> None:
@@ -517,6 +520,9 @@ def _on_a_mac(entry: dict, env: dict, other: list, mac_truth) -> None:
         if answer is None:
             return
         chain = chain[0].body if answer else chain[0].orelse
+    if any(node.__class__ in _LEAVES or node.__class__ is ast.Call and _EXITS.search(ast.unparse(node.func))
+           for stmt in chain for node in ast.walk(stmt)):
+        return  # (`else: sys.exit("needs a GPU")`: on a Mac the program does not go on)
     for name, value in env.items():
         if value is entry.get(name) or not isinstance(value, (TensorV, DeviceV)) or value.dev is None \
                 or value.dev.kind != ACCEL_KIND or not name.isidentifier():
