@@ -33,6 +33,19 @@ def dev_text(dev: Optional[Dev]) -> str:
     return dev.label
 
 
+def mac_warning_doc(what: str) -> str:
+    """The paragraph of TP101's and TP102's "When it reports" on the Mac warning (`what`: "op", "call")."""
+    return f"""
+        A warning where both sides are on the same accelerator on a CUDA machine but their devices
+        were chosen differently: one by a test for CUDA alone (`"cuda" if torch.cuda.is_available()
+        else "cpu"`, `if torch.cuda.is_available(): x = x.to("cuda")`), the other by one that also
+        picks Apple's MPS (`elif torch.backends.mps.is_available(): device = torch.device("mps")`, or
+        a function returning such a choice).  On a machine with MPS and no CUDA (Apple silicon: the
+        macOS builds of PyTorch have no CUDA) the first is the CPU and the second mps, and the {what}
+        raises there.
+    """
+
+
 def fix_device_expr(ev, dev: Optional[Dev], other_node: Optional[ast.AST] = None,
                     module_node: Optional[ast.AST] = None) -> Optional[str]:
     """Source text for the accelerator device, valid where the fix goes: a device in scope,

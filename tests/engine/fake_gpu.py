@@ -54,10 +54,18 @@ def _module_to(module: torch.nn.Module, *args, **kwargs) -> torch.nn.Module:
     return module
 
 
-def run_on_fake_gpu(code: str) -> BaseException | None:
+def run_on_fake_mac(code: str) -> BaseException | None:
+    """Execute `code` as on a machine with MPS and no CUDA (Apple silicon: the macOS builds of torch
+    have no CUDA, `torch.backends.mps.is_available()` is True); return the exception it raised."""
+    return run_on_fake_gpu(code, cuda=False, mps=True)
+
+
+def run_on_fake_gpu(code: str, cuda: bool = True, mps: bool = False) -> BaseException | None:
     """Execute `code`; return the exception it raised (None when it ran clean)."""
     saved = torch.cuda.is_available, torch.nn.Module.to, torch.nn.Module.cuda
-    torch.cuda.is_available = lambda: True
+    saved_mps = torch.backends.mps.is_available
+    torch.cuda.is_available = lambda: cuda
+    torch.backends.mps.is_available = lambda: mps
     torch.nn.Module.to = _module_to
     torch.nn.Module.cuda = lambda self, device=None: _module_to(self, "__cuda__")
     try:
@@ -69,5 +77,6 @@ def run_on_fake_gpu(code: str) -> BaseException | None:
         return exc
     finally:
         torch.cuda.is_available, torch.nn.Module.to, torch.nn.Module.cuda = saved
+        torch.backends.mps.is_available = saved_mps
         torch.set_default_device(None)  # a snippet's set_default_device must not outlive it
     return None

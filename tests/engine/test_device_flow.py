@@ -35,6 +35,26 @@ CASES = {
                                  "elif len(args.device_idx) == 1:\n    device = torch.device('cuda', args.device_idx[0])\n"
                                  "else:\n    device = torch.device('cuda')\n"
                                  "x = torch.ones(2, device=device) + torch.ones(2)\n", {(10, "TP101")}),
+    # a cache filled under `if k not in cache:` (across calls, a module's dict): `cache[k]` after the `if`
+    # is what the branch stores, or what an earlier call stored the same way (an empty dict has no other)
+    "dict-cache-filled-under-not-in": ("cache = {}\ndef grid(x, k):\n    if k not in cache:\n        cache[k] = torch.zeros(2, 3)\n"
+                                       "    return cache[k] + x\ny = grid(torch.ones(2, 3, device='cuda'), 'a')\n", {(8, "TP101")}),
+    "local-dict-filled-under-a-test": ("def grid(x, k, fill):\n    cache = {}\n    if fill:\n        cache[k] = torch.zeros(2, 3)\n"
+                                       "    return cache[k] + x\ny = grid(torch.ones(2, 3, device='cuda'), 'a', flag)\n", {(8, "TP101")}),
+    "dict-cache-filled-on-the-input-device": ("cache = {}\ndef grid(x, k):\n    if k not in cache:\n"
+                                              "        cache[k] = torch.zeros(2, 3, device=x.device)\n"
+                                              "    return cache[k] + x\ny = grid(torch.ones(2, 3, device='cuda'), 'a')\n", set()),
+    "dict-cache-holding-another-device": ("cache = {'b': torch.zeros(2, 3, device='cuda')}\ndef grid(x, k):\n    if k not in cache:\n"
+                                          "        cache[k] = torch.zeros(2, 3)\n"
+                                          "    return cache[k] + x\ny = grid(torch.ones(2, 3, device='cuda'), 'a')\n", set()),
+    # on a machine with MPS and no CUDA the `else` of a test for CUDA runs: one that stops the program
+    # leaves no Mac run to warn about (the same without the `else`: TP101's Mac warning)
+    "mac-branch-that-exits": ("import sys\nif torch.cuda.is_available():\n    device = 'cuda'\nelif torch.backends.mps.is_available():\n"
+                              "    device = 'mps'\nelse:\n    device = 'cpu'\nx = torch.ones(2, 3)\nif torch.cuda.is_available():\n"
+                              "    x = x.to('cuda')\nelse:\n    sys.exit('needs a GPU')\ny = x * torch.ones(2, 3, device=device)\n", set()),
+    "mac-branch-that-goes-on": ("if torch.cuda.is_available():\n    device = 'cuda'\nelif torch.backends.mps.is_available():\n"
+                                "    device = 'mps'\nelse:\n    device = 'cpu'\nx = torch.ones(2, 3)\nif torch.cuda.is_available():\n"
+                                "    x = x.to('cuda')\ny = x * torch.ones(2, 3, device=device)\n", {(13, "TP101")}),
     # twins: a test of where a tensor is chooses that tensor's device; both branches on the CPU
     "if-else-device-of-a-tensor-is-unknown": ("if t.is_cuda:\n    device = torch.device('cuda')\nelse:\n    device = torch.device('cpu')\n"
                                               "x = torch.ones(2, device=device) + torch.ones(2)\n", set()),

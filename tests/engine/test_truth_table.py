@@ -7,7 +7,7 @@ import pytest
 
 from torchplace_rules import Severity, check_source
 
-from .fake_gpu import run_on_fake_gpu
+from .fake_gpu import run_on_fake_gpu, run_on_fake_mac
 
 HEADER = "import torch\nimport torch.nn as nn\ndevice = torch.device('cuda')\n"
 
@@ -285,6 +285,12 @@ CASES = [
      "import json\nw = json.loads('2.0')\nloss = w * torch.ones(3, device=device).sum()\ny = loss + torch.ones(3, device=device)\n",
      False, None),
     ("einsum-cuda-result-meets-cuda", "q = torch.ones(2, 3, device=device)\ny = torch.einsum('ij,kj->ik', q, q) + torch.ones(2, 2, device=device)\n", False, None),
+    # torch.cat refuses 0-dim tensors and torch.stack adds a dimension: their CPU result is never a
+    # 0-dim tensor PyTorch lets meet a CUDA one
+    ("cat-of-unknown-rank-is-not-0dim", "r = torch.ones(2, 3).repeat(*[1, 1])\ny = torch.cat([r, r]) + torch.ones(4, 3, device=device)\n",
+     True, "TP101"),
+    ("stack-of-unknown-rank-is-not-0dim", "r = torch.ones(3).repeat(*[1])\ny = torch.stack([r, r]) * torch.ones(2, 3, device=device)\n",
+     True, "TP101"),
     # a list item replaced at an index not known (`cores[d] = ...`) is one of the items or the new value:
     # all on the GPU here, so the CPU pad meets a CUDA tensor
     ("list-item-replaced-at-an-unknown-index-stays-cuda",
@@ -383,11 +389,71 @@ def test_semantics(name, code, raises, expected):
     source = HEADER + code
     error = run_on_fake_gpu(source)
     assert (error is not None) == raises, f"PyTorch disagrees with the table for {name}: {error!r}"
+    loud = _loud_codes(source, expected)
+    assert expected in loud if expected is not None else loud == [], loud
+
+
+def _loud_codes(source: str, expected):
+    """The codes of the findings at warning severity and above (with their messages where they are not the expected)."""
     loud = [f for f in check_source(source, "t.py") if f.severity <= Severity.WARNING]
-    if expected is None:
-        assert loud == [], [f"{f.code} {f.message}" for f in loud]
-    else:
-        assert expected in [f.code for f in loud], [f"{f.code} {f.message}" for f in loud]
+    return [f.code if f.code == expected else f"{f.code} {f.severity.label}: {f.message}" for f in loud]
+
+
+# A machine with MPS and no CUDA (Apple silicon: the macOS builds of torch have no CUDA, so
+# `torch.cuda.is_available()` is False there; `torch.backends.mps.is_available()` is True).  A device
+# chosen by a test for CUDA alone is the CPU there while one chosen by a chain that falls through to
+# MPS is mps: each case runs clean on a CUDA machine and raises (or not) on the Mac, and the engine
+# reports it (a warning: only on such a machine) or stays quiet.
+MAC_HEADER = "import torch\nimport torch.nn as nn\n"
+CUDA_OR_CPU = "DEVICE = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+CUDA_MPS_CPU = ("if torch.cuda.is_available():\n    device = torch.device('cuda')\nelif torch.backends.mps.is_available():\n"
+                "    device = torch.device('mps')\nelse:\n    device = torch.device('cpu')\n")
+MPS_FIRST = ("if torch.backends.mps.is_available():\n    device = torch.device('mps')\nelif torch.cuda.is_available():\n"
+             "    device = 'cuda'\nelse:\n    device = 'cpu'\n")
+MAC_CASES = [
+    ("cuda-or-cpu-meets-cuda-mps-cpu", CUDA_OR_CPU + CUDA_MPS_CPU + "y = torch.ones(2, 3, device=DEVICE) + torch.ones(2, 3, device=device)\n",
+     True, "TP101"),
+    ("cuda-or-cpu-string-meets-mps-first", "DEVICE = 'cuda' if torch.cuda.is_available() else 'cpu'\n" + MPS_FIRST
+     + "y = torch.cat([torch.ones(2, 3).to(DEVICE), torch.ones(2, 3).to(device)])\n", True, "TP101"),
+    ("moved-only-if-cuda-meets-cuda-mps-cpu", CUDA_MPS_CPU + "x = torch.ones(2, 3)\nif torch.cuda.is_available():\n"
+     "    x = x.to('cuda')\ny = x * torch.ones(2, 3, device=device)\n", True, "TP101"),
+    ("module-on-cuda-mps-cpu-input-on-cuda-or-cpu", CUDA_OR_CPU + CUDA_MPS_CPU
+     + "m = nn.Linear(3, 2).to(device)\ny = m(torch.ones(4, 3).to(DEVICE))\n", True, "TP102"),
+    ("module-on-cuda-or-cpu-input-on-mps-first", CUDA_OR_CPU + MPS_FIRST
+     + "m = nn.Linear(3, 2).to(DEVICE)\ny = m(torch.ones(4, 3, device=device))\n", True, "TP102"),
+    # the same choices made by functions that return a device
+    ("function-returning-cuda-or-cpu-meets-one-falling-through-to-mps",
+     "def get_device():\n    if torch.cuda.is_available():\n        return torch.device('cuda')\n"
+     "    if torch.backends.mps.is_available():\n        return torch.device('mps')\n    return torch.device('cpu')\n"
+     "def old_device():\n    if torch.cuda.is_available():\n        return 'cuda'\n    return 'cpu'\n"
+     "m = nn.Linear(3, 2).to(get_device())\ny = m(torch.ones(4, 3, device=old_device()))\n", True, "TP102"),
+    ("functions-both-falling-through-to-mps",
+     "def get_device():\n    if torch.cuda.is_available():\n        return torch.device('cuda')\n"
+     "    if torch.backends.mps.is_available():\n        return torch.device('mps')\n    return torch.device('cpu')\n"
+     "def other_device():\n    if torch.cuda.is_available():\n        return 'cuda'\n    elif torch.backends.mps.is_available():\n"
+     "        return 'mps'\n    else:\n        return 'cpu'\n"
+     "m = nn.Linear(3, 2).to(get_device())\ny = m(torch.ones(4, 3, device=other_device()))\n", False, None),
+    # the answer kept in a name (`use_cuda = torch.cuda.is_available()`) is the same test
+    ("cuda-test-kept-in-a-name", "use_cuda = torch.cuda.is_available()\nDEVICE = torch.device('cuda' if use_cuda else 'cpu')\n"
+     "if use_cuda:\n    device = 'cuda'\nelif torch.backends.mps.is_available():\n    device = 'mps'\nelse:\n    device = 'cpu'\n"
+     "m = nn.Linear(3, 2).to(device)\ny = m(torch.ones(4, 3, device=DEVICE))\n", True, "TP102"),
+    ("both-fall-through-to-mps", CUDA_MPS_CPU + "d2 = 'cuda' if torch.cuda.is_available() else ('mps' if torch.backends.mps.is_available() else 'cpu')\n"
+     "y = torch.ones(2, 3, device=d2) + torch.ones(2, 3, device=device)\n", False, None),
+    ("both-cuda-or-cpu", CUDA_OR_CPU + "d2 = 'cuda' if torch.cuda.is_available() else 'cpu'\n"
+     "m = nn.Linear(3, 2).to(DEVICE)\ny = m(torch.ones(4, 3, device=d2))\n", False, None),
+    ("zero-dim-cuda-or-cpu-meets-mps", CUDA_OR_CPU + CUDA_MPS_CPU
+     + "s = torch.ones(3, device=DEVICE).sum()\ny = s * torch.ones(2, 3, device=device)\n", False, None),
+]
+
+
+@pytest.mark.parametrize("name,code,raises,expected", MAC_CASES, ids=[c[0] for c in MAC_CASES])
+def test_semantics_on_a_mac(name, code, raises, expected):
+    source = MAC_HEADER + code
+    assert run_on_fake_gpu(source) is None, f"{name} must run on a CUDA machine"
+    error = run_on_fake_mac(source)
+    assert (error is not None) == raises, f"PyTorch disagrees with the table for {name} on a Mac: {error!r}"
+    assert _loud_codes(source, expected) == ([] if expected is None else [expected])
+    assert all(f.severity == Severity.WARNING for f in check_source(source, "t.py") if f.code == expected)
 
 
 @pytest.mark.parametrize("name,code,expected", ENGINE_ONLY, ids=[c[0] for c in ENGINE_ONLY])

@@ -23,12 +23,17 @@ ACCEL_TYPES = ("cuda", "mps", "xpu", "xla", "hpu", "npu", "mtia", "privateuseone
 class Dev:
     """Where a value lives.  `kind` is cpu, accel, or self (the enclosing
     module's device, unknown but consistent); `label` tells accelerators
-    apart (cuda:0 vs cuda:1); `expr` is source text naming it, for fixes."""
+    apart (cuda:0 vs cuda:1); `expr` is source text naming it, for fixes.
+    `mac`: where it is on a machine with MPS and no CUDA (Apple silicon), where a test of which
+    accelerator is there chose it (`"cuda" if torch.cuda.is_available() else "cpu"` is "cpu" there,
+    a chain that falls through to `torch.device("mps")` is "mps"); None where no such test chose it
+    (see `mac_kind`)."""
 
     kind: str
     label: str
     expr: Optional[str] = None
     at: Optional[ast.AST] = field(default=None, compare=False, hash=False)
+    mac: Optional[str] = None
 
     @property
     def is_cpu(self) -> bool:
@@ -48,9 +53,30 @@ def join_dev(a: Optional[Dev], b: Optional[Dev]) -> Optional[Dev]:
         return None
     if a.kind != b.kind or a.label != b.label:
         return None
-    if a.expr != b.expr:
-        return Dev(a.kind, a.label, None, a.at)
+    if a.expr != b.expr or a.mac != b.mac:
+        return Dev(a.kind, a.label, a.expr if a.expr == b.expr else None, a.at, a.mac if a.mac == b.mac else None)
     return a
+
+
+def mac_kind(dev: Dev) -> Optional[str]:
+    """"cpu" or "mps": where `dev` is on a machine with MPS and no CUDA (the macOS builds of PyTorch
+    have no CUDA: `torch.cuda.is_available()` is False there, `torch.backends.mps.is_available()`
+    True on Apple silicon).  None where that does not follow from the code (`"cuda"` itself, a choice
+    made by a flag)."""
+    if dev.kind == CPU_KIND:
+        return "cpu"
+    if dev.kind == ACCEL_KIND and dev.label.startswith("mps"):
+        return "mps"
+    return dev.mac
+
+
+def mac_conflict(a: Dev, b: Dev) -> bool:
+    """Two accelerator devices that are the same on a CUDA machine but, on a machine with MPS and
+    no CUDA, one is mps and the other the CPU (a choice that only tests for CUDA)."""
+    if a.mac is None and b.mac is None:
+        return False
+    ka, kb = mac_kind(a), mac_kind(b)
+    return ka is not None and kb is not None and ka != kb
 
 
 def chosen_target(a: Optional[Dev], b: Optional[Dev]) -> Optional[Dev]:

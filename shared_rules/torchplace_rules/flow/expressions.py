@@ -19,6 +19,7 @@ from .torch_placement import unplace_parameter_owners
 from .cross_file import LazyImportV, home_elsewhere
 from .devices import (
     ACCEL_KIND, CPU_KIND, RUNTIME, SELF_DEV, SELF_KIND, Dev, chosen_target, devices_conflict, index_dependent,
+    mac_conflict, mac_kind,
     parse_device_string, picks_current_device, runtime_device,
 )
 from .class_model import NAMESPACE_INFO
@@ -28,7 +29,7 @@ from .optimizers import optimizer_attribute, unlink_rebound
 from .state import NotYetSet, forget_aliases, held_values, moves_its_items, with_stored_items
 from .values import (
     MEMBERS, SELF_MOVED,
-    ACCELERATOR_AVAILABLE,
+    AcceleratorAvailable,
     FALSE, NONE, NUMBER, TRUE, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, FlagV, FuncV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
     OptimizerV, SelfV, SeqV, TensorV, Value, attrs_get, iteration_element, join_all, unproven, PROVEN as _PROVEN,
 )
@@ -171,6 +172,9 @@ class ExpressionEvaluator:
         env = self.frame.env
         for k in [k for k in env if path in k and k.startswith((path + ".", path + "["))]:
             del env[k]
+        if path not in env and self.frame.kind != "module" and value.__class__ is DictV and path not in self.frame.before \
+                and path.isidentifier():
+            self.frame.before[path] = value  # (a module's dict filled here: a path that does not store still reads it)
         env[path] = _with_item_stored(value, stored) if direct and key.__class__ is not ast.Slice else UNKNOWN
 
     def store_under_name(self, target: ast.Subscript, value: Value) -> None:
@@ -221,7 +225,20 @@ class ExpressionEvaluator:
         known = self.known_answer(test)
         if known is not None:
             return known
-        return True if self.eval(test) is ACCELERATOR_AVAILABLE else None
+        return True if self.eval(test).__class__ is AcceleratorAvailable else None
+
+    def mac_truth(self, test) -> Optional[bool]:
+        """What an availability test answers on a machine with MPS and no CUDA (`torch.cuda.is_available()`
+        False, `torch.backends.mps.is_available()` True); None for any other test."""
+        if test.__class__ is ast.UnaryOp and test.op.__class__ is ast.Not:
+            inner = self.mac_truth(test.operand)
+            return None if inner is None else not inner
+        if test.__class__ is ast.Call and not test.args:
+            return api.MAC_ANSWERS.get(self.qualname(test.func))
+        if test.__class__ is ast.Name or test.__class__ is ast.Attribute:  # `CUDA = torch.cuda.is_available()`
+            value = self.frame_bound(test) if test.__class__ is ast.Attribute else self.eval(test)
+            return value.mac if value.__class__ is AcceleratorAvailable else None
+        return None
 
     def known_answer(self, test) -> Optional[bool]:
         """Tests whose answer the values give exactly: `x is None` for a local name that is None on
@@ -642,10 +659,15 @@ class ExpressionEvaluator:
 
     def expr_IfExp(self, node: ast.IfExp) -> Value:
         assumed = self.assumed_truth(node.test)
-        if assumed is True:
-            return self.eval(node.body)
-        if assumed is False:
-            return self.eval(node.orelse)
+        if assumed is not None:
+            taken = self.eval(node.body if assumed else node.orelse)
+            if taken.__class__ is DeviceV and taken.dev.kind == ACCEL_KIND and self.mac_truth(node.test) is (not assumed):
+                # `"cuda" if torch.cuda.is_available() else "cpu"`: on a machine with MPS and no CUDA, the other one
+                other = self.eval(node.orelse if assumed else node.body)
+                kind = mac_kind(other.dev) if other.__class__ is DeviceV else None
+                if kind is not None:
+                    return replace(taken, dev=replace(taken.dev, mac=kind))
+            return taken
         narrowed = none_test(node.test)
         if narrowed is not None and narrowed[0] in self.frame.env:
             # `x if x is None else x.cuda()`: where the test says None, x is None
@@ -842,12 +864,13 @@ class ExpressionEvaluator:
             for i in range(1, len(accels)):
                 a, b = accels[0][0].dev, accels[i][0].dev
                 zero = self.current_cuda_is_zero and not self.named_where_current_is_picked(a, b)
-                kind = "op" if devices_conflict(a, b, zero) else "op_index" if index_dependent(a, b, zero) else None
+                kind = "op" if devices_conflict(a, b, zero) else "op_index" if index_dependent(a, b, zero) \
+                    else "op_mac" if mac_conflict(a, b) else None
                 if kind is not None:
                     # (cuda:<i>, i chosen at run time, against cuda:0: it raises whenever i is not 0)
                     first, other = accels[0], accels[i]
-                    if kind == "op_index" and b.label == RUNTIME:
-                        first, other = other, first  # (`other` is the one on the run-time index)
+                    if kind == "op_index" and b.label == RUNTIME or kind == "op_mac" and mac_kind(b) == "mps":
+                        first, other = other, first  # (`other` is the one on the run-time index, or on mps on a Mac)
                     self.emit("conflict", Conflict(node, kind, other[0], other[1], first[0], first[1], first[0].dev))
                     return True
             return False

@@ -72,16 +72,25 @@ def join_env(a: dict, b: dict, before: Optional[dict] = None) -> dict:
     for key, value in a.items():
         other = b.get(key)
         if other is None:
-            out[key] = _join_before(value, before[key]) if key in before else _one_path(key, value)
+            out[key] = _join_before(value, before[key]) if key in before else _one_path(key, value, b, before)
         else:
             out[key] = value if value is other else value.join(other)
     for key in b.keys() - a.keys():
-        out[key] = _join_before(b[key], before[key]) if key in before else _one_path(key, b[key])
+        out[key] = _join_before(b[key], before[key]) if key in before else _one_path(key, b[key], a, before)
     return out
 
 
-def _one_path(key: str, value: Value) -> Value:
-    return value if value.__class__ in _ONE_PATH and key.isidentifier() else UNKNOWN
+def _one_path(key: str, value: Value, other: dict, before: dict) -> Value:
+    if value.__class__ in _ONE_PATH and key.isidentifier():
+        return value
+    if key[-1] == "]" and "[<" in key:
+        # `d[k]`, stored under the name k on this path only (`if k not in d: d[k] = v`): on the other
+        # path it is one of the dict's values; an empty dict has none to read (a read raises KeyError)
+        name = key[:key.index("[<")]
+        container = other.get(name) or before.get(name)
+        if isinstance(container, DictV):
+            return value if container.items == () else value.join(container.elem)
+    return UNKNOWN
 
 
 class NotYetSet:

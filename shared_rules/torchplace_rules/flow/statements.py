@@ -8,6 +8,7 @@ after `return`/`raise`/`break`/`continue` is dead (`Terminated`).
 from __future__ import annotations
 
 import ast
+import re
 import traceback
 from dataclasses import replace
 from typing import Optional
@@ -15,7 +16,7 @@ from typing import Optional
 from ..model import EngineError
 from ..syntax_nodes import own_nodes
 from .cross_file import decorator_from_project, import_from, import_module, import_star
-from .devices import chosen_index, chosen_target, tests_a_device
+from .devices import ACCEL_KIND, Dev, chosen_index, chosen_target, mac_kind, parse_device_string, tests_a_device
 from .state import (
     MAX_LOOP_PASSES, MODULE_MOVES, LoopContext, Terminated, forget_aliases, forget_held_by, forget_reflected, held_values,
     join_env, moves_its_items, same_env, with_held_attributes, with_stored_items,
@@ -194,6 +195,7 @@ class StatementRunner:
 
     def stmt_If(self, stmt: ast.If) -> None:
         assumed = self.assumed_truth(stmt.test)
+        returns = self.frame.returns
         entry = self.frame.env
         branches = []
         # `if device == "cpu":` / `if t.is_cuda:`: what each branch learns of a device (rare: syntax first)
@@ -225,6 +227,17 @@ class StatementRunner:
                     self.frame.env = env
                     self.restore_device(changed)
         self.frame.env = entry
+        if assumed is not None and stmt.test.__class__ in _MAC_TESTS and self.mac_truth(stmt.test) is (not assumed):
+            other = stmt.orelse if assumed else stmt.body
+            if branches:
+                _on_a_mac(entry, branches[0], other, self.mac_truth)
+            elif returns is None and self.frame.returns.__class__ is DeviceV and self.frame.returns.dev.kind == ACCEL_KIND:
+                # `if torch.cuda.is_available(): return torch.device("cuda")` ... `return torch.device("mps")`
+                func = self.frame.func
+                after = func.body[func.body.index(stmt) + 1:] if func is not None and not other and stmt in func.body else []
+                kind = _returned_on_a_mac(other or after, self.mac_truth)
+                if kind is not None:
+                    self.frame.returns = replace(self.frame.returns, dev=replace(self.frame.returns.dev, mac=kind))
         chosen = _device_choice(stmt, branches) if len(branches) == 2 and stmt.orelse else None
         self.merge(branches)
         if chosen:
@@ -487,6 +500,83 @@ def _device_choice(stmt: ast.If, branches: list) -> Optional[dict]:
             chosen = chosen or {}
             chosen[name] = DeviceV(target, a.not_none and b.not_none)
     return chosen
+
+
+_MAC_TESTS = (ast.Call, ast.UnaryOp, ast.Name, ast.Attribute)
+_LEAVES = (ast.Raise, ast.Return, ast.Break, ast.Continue)
+_EXITS = re.compile(r"(^|\.)(exit|_exit|quit|abort)$")
+
+
+def _on_a_mac(entry: dict, env: dict, other: list, mac_truth) -> None:
+    """An `if` on an availability test a machine with MPS and no CUDA answers the other way
+    (`if torch.cuda.is_available(): device = torch.device("cuda")` ... `else: device = torch.device("cpu")`,
+    `if torch.cuda.is_available(): x = x.to("cuda")`): the names the branch taken placed on an
+    accelerator hold, on such a machine, what `other` (the branch not taken, followed down an `elif`
+    chain of such tests) binds them to, a device string or `torch.device(...)` of one, or else what
+    they held before the `if`.  Kept as their device's `mac` (`devices.mac_kind`)."""
+    chain = other
+    while len(chain) == 1 and chain[0].__class__ is ast.If:
+        answer = mac_truth(chain[0].test)
+        if answer is None:
+            return
+        chain = chain[0].body if answer else chain[0].orelse
+    if any(node.__class__ in _LEAVES or node.__class__ is ast.Call and _EXITS.search(ast.unparse(node.func))
+           for stmt in chain for node in ast.walk(stmt)):
+        return  # (`else: sys.exit("needs a GPU")`: on a Mac the program does not go on)
+    for name, value in env.items():
+        if value is entry.get(name) or not isinstance(value, (TensorV, DeviceV)) or value.dev is None \
+                or value.dev.kind != ACCEL_KIND or not name.isidentifier():
+            continue
+        kind = _bound_on_a_mac(chain, name, entry.get(name))
+        if kind is not None and kind != mac_kind(value.dev):
+            env[name] = replace(value, dev=replace(value.dev, mac=kind))
+
+
+def _returned_on_a_mac(stmts: list, mac_truth) -> Optional[str]:
+    """"cpu"/"mps": what the first `return` of a device literal that runs on a Mac returns, down a chain of
+    availability tests (`if torch.backends.mps.is_available(): return "mps"`, then `return "cpu"`); None
+    where another statement or test comes first."""
+    for stmt in stmts:
+        if stmt.__class__ is ast.Return:
+            literal = _literal_device(stmt.value) if stmt.value is not None else None
+            return mac_kind(literal) if literal is not None else None
+        if stmt.__class__ is not ast.If:
+            return None
+        answer = mac_truth(stmt.test)
+        if answer is None:
+            return None
+        chosen = stmt.body if answer else stmt.orelse
+        if chosen:
+            return _returned_on_a_mac(chosen, mac_truth)
+    return None
+
+
+def _bound_on_a_mac(chain: list, name: str, before) -> Optional[str]:
+    """Where `name` is after `chain` runs on a Mac: "cpu"/"mps" where one assignment binds it to a
+    device literal, what it held before where nothing in `chain` binds it; None otherwise."""
+    literal = None
+    for stmt in chain:
+        for node in ast.walk(stmt):
+            if node.__class__ is ast.Name and node.id == name and node.ctx.__class__ is not ast.Load:
+                if literal is not None or stmt.__class__ is not ast.Assign or len(stmt.targets) != 1 \
+                        or stmt.targets[0] is not node:
+                    return None
+                literal = _literal_device(stmt.value)
+                if literal is None:
+                    return None
+    if literal is not None:
+        return mac_kind(literal)
+    return mac_kind(before.dev) if isinstance(before, (TensorV, DeviceV)) and before.dev is not None else None
+
+
+def _literal_device(node) -> Optional[Dev]:
+    """`"cpu"`, `"mps"`, `torch.device("mps")`."""
+    if node.__class__ is ast.Call and node.func.__class__ is ast.Attribute and node.func.attr == "device" \
+            and len(node.args) == 1 and not node.keywords:
+        node = node.args[0]
+    if node.__class__ is ast.Constant and isinstance(node.value, str):
+        return parse_device_string(node.value)
+    return None
 
 
 def _has_training_step(body) -> bool:

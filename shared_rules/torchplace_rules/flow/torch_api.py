@@ -75,6 +75,11 @@ MODULE_BASES = {"torch.nn.Module", "torch.nn.modules.module.Module", "nn.Module"
                 *PRIVATE_MODULE_BASES}
 CUDA_AVAILABILITY = {"torch.cuda.is_available", "torch.backends.mps.is_available", "torch.xpu.is_available",
                      "torch.accelerator.is_available", "torch.mps.is_available"}
+# What the availability tests answer on a machine with MPS and no CUDA (Apple silicon: the macOS
+# builds of PyTorch have no CUDA; `torch.accelerator` answers for MPS there).
+MAC_ANSWERS = {"torch.cuda.is_available": False, "torch.xpu.is_available": False,
+               "torch.backends.mps.is_available": True, "torch.mps.is_available": True,
+               "torch.accelerator.is_available": True}
 TRAINING_STEP_METHODS = {"backward", "step"}
 PARAMETER_CLASSES = {"torch.nn.Parameter", "torch.nn.parameter.Parameter"}
 

@@ -20,7 +20,7 @@ from .ranks import FIXED_RANK, SAME_RANK, factory_rank
 from .state import forget_moved_arguments
 from .optimizers import make_optimizer, optimizer_class
 from .torchvision_transforms import transform_call
-from .values import ACCELERATOR_AVAILABLE, NONE, NUMBER, EncodingV, QualV, UNKNOWN, BatchV, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, ObjectV, PlacedV, SeqV, TensorV, Value, map_leaves
+from .values import ACCELERATOR_AVAILABLE, AVAILABLE_BUT_NOT_ON_A_MAC, AVAILABLE_ON_A_MAC, NONE, NUMBER, EncodingV, QualV, UNKNOWN, BatchV, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, ObjectV, PlacedV, SeqV, TensorV, Value, map_leaves
 
 def kw_device(ev, node: ast.Call, kwargs: dict) -> tuple[bool, Optional[Dev]]:
     """(has a device= keyword, its device when known).  `device=None` is no device: the default,
@@ -83,7 +83,8 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
     if qual == "torch.device":
         return torch_device(node, args)
     if qual in api.CUDA_AVAILABILITY:
-        return ACCELERATOR_AVAILABLE
+        mac = api.MAC_ANSWERS.get(qual)
+        return ACCELERATOR_AVAILABLE if mac is None else AVAILABLE_ON_A_MAC if mac else AVAILABLE_BUT_NOT_ON_A_MAC
     if head in ("torch", "torch.cuda") and last in LEGACY_TENSOR_TYPES:
         return legacy_tensor(ev, node, head, last, args)
     if qual in ("torch.autograd.Variable", "torch.autograd.variable.Variable"):
@@ -241,6 +242,8 @@ def operator_call(ev, node: ast.Call, name: str, callable_, args: list, kwargs: 
                 out = replace(out, rank=sources[0].rank, min_rank=sources[0].min_rank)
         elif isinstance(out, TensorV) and name in FIXED_RANK:  # torch.bmm(a, b): 3-D, as its inputs must be
             out = replace(out, rank=FIXED_RANK[name], min_rank=FIXED_RANK[name])
+        elif out.__class__ is TensorV and out.rank is None and out.min_rank == 0 and name in _NEVER_0DIM:
+            out = replace(out, min_rank=1)
         return out
     if operators.check(ev, node, operands):
         return UNKNOWN
@@ -251,6 +254,11 @@ def operator_call(ev, node: ast.Call, name: str, callable_, args: list, kwargs: 
     if result == "unknown":
         return _first_tensor_device(node, args)
     return UNKNOWN
+
+
+# `torch.cat` refuses 0-dim tensors ("zero-dimensional tensor (at position 0) cannot be concatenated"),
+# `torch.stack` adds a dimension: never a 0-dim result
+_NEVER_0DIM = frozenset({"cat", "concat", "concatenate", "stack"})
 
 
 def factory(ev, node: ast.Call, name: str, args: list, kwargs: dict, overload, operands) -> Value:

@@ -14,7 +14,7 @@ from typing import Optional
 
 from . import operators
 from . import torch_api as api
-from .devices import ACCEL_KIND, CPU, RUNTIME, SELF_KIND, Dev
+from .devices import ACCEL_KIND, CPU, RUNTIME, SELF_KIND, Dev, mac_conflict
 from .events import Conflict
 from .ranks import FIXED_RANK, SAME_RANK, method_rank
 from .state import follow_move, forget_aliases, held_values
@@ -339,6 +339,11 @@ def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwar
                     ev.emit("conflict", Conflict(node, "module_input", tensor, arg, module, node.func, module.dev))
                     conflict = conflict or module.dev.kind == ACCEL_KIND
                     continue
+                if (tensor.dev.mac is not None or module.dev.mac is not None) and tensor.dev.kind == ACCEL_KIND \
+                        and module.dev.kind == ACCEL_KIND and mac_conflict(tensor.dev, module.dev):
+                    # the same accelerator on a CUDA machine; on one with MPS and no CUDA one is the CPU
+                    ev.emit("conflict", Conflict(node, "module_mac", tensor, arg, module, node.func, module.dev))
+                    break
                 # (an input on "the module's device" meets a layer made on the CPU in a method only where
                 # this call context placed the module: unmoved, both are on the CPU and the call runs)
                 if module.dev.is_cpu and module.known_class and tensor.dev.kind == ACCEL_KIND:

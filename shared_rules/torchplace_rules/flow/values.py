@@ -75,17 +75,28 @@ class _Number(Value):
 NUMBER = _Number()
 
 
-class _AcceleratorAvailable(Value):
+class AcceleratorAvailable(Value):
     """What `torch.cuda.is_available()` (and friends) returned, kept in a name (`CUDA =
-    torch.cuda.is_available()`): a test of it is taken as true, as a test of the call is."""
+    torch.cuda.is_available()`): a test of it is taken as true, as a test of the call is.  `mac`: what
+    it answers on a machine with MPS and no CUDA (False for CUDA's test, True for MPS's; None: either)."""
 
-    __slots__ = ()
+    __slots__ = ("mac",)
+
+    def __init__(self, mac: Optional[bool] = None):
+        self.mac = mac
 
     def __repr__(self) -> str:
-        return "ACCELERATOR_AVAILABLE"
+        return "ACCELERATOR_AVAILABLE" if self.mac is None else f"ACCELERATOR_AVAILABLE(mac={self.mac})"
+
+    def join(self, other: "Value") -> "Value":
+        if other.__class__ is AcceleratorAvailable:
+            return self if other.mac is self.mac else ACCELERATOR_AVAILABLE
+        return Value.join(self, other)
 
 
-ACCELERATOR_AVAILABLE = _AcceleratorAvailable()
+ACCELERATOR_AVAILABLE = AcceleratorAvailable()
+AVAILABLE_BUT_NOT_ON_A_MAC = AcceleratorAvailable(False)  # torch.cuda.is_available()
+AVAILABLE_ON_A_MAC = AcceleratorAvailable(True)  # torch.backends.mps.is_available()
 
 
 class FlagV(Value):

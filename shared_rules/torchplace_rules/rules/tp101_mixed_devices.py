@@ -8,7 +8,7 @@ from ..context import file_context
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
 from ..rule_support import (
-    accepts_device, already_reported, code_text, dev_text, fix_device_expr, made_in_module_method, origin_related, placed_device,
+    accepts_device, already_reported, code_text, dev_text, fix_device_expr, mac_warning_doc, made_in_module_method, origin_related, placed_device,
 )
 
 
@@ -110,7 +110,7 @@ class MixedDevices(Rule):
         on every path to the step; a warning where only on some (a resume flag the analysis cannot
         decide: every run that loads the state raises); nothing where code touches `optimizer.state`, hands the optimizer to an
         unknown function, or the module is rebound to another one.
-    """
+    """ + mac_warning_doc("op")
     example = """
         device = torch.device("cuda")
         weights = torch.randn(5, 5, device=device)
@@ -244,12 +244,15 @@ class MixedDevices(Rule):
         if c.kind in ("optimizer_state", "optimizer_state_maybe"):
             self.stale_optimizer_state(ev, c)
             return
-        if c.cpu.batch is not None or c.kind not in ("op", "index", "op_index") or other_dev.kind != "accel":
+        if c.cpu.batch is not None or c.kind not in ("op", "index", "op_index", "op_mac") or other_dev.kind != "accel":
             return
         if made_in_module_method(ev, c) or _cause_reported(ev, self.code, c):
             return
         if c.kind == "op_index":
             self.index_chosen_at_run_time(ev, c)
+            return
+        if c.kind == "op_mac":
+            self.cpu_on_a_mac(ev, c)
             return
         # A 0-dim CPU tensor may meet a CUDA tensor in arithmetic: without the rank it is not proven.
         # (A 0-dim tensor on another accelerator, cuda:0 with cuda:1, raises whatever its rank.)
@@ -292,6 +295,24 @@ class MixedDevices(Rule):
         related = [origin_related(c.cpu_node, c.cpu, f"placed on {where.partition(' (')[0]} here"),
                    origin_related(c.other_node, c.other, "placed on the run-time CUDA device here")]
         ev.report(self, c.node, message, [r for r in related if r], self.index_fix(ev, c), severity=Severity.WARNING)
+
+    def cpu_on_a_mac(self, ev, c) -> None:
+        """c.cpu's device was chosen by a test for CUDA alone (the CPU where there is none), c.other's by
+        one that also picks MPS: on a machine with MPS and no CUDA (Apple silicon) the op meets a CPU
+        tensor and an mps one, and raises there (a 0-dim CPU tensor is let through, as on CUDA)."""
+        if c.cpu.maybe_scalar and isinstance(c.node, _ITERATOR_OPS) and not isinstance(getattr(c.node, "op", None), ast.MatMult):
+            return
+        src = ev.src
+        cpu_text, other_text = code_text(src, c.cpu_node), code_text(src, c.other_node)
+        mac_cpu, mac_mps = _named(c.cpu.dev), _named(c.other.dev)
+        if mac_cpu == mac_mps:  # (two variables of one name, in two files)
+            mac_cpu, mac_mps = "a device chosen by a test for CUDA alone", "one chosen with MPS in mind"
+        message = (f"`{cpu_text}` is on {mac_cpu}, the CPU on a machine with MPS and no CUDA (Apple silicon), but "
+                   f"`{other_text}` is on {mac_mps}, mps there: this raises \"Expected all tensors to be on the same "
+                   "device\" on such a machine; choose both devices the same way")
+        related = [origin_related(c.cpu_node, c.cpu, f"placed on {mac_cpu} here (only CUDA is tested for)"),
+                   origin_related(c.other_node, c.other, f"placed on {mac_mps} here")]
+        ev.report(self, c.node, message, [r for r in related if r], None, severity=Severity.WARNING)
 
     def index_fix(self, ev, c):
         """`x.cuda()` -> `x.to(device)` (the run-time device), else the usual fix."""
@@ -343,3 +364,8 @@ class MixedDevices(Rule):
                 return make_fix(f"Create `{code_text(ev.src, factory)}` with `device={expr}`", not c.cpu.random, edit)
         return make_fix(f"Move `{code_text(ev.src, c.cpu_node)}` with `.to({expr})`", True,
                         *method_suffix(ev.src, c.cpu_node, f".to({expr})"))
+
+
+def _named(dev) -> str:
+    """A device as the Mac message names it: its variable where one holds it (`DEVICE`), else its label."""
+    return f"`{dev.expr}`" if dev.expr else dev.label

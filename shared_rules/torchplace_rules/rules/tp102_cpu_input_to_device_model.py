@@ -6,7 +6,8 @@ from ..context.host_uses import argument_meets_weights
 from ..edits import insert_line_before, is_assignable, make_fix, method_suffix, replace_node
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
-from ..rule_support import code_text, dev_text, fix_device_expr, made_in_module_method, origin_related, placed_device
+from ..rule_support import code_text, dev_text, fix_device_expr, mac_warning_doc, made_in_module_method, origin_related, placed_device
+from ..flow.devices import mac_kind
 
 
 class CpuInputToDeviceModel(Rule):
@@ -35,7 +36,7 @@ class CpuInputToDeviceModel(Rule):
         tests) or moves first is not a mismatch.  Of a class whose `forward` cannot be read only the
         first input counts (the second may be lengths, boxes or a mask); a `torch.nn` layer's inputs
         all meet its weights.
-    """
+    """ + mac_warning_doc("call")
     example = """
         model = torch.nn.Linear(100, 50).to(device)
         x = torch.randn(8, 100)
@@ -147,6 +148,10 @@ class CpuInputToDeviceModel(Rule):
             related = [origin_related(c.cpu_node, c.cpu, "input created on the CPU here"),
                        (c.other.placed_at, f"module placed on {dev_text(other_dev)} here") if getattr(c.other, "placed_at", None) is not None and hasattr(c.other.placed_at, "lineno") else None]
             ev.report(self, c.node, message, [r for r in related if r], self.fix(ev, c))
+        elif c.kind == "module_mac":
+            if not argument_meets_weights(c.node, c.cpu_node, c.other):
+                return
+            self.cpu_on_a_mac(ev, c)
         elif c.kind == "module_reverse":
             func = c.node.func
             module = ev.eval(func) if isinstance(func, (ast.Name, ast.Attribute)) or _container_member(func) else None
@@ -158,6 +163,20 @@ class CpuInputToDeviceModel(Rule):
             related = [(c.cpu.origin, "module created on the CPU here")] if c.cpu.origin is not None else []
             related.append(origin_related(c.other_node, c.other, f"input placed on {dev_text(c.other_dev)} here"))
             ev.report(self, c.node, message, [r for r in related if r], None)
+
+    def cpu_on_a_mac(self, ev, c) -> None:
+        """The module and its input are on the same accelerator on a CUDA machine, but one of the two
+        devices was chosen by a test for CUDA alone: on a machine with MPS and no CUDA (Apple silicon)
+        it is the CPU while the other is mps, and the call raises there."""
+        src = ev.src
+        module_text, arg_text = code_text(src, c.node.func), code_text(src, c.cpu_node)
+        module_mps = mac_kind(c.other_dev) == "mps"
+        module_where, input_where = ("mps", "the CPU") if module_mps else ("the CPU", "mps")
+        message = (f"on a machine with MPS and no CUDA (Apple silicon), `{module_text}` is on {module_where} but its "
+                   f"input `{arg_text}` is on {input_where} (one device is chosen by a test for CUDA alone): the call "
+                   "raises a device mismatch there; choose both devices the same way")
+        related = [origin_related(c.cpu_node, c.cpu, f"input placed here ({input_where} on such a machine)")]
+        ev.report(self, c.node, message, [r for r in related if r], None, severity=Severity.WARNING)
 
     def fix(self, ev, c):
         expr = fix_device_expr(ev, c.other_dev, module_node=c.node.func)
