@@ -636,11 +636,15 @@ class ExpressionEvaluator:
 
     def expr_BoolOp(self, node: ast.BoolOp) -> Value:
         values = [self.eval(v) for v in node.values]
-        if node.op.__class__ is ast.And and any(v is ACCELERATOR_AVAILABLE for v in values) \
-                and all(v is ACCELERATOR_AVAILABLE or self._option_on_by_default(e) for v, e in zip(values, node.values)):
+        if node.op.__class__ is ast.And and any(v.__class__ is AcceleratorAvailable for v in values) \
+                and all(v.__class__ is AcceleratorAvailable or self._option_on_by_default(e) for v, e in zip(values, node.values)):
             # `not args.no_cuda and torch.cuda.is_available()`: true wherever an accelerator is, with the
             # command line's defaults (as `torch.cuda.is_available()` alone is taken as true)
-            return ACCELERATOR_AVAILABLE
+            available = [v for v in values if v.__class__ is AcceleratorAvailable]
+            out = available[0]
+            for v in available[1:]:
+                out = out.join(v)
+            return out
         out = values[0]
         for v in values[1:]:
             out = out.join(v)
