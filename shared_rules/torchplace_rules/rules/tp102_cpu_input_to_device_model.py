@@ -147,6 +147,18 @@ class CpuInputToDeviceModel(Rule):
             related = [origin_related(c.cpu_node, c.cpu, "input created on the CPU here"),
                        (c.other.placed_at, f"module placed on {dev_text(other_dev)} here") if getattr(c.other, "placed_at", None) is not None and hasattr(c.other.placed_at, "lineno") else None]
             ev.report(self, c.node, message, [r for r in related if r], self.fix(ev, c))
+        elif c.kind == "module_device":
+            if not argument_meets_weights(c.node, c.cpu_node, c.other):
+                return
+            module_text, arg_text = code_text(src, c.node.func), code_text(src, c.cpu_node)
+            message = (f"`{module_text}` is on {_indexed_text(ev, c.other_dev)} but its input `{arg_text}` is on "
+                       f"{_indexed_text(ev, c.cpu.dev)}: the call raises \"Expected all tensors to be on the same device\"")
+            related = [origin_related(c.cpu_node, c.cpu, f"input placed on {_short(c.cpu.dev)} here"),
+                       (c.other.placed_at, f"module placed on {_short(c.other_dev)} here") if getattr(c.other, "placed_at", None) is not None and hasattr(c.other.placed_at, "lineno") else None]
+            # (a layer on "the module's device": move the input to its parameters' device, wherever the
+            # caller put the model)
+            fix = self.fix(ev, c, None if c.other.dev.kind == "self" else c.other_dev)
+            ev.report(self, c.node, message, [r for r in related if r], fix)
         elif c.kind == "module_reverse":
             func = c.node.func
             module = ev.eval(func) if isinstance(func, (ast.Name, ast.Attribute)) else None
@@ -159,8 +171,8 @@ class CpuInputToDeviceModel(Rule):
             related.append(origin_related(c.other_node, c.other, f"input placed on {dev_text(c.other_dev)} here"))
             ev.report(self, c.node, message, [r for r in related if r], None)
 
-    def fix(self, ev, c):
-        expr = fix_device_expr(ev, c.other_dev, module_node=c.node.func)
+    def fix(self, ev, c, dev=False):
+        expr = fix_device_expr(ev, c.other_dev if dev is False else dev, module_node=c.node.func)
         if expr is None:
             return None
         arg = c.cpu_node
@@ -174,6 +186,17 @@ class CpuInputToDeviceModel(Rule):
             if edit is not None:
                 return make_fix(f"Move `{arg.id}` to the module's device before the call", True, edit)
         return make_fix(f"Move the input with `.to({expr})`", True, *method_suffix(ev.src, arg, f".to({expr})"))
+
+
+def _indexed_text(ev, dev) -> str:
+    """cuda:1; a bare "cuda" / `.cuda()` is the current device, cuda:0 where nothing picks another."""
+    if dev.label == "cuda":
+        return "the current CUDA device (cuda:0: nothing calls `torch.cuda.set_device`)"
+    return dev_text(dev)
+
+
+def _short(dev) -> str:
+    return "the current CUDA device" if dev.label == "cuda" else dev_text(dev)
 
 
 def transfer_point(ev, name: str, origin, stmt: ast.stmt):
