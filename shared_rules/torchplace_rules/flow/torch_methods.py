@@ -359,7 +359,12 @@ def accel_input_conflict(ev, node: ast.Call, module: ModuleV, tensor: TensorV, a
     raises "Expected all tensors to be on the same device".  The module's device is the one this
     call context placed the instance on where it is "the module's device" (`self.encoder(x)` in a
     method of a model moved to cuda:1).  (An index chosen at run time against a known one is not
-    reported here: a parameter bound to a literal int reads as such an index.)"""
+    reported here: a parameter bound to a literal int reads as such an index.)  Only a module of
+    known class: an object of unknown kind moved with `.cuda(i)` may move its inputs itself
+    (`DataParallel` scatters them from any device, a pipeline moves them to its own), and a batch
+    object's own `.cuda()` need not go where a tensor's does."""
+    if not module.known_class:
+        return False
     dev = module.dev
     if dev.kind == SELF_KIND:
         dev = ev.frame.self_dev
