@@ -97,6 +97,14 @@ CASES = {
     # a module on cuda:1 and an input on the current device, cuda:0 (nothing picks another): the call raises
     "module-on-cuda1-input-on-the-current-device": ("m = nn.Linear(2, 2).cuda(1)\ny = m(torch.ones(1, 2, device='cuda'))\n",
                                                     {(5, "TP102")}),
+    # `a, b = x.cuda(),` (a 1-tuple) always raises "not enough values to unpack" before binding: the handler
+    # that swallows it sees the CPU input; with two items the input is moved
+    "unpacking-a-tuple-of-another-length-raises": (
+        "m = nn.Linear(2, 2).cuda()\nx, y = torch.ones(1, 2), torch.ones(1)\ntry:\n    x, y = x.cuda(),\n"
+        "except ValueError:\n    pass\nz = m(x)\n", {(10, "TP102")}),
+    "unpacking-a-tuple-of-the-same-length": (
+        "m = nn.Linear(2, 2).cuda()\nx, y = torch.ones(1, 2), torch.ones(1)\ntry:\n    x, y = x.cuda(), y.cuda()\n"
+        "except ValueError:\n    pass\nz = m(x)\n", set()),
     # an object of unknown kind moved to cuda:1 may move its inputs itself (a pipeline, a wrapper): quiet
     "unknown-object-on-cuda1-input-on-the-current-device": (
         "m = load_model().cuda(1)\ny = m(torch.ones(1, 2, device='cuda'))\n", set()),
