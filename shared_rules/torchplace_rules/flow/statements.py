@@ -34,11 +34,11 @@ _DISPLAYS = (ast.Tuple, ast.List)
 def _unpacks_another_count(stmt: ast.Assign) -> bool:
     """Does a target of `a, b = <tuple or list display>` take another number of items than the display
     has (no `*` on either side)?  The assignment then always raises ValueError."""
-    elts = stmt.value.elts
-    if any(e.__class__ is ast.Starred for e in elts):
-        return False
-    return any(t.__class__ in _DISPLAYS and len(t.elts) != len(elts) and not any(e.__class__ is ast.Starred for e in t.elts)
-               for t in stmt.targets)
+    count = len(stmt.value.elts)
+    for t in stmt.targets:
+        if t.__class__ in _DISPLAYS and len(t.elts) != count:  # (rare: only then are the `*` looked for)
+            return not any(e.__class__ is ast.Starred for e in stmt.value.elts + t.elts)
+    return False
 
 
 class StatementRunner:
