@@ -737,3 +737,67 @@ def test_plain_attributes_an_imported_helper_moves_or_copies_are_no_unregistered
     used = BOUNDARIES.replace("out[i, j + 1, :] = end", "out[i, j + 1, :] = end * tensor[i, 0]")
     project = _project(tmp_path, {"boundaries.py": used, "chars.py": CHARS})
     assert [(line, code) for line, code, _ in _findings(project, "chars.py")] == [(11, "TP203")]
+
+# A package global of the project that the program rebinds (`flair.device = ...`) before it runs the
+# code of another file that reads it there: that code reads the new value.
+SETTINGS = """\
+    import torch
+    device = torch.device("cuda:0")
+"""
+
+NET_ON_SETTINGS_DEVICE = """\
+    import torch
+    from torch import nn
+    import settings
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(4, 2)
+            self.to(settings.device)
+
+        def forward(self, x):
+            return self.fc(x)
+"""
+
+
+def _rebinding_program(rebind: str) -> str:
+    return ("import torch\nimport settings\nfrom net import Net\n" + rebind +
+            "model = Net()\ny = model(torch.ones(2, 4).cuda())\nz = next(model.parameters()) + torch.ones(1, device='cuda:2')\n")
+
+
+def test_another_files_code_reads_a_package_global_the_program_rebound_before(tmp_path):
+    project = _project(tmp_path, {"settings.py": SETTINGS, "net.py": NET_ON_SETTINGS_DEVICE,
+                                  "main.py": _rebinding_program("settings.device = torch.device('cuda:1')\n")})
+    got = [(line, code, f.message) for line, code, f in _findings(project, "main.py") if code.startswith("TP1")]
+    # the model is on cuda:1, the input on the current device, cuda:0
+    assert [(line, code) for line, code, _ in got] == [(6, "TP102"), (7, "TP101")]
+    assert "cuda:1" in got[1][2]
+
+
+def test_a_package_global_rebound_on_one_path_only_is_unknown_afterwards(tmp_path):
+    for rebind in ("if flag:\n    settings.device = torch.device('cuda:1')\n",
+                   "def pick():\n    settings.device = torch.device('cuda:1')\npick()\n"):
+        project = _project(tmp_path, {"settings.py": SETTINGS, "net.py": NET_ON_SETTINGS_DEVICE,
+                                      "main.py": _rebinding_program(rebind)})
+        assert [code for _, code, _ in _findings(project, "main.py") if code.startswith("TP1")] == []
+
+
+def test_a_package_global_not_rebound_keeps_its_value(tmp_path):
+    project = _project(tmp_path, {"settings.py": SETTINGS, "net.py": NET_ON_SETTINGS_DEVICE,
+                                  "main.py": _rebinding_program("")})
+    got = [(line, code, f.message) for line, code, f in _findings(project, "main.py") if code.startswith("TP1")]
+    assert [(line, code) for line, code, _ in got] == [(6, "TP101")]
+    assert "cuda:0" in got[0][2]
+
+
+def test_a_method_called_from_a_program_that_rebound_a_package_global_reads_the_new_value(tmp_path):
+    # checked file net.py: its method runs for the program's call, after `settings.device = cuda:1`
+    net = NET_ON_SETTINGS_DEVICE + "\n        def predict(self, x):\n            return self.fc(x.to(settings.device))\n"
+    main = ("import torch\nimport settings\nfrom net import Net\nsettings.device = torch.device('cuda:1')\nmodel = Net()\n"
+            "y = model.predict(torch.ones(2, 4))\n")
+    project = _project(tmp_path, {"settings.py": SETTINGS, "net.py": textwrap.dedent(net), "main.py": main})
+    assert [code for _, code, _ in _findings(project, "net.py") if code.startswith("TP1")] == []
+    # the same method moving its input with a bare `.cuda()` (cuda:0) meets the model on cuda:1
+    (project / "net.py").write_text(textwrap.dedent(net.replace("x.to(settings.device)", "x.cuda()")))
+    assert [(line, code) for line, code, _ in _findings(project, "net.py") if code.startswith("TP1")] == [(15, "TP102")]

@@ -110,6 +110,24 @@ CASES = {
     "unknown-stays-unknown": ("x = load_tensor()\ny = x + torch.ones(2, device='cuda')\nz = model(x)\n", set()),
     "walrus": ("if (x := torch.ones(2).cuda()) is not None:\n    y = x + torch.ones(2)\n", {(4, "TP301"), (5, "TP101")}),
     "data-parallel-accepts-cpu": ("m = nn.DataParallel(nn.Linear(2, 2).cuda())\ny = m(torch.ones(1, 2))\n", set()),
+    # ... also where the wrapper of a torch layer is moved itself (it scatters its inputs to its device_ids)
+    "data-parallel-moved-after-wrapping-accepts-cpu": ("m = nn.DataParallel(nn.Linear(2, 2)).cuda()\ny = m(torch.ones(1, 2))\n", set()),
+    "data-parallel-on-cuda1-accepts-the-current-device": (
+        "m = nn.DataParallel(nn.Linear(2, 2), device_ids=[1]).cuda(1)\ny = m(torch.ones(1, 2, device='cuda'))\n", set()),
+    # a module on cuda:1 and an input on the current device, cuda:0 (nothing picks another): the call raises
+    "module-on-cuda1-input-on-the-current-device": ("m = nn.Linear(2, 2).cuda(1)\ny = m(torch.ones(1, 2, device='cuda'))\n",
+                                                    {(5, "TP102")}),
+    # `a, b = x.cuda(),` (a 1-tuple) always raises "not enough values to unpack" before binding: the handler
+    # that swallows it sees the CPU input; with two items the input is moved
+    "unpacking-a-tuple-of-another-length-raises": (
+        "m = nn.Linear(2, 2).cuda()\nx, y = torch.ones(1, 2), torch.ones(1)\ntry:\n    x, y = x.cuda(),\n"
+        "except ValueError:\n    pass\nz = m(x)\n", {(10, "TP102")}),
+    "unpacking-a-tuple-of-the-same-length": (
+        "m = nn.Linear(2, 2).cuda()\nx, y = torch.ones(1, 2), torch.ones(1)\ntry:\n    x, y = x.cuda(), y.cuda()\n"
+        "except ValueError:\n    pass\nz = m(x)\n", set()),
+    # an object of unknown kind moved to cuda:1 may move its inputs itself (a pipeline, a wrapper): quiet
+    "unknown-object-on-cuda1-input-on-the-current-device": (
+        "m = load_model().cuda(1)\ny = m(torch.ones(1, 2, device='cuda'))\n", set()),
     # `CUDA = torch.cuda.is_available()` ... `if CUDA:` is the test of the call itself (taken as true)
     "cuda-available-kept-in-a-name": ("CUDA = torch.cuda.is_available()\nx = torch.ones(3)\nif CUDA:\n    x = x.cuda()\n"
                                       "y = x + torch.zeros(3)\n", {(8, "TP101")}),

@@ -223,6 +223,16 @@ CASES = [
      "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(3, 3)\n"
      "    def forward(self, x):\n        return self.fc(x) - torch.ones(3).cuda()\n"
      "m = M().to('cuda:3')\ny = m(torch.ones(2, 3, device='cuda:3'))\n", True, "TP101"),
+    # a module on cuda:1 called with an input moved by a bare `.cuda()` (the current device, cuda:0):
+    # the call raises; on cuda:0 it runs
+    ("module-on-cuda1-called-with-current-device-input-raises",
+     "m = nn.Linear(3, 2).to('cuda:1')\ny = m(torch.ones(2, 3).cuda())\n", True, "TP102"),
+    ("layer-of-a-module-on-cuda1-called-with-current-device-input-raises",
+     "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(3, 3)\n"
+     "    def forward(self, x):\n        return self.fc(x)\n    def run(self):\n        return self.forward(torch.ones(2, 3).cuda())\n"
+     "m = M().to('cuda:1')\ny = m.run()\n", True, "TP102"),
+    ("module-on-cuda0-called-with-current-device-input",
+     "m = nn.Linear(3, 2).to('cuda:0')\ny = m(torch.ones(2, 3).cuda())\n", False, None),
     ("current-device-in-forward-of-a-module-on-cuda0",
      "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(3, 3)\n"
      "    def forward(self, x):\n        return self.fc(x) - torch.ones(3).cuda()\n"
@@ -352,6 +362,9 @@ ENGINE_ONLY = [
      "c.cpu()\ny = m(torch.ones(1, 3))\n", "TP102"),
     ("moving-a-copy-leaves-the-moved-original-quiet", "import copy\nm = nn.Linear(3, 2).to(device)\nc = copy.deepcopy(m)\n"
      "c.cpu()\ny = m(torch.ones(1, 3, device=device))\nz = c(torch.ones(1, 3))\n", None),
+    # where the program picks the current device (`torch.cuda.set_device`), `.cuda()` is not known to be cuda:0
+    ("module-on-cuda1-where-the-program-picks-the-current-device",
+     "torch.cuda.set_device(1)\nm = nn.Linear(3, 2).to('cuda:1')\ny = m(torch.ones(2, 3).cuda())\n", None),
     # every tensor of a tuple index counts: a CUDA mask in `x[:, mask]` of a CPU tensor raises as `x[mask]` does
     ("cuda-mask-in-a-tuple-index-into-cpu", "x = torch.ones(2, 4)\ny = x[:, torch.ones(4, device=device) > 0]\n", "TP101"),
     ("cpu-mask-in-a-tuple-index-into-cuda", "x = torch.ones(2, 4, device=device)\ny = x[:, torch.ones(4) > 0]\n", None),

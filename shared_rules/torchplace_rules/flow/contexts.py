@@ -477,7 +477,8 @@ def call_in_context(ev, func, cls, bound: dict, node: ast.Call, self_dev: Option
         return None  # (a lambda, one expression, is followed one call deeper: `map(lambda t: t.view(...), (q, k))`)
     if ev.outgoing is not None:
         record_outgoing(ev, func, cls, bound, self_dev, node)
-    shared = _generic_cache(func, cls, bound, self_dev, own_object)
+    # (what the program rebound in a project module, `flair.device = ...`, is this file's: not shared)
+    shared = _generic_cache(func, cls, bound, self_dev, own_object) if ev.module_writes is None else None
     if shared is not None:  # nothing of this file goes in: the result is the same for every caller
         if fnode.end_lineno - fnode.lineno > GENERIC_MAX_LINES:
             return None
@@ -577,7 +578,16 @@ def run_incoming(ev, func, cls) -> None:
     names = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs} | {p.arg for p in (a.vararg, a.kwarg) if p is not None}
     for call in ev.incoming.get(qualified_name(fnode, cls), ()):
         bound = dict(call.bound)
-        if set(bound) == names:
+        if set(bound) == names and call.writes:
+            # (the importer rebound a project module's global before the call: this context reads it, its
+            # own cache of contexts too)
+            saved = ev.module_writes, ev.contexts
+            ev.module_writes, ev.contexts = dict(call.writes), {}
+            try:
+                call_in_context(ev, func, cls, bound, replace(call, callee=fnode), call.self_dev)
+            finally:
+                ev.module_writes, ev.contexts = saved
+        elif set(bound) == names:
             call_in_context(ev, func, cls, bound, replace(call, callee=fnode), call.self_dev)
 
 

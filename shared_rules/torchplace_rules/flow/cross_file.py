@@ -34,11 +34,19 @@ class ProjectModuleV(QualV):
     depth: int = field(default=1, compare=False, hash=False)
 
     def member(self, ev, attr: str, node: Optional[ast.AST] = None) -> Optional[Value]:
-        summary = ev.project.summaries.get(self.file, ev, self.depth) if self.file is not None else None
-        value = resolved(ev, summary.env.get(attr)) if summary is not None else None
+        written = ev.module_writes.get((self.file, attr)) if ev.module_writes else None
+        if written is not None:  # rebound by the program before this runs: `flair.device = ...`
+            if ev.recorder is not None:
+                ev.recorder.uncacheable = True  # (not a read the memo can check)
+            value = written
+        else:
+            summary = ev.project.summaries.get(self.file, ev, self.depth) if self.file is not None else None
+            value = resolved(ev, summary.env.get(attr)) if summary is not None else None
         if value is not None and value is not UNKNOWN and not (isinstance(value, QualV) and not isinstance(value, ProjectModuleV)):
             if isinstance(value, DeviceV) and node is not None:
                 return DeviceV(replace(value.dev, expr=ev.src.segment(node)))
+            return value
+        if written is not None:
             return value
         if summary is not None and (summary.reexports or summary.stars):
             value = reexported(ev, summary, attr, 0)
@@ -334,6 +342,7 @@ class IncomingCall:
     bound: tuple = ()  # (parameter, value) pairs
     self_dev: Optional[Dev] = None
     callee: Optional[ast.AST] = field(default=None, compare=False)  # the checked file's function it calls
+    writes: tuple = ()  # ((file, name), value) pairs: the importer's `pkg.name = v` before the call (module_writes)
 
     def related(self):
         """(span of the callee's `def` line, message) for a finding this call makes true."""
@@ -355,7 +364,8 @@ def record_outgoing(ev, func, cls, bound: dict, self_dev, node) -> None:
     key = (home.path, qualified_name(func.node, cls))
     calls = ev.outgoing.setdefault(key, [])
     # (the file whose code makes the call: a trainer of another file the importer runs)
-    call = IncomingCall(Path(importing_file(ev)), getattr(node, "lineno", 0), tuple(bound.items()), self_dev)
+    call = IncomingCall(Path(importing_file(ev)), getattr(node, "lineno", 0), tuple(bound.items()), self_dev,
+                        writes=tuple(ev.module_writes.items()) if ev.module_writes else ())
     if len(calls) < MAX_CONTEXTS_PER_CALLEE and call not in calls:
         calls.append(call)
 
@@ -388,7 +398,8 @@ def incoming_calls(ev) -> dict:
             if path == own:
                 for call in calls:
                     bound = tuple((k, _translate(v, own, classes, 0)) for k, v in call.bound)
-                    out.setdefault(name, []).append(IncomingCall(call.path, call.line, bound, call.self_dev))
+                    writes = tuple((k, _translate(v, own, classes, 0)) for k, v in call.writes)
+                    out.setdefault(name, []).append(IncomingCall(call.path, call.line, bound, call.self_dev, writes=writes))
             elif ev.outgoing is not None:
                 # this file is an importer summarised for another one: what its own importers pass
                 # that file's functions goes on to it (a class of that file's that this one derives

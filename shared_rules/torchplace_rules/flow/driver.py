@@ -98,6 +98,9 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         self.current_stmt = None
         self.guards: list = []  # tests of the enclosing `if` bodies
         self.refills: Optional[dict] = None  # id(`d[k]` target) -> what a loop refilling every item stored
+        # (file, name) -> value: `pkg.name = v` at the top level of the program, for the project module pkg
+        # (`flair.device = torch.device("cuda:1")`): what the other files' code it runs afterwards reads there
+        self.module_writes: Optional[dict] = None
         # `.cuda()` / "cuda" are cuda:0 unless the program picks the current device itself
         self.current_cuda_is_zero = not picks_current_device(src.text)
 

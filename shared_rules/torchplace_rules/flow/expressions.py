@@ -16,7 +16,7 @@ from .project_calls import find_method, property_value, self_attribute
 from .ranks import broadcast_rank, floor, subscript_rank
 from .torch_methods import setitem_conflicts
 from .torch_placement import unplace_parameter_owners
-from .cross_file import LazyImportV, home_elsewhere
+from .cross_file import LazyImportV, ProjectModuleV, home_elsewhere
 from .devices import (
     ACCEL_KIND, CPU_KIND, RUNTIME, SELF_DEV, SELF_KIND, Dev, chosen_target, devices_conflict, index_dependent,
     mac_conflict, mac_kind,
@@ -108,7 +108,8 @@ class ExpressionEvaluator:
                 self.frame.env.pop(path, None)
                 return
         elif target.__class__ is ast.Attribute:
-            self.eval(target.value)
+            if self.eval(target.value).__class__ is ProjectModuleV:
+                self.write_module_attribute(target, value)
             unplace_parameter_owners(self, target, value, value_node)
         if path is None:
             if isinstance(target, ast.Subscript):
@@ -534,6 +535,18 @@ class ExpressionEvaluator:
             self.targets_accelerator = True
             return DeviceV(Dev(ACCEL_KIND, "target", self.src.segment(node)))
         return UNKNOWN
+
+    def write_module_attribute(self, target: ast.Attribute, value: Value) -> None:
+        """`pkg.name = v` for a project module `pkg` (`flair.device = torch.device("cuda:1")`): the code
+        of the other files the program runs afterwards reads `v` there.  Only a statement of the top
+        level that runs unconditionally says what; elsewhere (a branch, a function) the value is unknown
+        from then on.  The contexts analysed before were for the old value."""
+        module = self.eval(target.value)
+        top = self.frame.kind == "module" and any(s is self.current_stmt for s in self.tree.body)
+        if self.module_writes is None:
+            self.module_writes = {}
+        self.module_writes[(module.file, target.attr)] = value if top else UNKNOWN
+        self.contexts = {}
 
     def class_member(self, receiver: Value, name: str, node: ast.Attribute) -> Value:
         """`obj.name` that is no attribute value: a property's value, a bound method, a class constant."""

@@ -29,6 +29,17 @@ _HANDLERS: dict = {}  # (runner class, statement type) -> its stmt_* method (Non
 
 
 _DEVICE_TEST_NODES = (ast.Compare, ast.Attribute, ast.UnaryOp)
+_DISPLAYS = (ast.Tuple, ast.List)
+
+
+def _unpacks_another_count(stmt: ast.Assign) -> bool:
+    """Does a target of `a, b = <tuple or list display>` take another number of items than the display
+    has (no `*` on either side)?  The assignment then always raises ValueError."""
+    count = len(stmt.value.elts)
+    for t in stmt.targets:
+        if t.__class__ in _DISPLAYS and len(t.elts) != count:  # (rare: only then are the `*` looked for)
+            return not any(e.__class__ is ast.Starred for e in stmt.value.elts + t.elts)
+    return False
 
 
 class StatementRunner:
@@ -71,6 +82,8 @@ class StatementRunner:
 
     def stmt_Assign(self, stmt: ast.Assign) -> None:
         value = self.eval(stmt.value)
+        if stmt.value.__class__ in _DISPLAYS and _unpacks_another_count(stmt):
+            raise Terminated  # `a, b = x.cuda(),`: "not enough values to unpack", before anything is bound
         if stmt.value.__class__ is ast.Constant and stmt.value.value.__class__ is bool:
             value = TRUE if stmt.value.value else FALSE  # a flag (`first = True`): tests of it are decided
         for target in stmt.targets:

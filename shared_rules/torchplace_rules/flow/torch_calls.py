@@ -411,10 +411,11 @@ def default_collate(sample: Value, at, depth: int = 0) -> Value:
 def layer(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
     if name in api.UNKNOWN_DEVICE_WRAPPERS:
         inner = args[0] if args else kwargs.get("module")
+        # DataParallel(model): scatters its inputs to the devices of `model` and runs model's forward
+        # (`layer` says so wherever it is called, of whatever class `model` is: `DataParallel(nn.Linear(...))`)
         if isinstance(inner, ModuleV) and inner.cls is not None:
-            # DataParallel(model): scatters its inputs to the devices of `model` and runs model's forward
             return ModuleV(inner.dev, True, node, inner.cls, attrs=inner.attrs, layer=name)
-        return ModuleV(None, True, node)
+        return ModuleV(None, True, node, layer=name)
     has_kw, dev = kw_device(ev, node, kwargs)
     if not has_kw:
         dev = default_device(ev)

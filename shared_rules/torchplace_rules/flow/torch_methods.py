@@ -14,7 +14,7 @@ from typing import Optional
 
 from . import operators
 from . import torch_api as api
-from .devices import ACCEL_KIND, CPU, RUNTIME, SELF_KIND, Dev, mac_conflict
+from .devices import ACCEL_KIND, CPU, CPU_KIND, RUNTIME, SELF_KIND, Dev, devices_conflict, mac_conflict
 from .events import Conflict
 from .ranks import FIXED_RANK, SAME_RANK, method_rank
 from .state import follow_move, forget_aliases, held_values
@@ -339,6 +339,10 @@ def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwar
                     ev.emit("conflict", Conflict(node, "module_input", tensor, arg, module, node.func, module.dev))
                     conflict = conflict or module.dev.kind == ACCEL_KIND
                     continue
+                if tensor.dev.kind == ACCEL_KIND and module.dev.kind != CPU_KIND \
+                        and accel_input_conflict(ev, node, module, tensor, arg):
+                    conflict = True
+                    break  # (one finding per call)
                 if (tensor.dev.mac is not None or module.dev.mac is not None) and tensor.dev.kind == ACCEL_KIND \
                         and module.dev.kind == ACCEL_KIND and mac_conflict(tensor.dev, module.dev):
                     # the same accelerator on a CUDA machine; on one with MPS and no CUDA one is the CPU
@@ -352,6 +356,32 @@ def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwar
                     conflict = True
                     break
     return conflict
+
+
+def accel_input_conflict(ev, node: ast.Call, module: ModuleV, tensor: TensorV, arg) -> bool:
+    """An input on one accelerator into a module on another of known index (`model.to("cuda:1")`
+    called with `x.cuda()`, cuda:0 where the program never picks the current device): the call
+    raises "Expected all tensors to be on the same device".  The module's device is the one this
+    call context placed the instance on where it is "the module's device" (`self.encoder(x)` in a
+    method of a model moved to cuda:1).  (An index chosen at run time against a known one is not
+    reported here: a parameter bound to a literal int reads as such an index.)  Only a module of
+    known class: an object of unknown kind moved with `.cuda(i)` may move its inputs itself
+    (`DataParallel` scatters them from any device, a pipeline moves them to its own), and a batch
+    object's own `.cuda()` need not go where a tensor's does."""
+    if not module.known_class:
+        return False
+    dev = module.dev
+    if dev.kind == SELF_KIND:
+        dev = ev.frame.self_dev
+        if dev is None or dev.kind != ACCEL_KIND:
+            return False
+    elif dev.kind != ACCEL_KIND:
+        return False
+    zero = ev.current_cuda_is_zero and not ev.named_where_current_is_picked(dev, tensor.dev)
+    if not devices_conflict(dev, tensor.dev, zero):
+        return False
+    ev.emit("conflict", Conflict(node, "module_device", tensor, arg, module, node.func, dev))
+    return True
 
 
 def runs_torch_layers_only(module: ModuleV) -> bool:

@@ -148,8 +148,20 @@ class CpuInputToDeviceModel(Rule):
             related = [origin_related(c.cpu_node, c.cpu, "input created on the CPU here"),
                        (c.other.placed_at, f"module placed on {dev_text(other_dev)} here") if getattr(c.other, "placed_at", None) is not None and hasattr(c.other.placed_at, "lineno") else None]
             ev.report(self, c.node, message, [r for r in related if r], self.fix(ev, c))
+        elif c.kind == "module_device":
+            if not argument_meets_weights(c.node, c.cpu_node, c.other, ev):
+                return
+            module_text, arg_text = code_text(src, c.node.func), code_text(src, c.cpu_node)
+            message = (f"`{module_text}` is on {_indexed_text(ev, c.other_dev)} but its input `{arg_text}` is on "
+                       f"{_indexed_text(ev, c.cpu.dev)}: the call raises \"Expected all tensors to be on the same device\"")
+            related = [origin_related(c.cpu_node, c.cpu, f"input placed on {_short(c.cpu.dev)} here"),
+                       (c.other.placed_at, f"module placed on {_short(c.other_dev)} here") if getattr(c.other, "placed_at", None) is not None and hasattr(c.other.placed_at, "lineno") else None]
+            # (a layer on "the module's device": move the input to its parameters' device, wherever the
+            # caller put the model)
+            fix = self.fix(ev, c, None if c.other.dev.kind == "self" else c.other_dev)
+            ev.report(self, c.node, message, [r for r in related if r], fix)
         elif c.kind == "module_mac":
-            if not argument_meets_weights(c.node, c.cpu_node, c.other):
+            if not argument_meets_weights(c.node, c.cpu_node, c.other, ev):
                 return
             self.cpu_on_a_mac(ev, c)
         elif c.kind == "module_reverse":
@@ -178,8 +190,8 @@ class CpuInputToDeviceModel(Rule):
         related = [origin_related(c.cpu_node, c.cpu, f"input placed here ({input_where} on such a machine)")]
         ev.report(self, c.node, message, [r for r in related if r], None, severity=Severity.WARNING)
 
-    def fix(self, ev, c):
-        expr = fix_device_expr(ev, c.other_dev, module_node=c.node.func)
+    def fix(self, ev, c, dev=False):
+        expr = fix_device_expr(ev, c.other_dev if dev is False else dev, module_node=c.node.func)
         if expr is None:
             return None
         arg = c.cpu_node
@@ -200,6 +212,17 @@ def _container_member(func) -> bool:
     evaluation runs no code (its class's `forward` tells which inputs meet the weights)."""
     return func.__class__ is ast.Subscript and isinstance(func.value, (ast.Name, ast.Attribute)) \
         and isinstance(func.slice, (ast.Name, ast.Constant))
+
+
+def _indexed_text(ev, dev) -> str:
+    """cuda:1; a bare "cuda" / `.cuda()` is the current device, cuda:0 where nothing picks another."""
+    if dev.label == "cuda":
+        return "the current CUDA device (cuda:0: nothing calls `torch.cuda.set_device`)"
+    return dev_text(dev)
+
+
+def _short(dev) -> str:
+    return "the current CUDA device" if dev.label == "cuda" else dev_text(dev)
 
 
 def transfer_point(ev, name: str, origin, stmt: ast.stmt):
