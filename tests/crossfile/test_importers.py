@@ -146,6 +146,35 @@ def test_a_name_a_package_star_imports_from_the_file_calls_it(tmp_path):
     assert _findings(project, "ops/blend.py") == [(4, "TP101")]
 
 
+def test_a_name_the_caller_star_imports_from_a_helper_module_is_known(tmp_path):
+    # (TRAttack: the script gets its CPU loader from `getData` of `from utils import *` and hands
+    # each batch to the package's attack, which indexes it with a CUDA mask)
+    project = _blend_project(tmp_path, "from .blend import mix\n", """\
+        import torch
+        import ops
+        from helpers import *
+
+        ops.mix(torch.ones(3).cuda(), make())
+    """)
+    (project / "helpers.py").write_text("import torch\n\n\ndef make():\n    return torch.zeros(3)\n")
+    assert _findings(project, "ops/blend.py") == [(4, "TP101")]
+    (project / "helpers.py").write_text("import torch\n\n\ndef make():\n    return torch.zeros(3).cuda()\n")
+    assert _findings(project, "ops/blend.py") == []
+
+
+def test_a_module_the_caller_gets_through_a_star_import_is_known(tmp_path):
+    # (DDECC: Main.py never imports torch itself; `from Codes import *` hands it on, and its
+    # `torch.device("cuda" ...)` is the device the model file's method moves its input to)
+    project = _blend_project(tmp_path, "from .blend import mix\n", """\
+        import ops
+        from helpers import *
+
+        ops.mix(torch.ones(3).cuda(), torch.zeros(3))
+    """)
+    (project / "helpers.py").write_text("import torch\n")
+    assert _findings(project, "ops/blend.py") == [(4, "TP101")]
+
+
 def test_the_names_of_an_import_written_over_several_lines_are_read(tmp_path):
     project = _blend_project(tmp_path, "from .blend import (\n    mix,  # the one\n)\n", """\
         import torch

@@ -216,10 +216,12 @@ def import_from(ev, module: Optional[str], level: int, name: str, fallback: Valu
 def import_star(ev, module: Optional[str], level: int) -> dict:
     """What `from module import *` of a project module binds: {name: lazy import} for each public
     name the module's text may bind at its top level (over-approximated; a name it does not bind
-    resolves to unknown, as if unbound).  Only in the checked file: a package's `__init__.py` star-imports
-    its modules (their names are found through `reexported` where they matter), and binding them in the
-    summaries costs 5 % of the time on transformers (callgrind).  Empty where the module is not the project's."""
-    if ev.outgoing is not None or getattr(ev, "summary_depth", 0):
+    resolves to unknown, as if unbound).  Only in the checked file and in the code of its importers run
+    for what they pass it (`from utils import *` then `loader = getData(...)` in a script): a package's
+    `__init__.py` star-imports its modules (their names are found through `reexported` where they
+    matter), and binding them in the module summaries costs 5 % of the time on transformers (callgrind).
+    Empty where the module is not the project's."""
+    if ev.outgoing is None and getattr(ev, "summary_depth", 0):
         return {}
     path = ev.project.resolve(importing_file(ev), module, level)
     if path is None:
