@@ -215,3 +215,12 @@ def test_dict_call_with_a_double_star_argument_is_not_known_item_by_item():
     src = ("def f(extra):\n    out = dict(prediction=torch.ones(3), **extra)\n"
            "    return out['prediction'] + torch.ones(3, device='cuda')\n")
     assert loud(src) == []
+
+
+@pytest.mark.parametrize("code", [
+    "def f():\n    model = nn.Linear(3, 3).cuda()\n    return model(torch.zeros(2, 3).to('meta'))\n",
+    "def f():\n    model = nn.Linear(3, 3).to('meta')\n    return model(torch.zeros(2, 3, device='cuda'))\n",
+])
+def test_to_a_string_that_is_no_known_device_moves_to_an_unknown_device(code):
+    # `.to("meta")`: a device this analysis does not name; the tensor or module is no longer on the CPU
+    assert loud(code) == []
