@@ -12,6 +12,7 @@ import ast
 from dataclasses import replace
 from typing import Optional
 
+from ..syntax_nodes import own_nodes
 from .devices import Dev
 from .values import DeviceV, DictV, ModuleV, SeqV, TensorV, Value
 
@@ -24,7 +25,8 @@ def constructor_device(node: ast.Call, init: Optional[ast.FunctionDef], args: li
     following `d`: `dev` when no device is passed (or None, or `dev` itself), else unknown.  So too
     for modules passed in (`Wrapper(encoder)`, `{name: module}`): the instance holds them, so it is
     only at `dev` when they are."""
-    if dev is not None and any(_held_module_elsewhere(v, dev) for v in _maybe_held(node, init, args, kwargs)):
+    if dev is not None and any(_held_module_elsewhere(v, dev) for v in list(args) + list(kwargs.values())) \
+            and any(_held_module_elsewhere(v, dev) for v in _maybe_held(node, init, args, kwargs)):
         return None
     passed = _device_argument(node, init, args, kwargs)
     if passed is None or dev is None:
@@ -69,20 +71,23 @@ def copies_module_argument(node: ast.Call, init, args: list, kwargs: dict) -> bo
 
 
 def _copied_only(init) -> frozenset:
-    """Parameters of `init` read nowhere but as the one argument of `deepcopy(...)` (memoised)."""
+    """Parameters of `init` read nowhere but as the one argument of `deepcopy(...)` (memoised; one
+    pass over the function's nodes)."""
     known = init.__dict__.get("_tp_copied_only")
     if known is None:
         a = init.args
         params = {p.arg for p in a.posonlyargs + a.args[1:] + a.kwonlyargs}
-        inside = set()
-        for node in ast.walk(init):
-            if node.__class__ is ast.Call and len(node.args) == 1 and not node.keywords \
-                    and (node.func.__class__ is ast.Name and node.func.id == "deepcopy"
-                         or node.func.__class__ is ast.Attribute and node.func.attr == "deepcopy") \
-                    and node.args[0].__class__ is ast.Name:
-                inside.add(id(node.args[0]))
-        read = {n.id for n in ast.walk(init) if n.__class__ is ast.Name and n.id in params and id(n) not in inside}
-        known = init._tp_copied_only = frozenset(params - read)
+        inside, names = set(), []
+        for node in own_nodes(init):
+            cls = node.__class__
+            if cls is ast.Name:
+                if node.id in params:
+                    names.append(node)
+            elif cls is ast.Call and len(node.args) == 1 and node.args[0].__class__ is ast.Name and not node.keywords:
+                func = node.func
+                if func.__class__ is ast.Name and func.id == "deepcopy" or func.__class__ is ast.Attribute and func.attr == "deepcopy":
+                    inside.add(id(node.args[0]))
+        known = init._tp_copied_only = frozenset(params.difference(n.id for n in names if id(n) not in inside))
     return known
 
 
