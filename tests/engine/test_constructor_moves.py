@@ -8,6 +8,12 @@ constructor's flow: what it held at the call); where the flag is unknown, the in
 unknown and nothing is reported.  A subclass runs its base's `__init__` (its own `super().__init__()`,
 or none of its own), so the base's self-move places the subclass's instance too.
 
+A module whose `__init__` holds only submodules (no parameters or buffers of its own) is where this
+call's `__init__` left them when they agree: a part moved there (`self.lin.to(device)`), or a deep copy
+of a module passed in (timm's ModelEmaV3: `self.module = deepcopy(model)`, moved to `device=` when one
+is given).  A module argument the constructor only deep-copies, or does not read, is not held by the
+instance.  Parts on two devices, or a part another method binds again, leave the device unknown.
+
 The data side of the same programs: a dict filled in a loop (`items = {}`, then `items[i] = t`) holds
 what the loop stored (an empty dict has no value to join), and a batch taken with a comprehension over
 a loader (`[b for b in loader][0]`) is reported as a loop's batch is (no fix: there is no loop top).
@@ -35,6 +41,28 @@ class Net(nn.Module):
 
     def forward(self, x):
         return self.w_in(x)
+"""
+
+# timm's ModelEmaV3: a deep copy of the model, moved to `device` when one is given
+EMA = """\
+from copy import deepcopy
+
+
+class Ema(nn.Module):
+    def __init__(self, model, device=None):
+        super().__init__()
+        self.module = deepcopy(model)
+        self.device = device
+        if self.device is not None:
+            self.module.to(device=device)
+
+    @torch.no_grad()
+    def update(self, model):
+        for ema_v, model_v in zip(self.module.state_dict().values(), model.state_dict().values()):
+            if ema_v.is_floating_point():
+                ema_v.lerp_(model_v, weight=0.1)  # expect: TP101
+            else:
+                ema_v.copy_(model_v)
 """
 
 # pyrnn's shape: the base stores the flag, the middle class's `__init__` builds, the leaf hands the flag on
@@ -207,6 +235,82 @@ def main():
 def main():
     return B()(torch.zeros(2, 3))  # expect: TP102
 """, run="main()", raises=True),
+    # -- a module holding only submodules is where this call's `__init__` left them (ModelEmaV3's shape)
+    "deep-copied-module-moved-to-the-cpu": dict(code=EMA + """
+def main():
+    model = nn.Linear(3, 4).cuda()
+    ema = Ema(model, device=torch.device("cpu"))
+    ema.update(model)
+""", run="main()", raises=True),
+    "deep-copied-module-left-where-the-original-is": dict(code=EMA.replace("  # expect: TP101", "") + """
+def main():
+    model = nn.Linear(3, 4).cuda()
+    ema = Ema(model)
+    ema.update(model)
+""", run="main()", raises=False),
+    "module-argument-not-kept": dict(code="""\
+class Head(nn.Module):
+    def __init__(self, backbone):
+        super().__init__()
+        self.proj = nn.Linear(3, 4)
+
+    def forward(self, x):
+        return self.proj(x)
+
+
+def main():
+    backbone = nn.Linear(3, 3).cuda()
+    head = Head(backbone)
+    return head(backbone(torch.zeros(2, 3).cuda()))  # expect: TP102
+""", run="main()", raises=True),
+    "part-moved-to-the-constructors-device": dict(code="""\
+class Net(nn.Module):
+    def __init__(self, device):
+        super().__init__()
+        self.lin = nn.Linear(3, 4)
+        self.lin.to(device)
+
+    def forward(self, x):
+        return self.lin(x)
+
+
+def main():
+    return Net("cuda")(torch.zeros(2, 3))  # expect: TP102
+""", run="main()", raises=True),
+    "parts-on-two-devices": dict(code="""\
+class Net(nn.Module):
+    def __init__(self, device):
+        super().__init__()
+        self.a = nn.Linear(3, 4)
+        self.b = nn.Linear(4, 4)
+        self.b.to(device)
+
+    def forward(self, x):
+        return self.b(self.a(x).to("cuda"))
+
+
+def main():
+    return Net("cuda")(torch.zeros(2, 3))
+""", run="main()", raises=False),
+    "part-bound-again-in-another-method": dict(code="""\
+class Net(nn.Module):
+    def __init__(self, device):
+        super().__init__()
+        self.lin = nn.Linear(3, 4)
+        self.lin.to(device)
+
+    def reset(self):
+        self.lin = nn.Linear(3, 4)
+
+    def forward(self, x):
+        return self.lin(x)
+
+
+def main():
+    net = Net("cuda")
+    net.reset()
+    return net(torch.zeros(2, 3))
+""", run="main()", raises=False),
     # -- a dict filled in a loop
     "dict-filled-in-a-loop": dict(code="""\
 def main(k, n):

@@ -428,6 +428,9 @@ def call_builtin(ev, node: ast.Call, name: str) -> Value:
         return ZipV(tuple(args))
     if name == "map" and len(args) == 2 and isinstance(first, FuncV) and isinstance(args[1], SeqV):
         return map_function(ev, node, first, args[1])
+    if name == "dict" and not args and not any(key[:2] == "**" for key in kwargs):
+        # `dict(prediction=out)`: the dict `{"prediction": out}` (its keys the keywords)
+        return DictV(join_all(kwargs.values()) if kwargs else UNKNOWN, tuple(kwargs.items()))
     if name in ("list", "tuple", "sorted", "reversed"):
         if isinstance(first, SeqV):
             return SeqV(first.items if name in ("list", "tuple") else None, first.element())

@@ -30,7 +30,7 @@ from .devices import ACCEL_KIND, CPU, RUNTIME, SELF_DEV, SELF_KIND, Dev, parse_d
 from .optimizers import loaded_into, same_optimizer
 from .state import MOVED_THROUGH, PLACEABLE, Frame, follow_move, forget_aliases, local_names, moved_containers_in
 from .values import (
-    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, OptimizerV, ParamsV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, attrs_get, join_all, map_leaves,
+    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, OptimizerV, ParamsV, PlacedV, QualV, SelfV, SeqV, TensorV, TextV, Value, attrs_get, join_all, map_leaves,
 )
 
 MAX_CALL_DEPTH = 4
@@ -293,8 +293,12 @@ def bind_arguments(fnode, arg_nodes: list, args: list, kwargs: dict, first: Opti
     for name in names + kwonly:
         if name not in bound:
             bound[name] = default_value(defaults[name]) if known and name in defaults else UNKNOWN
+            if bound[name].__class__ is TextV and name not in _tested_flags(fnode) and name not in _handed_on(fnode):
+                bound[name] = UNKNOWN
         elif bound[name].__class__ is FlagV and name not in _tested_flags(fnode) and not _flag_for_self(fnode, name, bound):
             bound[name] = UNKNOWN  # a flag no test here reads (`bias=True`): the contexts stay one
+        elif bound[name].__class__ is TextV and name not in _tested_flags(fnode) and name not in _handed_on(fnode):
+            bound[name] = UNKNOWN  # a string no test here reads, nor a call it makes (`mode="bilinear"`): the same
     if a.vararg is not None:
         bound[a.vararg.arg] = SeqV(tuple(extra)) if known else SeqV(None, UNKNOWN)
     if a.kwarg is not None:
@@ -317,6 +321,21 @@ def _tested_flags(fnode) -> frozenset:
                 aliases.extend((node.value.id, access_path(t)) for t in node.targets)
         tested.update(name for name, path in aliases if path in tested)
         known = fnode._tp_tested_flags = frozenset(tested)
+    return known
+
+
+def _handed_on(fnode) -> frozenset:
+    """The names `fnode` passes as they are to a call (`resolve_device(device=preferred_device)`,
+    `super().__init__(mode)`): a string parameter that may decide a test of the callee.  Memoised
+    on the node."""
+    known = fnode.__dict__.get("_tp_handed_on")
+    if known is None:
+        handed = set()
+        for node in own_nodes(fnode):
+            if node.__class__ is ast.Call:
+                handed.update(a.id for a in node.args if a.__class__ is ast.Name)
+                handed.update(k.value.id for k in node.keywords if k.value.__class__ is ast.Name)
+        known = fnode._tp_handed_on = frozenset(handed)
     return known
 
 
@@ -422,9 +441,9 @@ def default_value(node: ast.AST) -> Value:
             return NONE
         if _is_number(node):
             return NUMBER
-        if isinstance(node.value, str):
+        if node.value.__class__ is str:
             dev = parse_device_string(node.value, node)
-            return DeviceV(dev, True, node.value) if dev is not None else UNKNOWN
+            return DeviceV(dev, True, node.value) if dev is not None else TextV(node.value) if len(node.value) <= 40 else UNKNOWN
     return UNKNOWN
 
 
@@ -554,7 +573,8 @@ def _holds_placement(receiver: SelfV, method) -> bool:
 def _uninformative(value: Value, depth: int = 0) -> bool:
     """Nothing the checked file knows: unknown values, numbers, None, flags (`True`: the key tells
     them apart), library objects, `self`."""
-    if value is UNKNOWN or value is NUMBER or value is NONE or value.__class__ is FlagV or isinstance(value, QualV):
+    if value is UNKNOWN or value is NUMBER or value is NONE or value.__class__ is FlagV or value.__class__ is TextV \
+            or isinstance(value, QualV):
         return True
     if isinstance(value, SelfV):
         return not value.attrs

@@ -31,7 +31,7 @@ from .values import (
     MEMBERS, SELF_MOVED,
     AcceleratorAvailable,
     FALSE, NONE, NUMBER, TRUE, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, FlagV, FuncV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
-    OptimizerV, SelfV, SeqV, TensorV, Value, attrs_get, iteration_element, join_all, unproven, PROVEN as _PROVEN,
+    OptimizerV, SelfV, SeqV, TensorV, TextV, Value, attrs_get, iteration_element, join_all, unproven, PROVEN as _PROVEN,
 )
 
 # Attributes of a tensor that are no tensors (a module's output may be an object with tensor fields).
@@ -252,8 +252,8 @@ class ExpressionEvaluator:
             value = self.frame_bound(test.left)
             if value is NONE:
                 return narrowed[1]
-            if isinstance(value, (DeviceV, SeqV, ModuleV)) and value.not_none:  # made on every path: not None
-                return not narrowed[1]
+            if isinstance(value, (DeviceV, SeqV, ModuleV)) and value.not_none or value.__class__ is TextV:
+                return not narrowed[1]  # (made on every path, a string: not None)
             return None
         if isinstance(test, (ast.Name, ast.Attribute)):
             # `if model:` / `if not model:`: a model made on every path is true (nn.Module has no
@@ -391,7 +391,7 @@ class ExpressionEvaluator:
     def known_text(self, node) -> Optional[str]:
         """The string a local name (or an attribute path this frame bound) holds on every path."""
         value = self.frame_bound(node)
-        return value.text if value.__class__ is DeviceV else None
+        return value.text if value.__class__ is DeviceV or value.__class__ is TextV else None
 
     def frame_bound(self, node) -> Optional[Value]:
         """What a local name, or an attribute path this frame bound itself (`self.device = device`),
@@ -465,10 +465,13 @@ class ExpressionEvaluator:
             return NUMBER
         if node.value.__class__ is bool:  # a flag: `build(cuda=True)` decides the callee's `if cuda:`
             return TRUE if node.value else FALSE
-        if isinstance(node.value, str) and 2 < len(node.value) < 12:
-            dev = parse_device_string(node.value, node)
-            if dev is not None:
-                return DeviceV(dev, True, node.value)
+        if node.value.__class__ is str:
+            if 2 < len(node.value) < 12:
+                dev = parse_device_string(node.value, node)
+                if dev is not None:
+                    return DeviceV(dev, True, node.value)
+            if len(node.value) <= _MAX_TEXT:
+                return TextV(node.value)
         return UNKNOWN
 
     def expr_Name(self, node: ast.Name) -> Value:
@@ -1011,6 +1014,7 @@ def device_type(dev: Dev) -> Optional[str]:
 
 _TYPE_TESTS = (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)
 _CONSTANT_TESTS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
+_MAX_TEXT = 40  # a longer string constant (a message, a docstring) is never a mode or a device name: unknown
 
 
 _DEVICE_LITERALS = {"cpu": "cpu", "cuda": "accel"}

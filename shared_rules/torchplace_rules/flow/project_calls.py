@@ -17,16 +17,16 @@ from .class_model import device_parameter, method_kind, plain_container, tensor_
 from .contexts import (
     ITEMS_MOVED, apply_effects, argument_paths, bind_arguments, call_in_context, relative_to, relocate, same_place,
 )
-from .devices import ACCEL_KIND, SELF_DEV, SELF_KIND
+from .devices import ACCEL_KIND, SELF_DEV, SELF_KIND, join_dev
 from .optimizers import owned_by_caller
 from .state import (
     MODULE_MOVES, forget_aliases, forget_closure_moves, forget_moved_arguments, held_attributes, held_values, merge_attributes,
     moved_containers_in, moves_its_items,
 )
 from .torch_calls import default_collate, default_device
-from .torch_placement import absent_arguments, constructor_device
+from .torch_placement import absent_arguments, constructor_device, copies_module_argument
 from .values import (
-    HELD_FALSE, HELD_TRUE, SELF_MOVED, NONE, NUMBER, UNKNOWN, BoundMethodV, ClassV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, ParamsV, PartialV, SelfV, SeqV, TensorV, Value, attrs_get,
+    HELD_FALSE, HELD_TRUE, SELF_MOVED, NONE, NUMBER, UNKNOWN, BoundMethodV, ClassV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, ParamsV, PartialV, SelfV, SeqV, TensorV, TextV, Value, attrs_get,
     map_leaves,
 )
 
@@ -333,8 +333,10 @@ def instantiate(ev, node: ast.Call, cls: ClassV) -> Value:
         dev = _argument_device(ev, node, info, args, kwargs)
     else:  # a device argument not followed to the layers, or modules held: unknown, not the default
         dev = constructor_device(node, _init_of(info), args, kwargs, dev)
-    if info.moves_parts:  # `self.lin.to(dev)` in `__init__`: its parts are not all where the module is
-        dev = None
+    if info.moves_parts or copies_module_argument(node, _init_of(info), args, kwargs):
+        # `self.lin.to(dev)` in `__init__`, or a deep copy of a module passed in (`self.module =
+        # deepcopy(model)`): where its parts are, as this call's `__init__` left them, when they agree
+        dev = parts_device(info, attrs)
     if info.moves_self:
         moved = attrs_get(attrs, SELF_MOVED)  # `self.to(device)` on every path of this `__init__`
         if isinstance(moved, DeviceV):
@@ -342,6 +344,43 @@ def instantiate(ev, node: ast.Call, cls: ClassV) -> Value:
         attrs = tuple(a for a in attrs if a[0] != SELF_MOVED)
     has_params = info.has_params_without(absent_arguments(node, _init_of(info), set(info.optional_state.values())))
     return ModuleV(dev, has_params, node, info, attrs=attrs)
+
+
+def parts_device(info, attrs: tuple):
+    """The device of a module whose `__init__` holds only submodules (no parameters or buffers of
+    its own, none registered by name), each known in `attrs` (what this call's `__init__` stored) and
+    all on one device; None where anything it stored might be another module (an unknown value, an
+    object, a container) or a submodule is not known there."""
+    if info.params or info.buffers or info.registers_modules or info.container is not None or info.bases \
+            or not info.plain_bases or info.unresolved_base or info.overrides_apply or _stores_outside_init(info):
+        return None
+    dev = None
+    names = set(info.submodules)
+    for name, value in attrs:
+        if value.__class__ is ModuleV:
+            if value.dev is None:
+                return None
+            dev = value.dev if dev is None else join_dev(dev, value.dev)
+            if dev is None:
+                return None
+            names.discard(name)
+        elif not (value is NONE or value is NUMBER or value.__class__ in _NO_MODULE):
+            return None
+    return dev if not names else None
+
+
+_NO_MODULE = (DeviceV, FlagV, TensorV, TextV)
+
+
+def _stores_outside_init(info) -> bool:
+    """Does a method other than `__init__` store an attribute of `self` (memoised on the class node)?"""
+    known = info.node.__dict__.get("_tp_stores_outside_init")
+    if known is None:
+        known = any(node.__class__ is ast.Attribute and node.ctx.__class__ is ast.Store
+                    and node.value.__class__ is ast.Name and node.value.id == "self"
+                    for name, method in info.methods.items() if name != "__init__" for node in ast.walk(method))
+        info.node._tp_stores_outside_init = known
+    return known
 
 
 def _init_of(info):

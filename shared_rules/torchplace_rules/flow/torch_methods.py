@@ -20,7 +20,7 @@ from .ranks import FIXED_RANK, SAME_RANK, method_rank
 from .state import follow_move, forget_aliases, held_values
 from .torch_calls import dtype_of, kw_device
 from .values import (
-    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, ItemsV, ModuleV, NumpyV, ParamsV, PlacedV, QualV, SeqV, TensorV, Value,
+    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, ItemsV, ModuleV, NumpyV, ParamsV, PlacedV, QualV, SeqV, TensorV, TextV, Value,
     join_members,
 )
 
@@ -64,7 +64,7 @@ def _to_target(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> tuple
             # `x.to(gpu)` with gpu a number: an int is a CUDA device index (aten's Device(int)), which
             # one is chosen at run time (no index is proven)
             target = DeviceV(Dev(ACCEL_KIND, RUNTIME, arg_node.id, node))
-        elif (value is UNKNOWN or value is NUMBER or _opaque_name(value)) and target is None \
+        elif (value is UNKNOWN or value is NUMBER or value.__class__ is TextV or _opaque_name(value)) and target is None \
                 and not api.looks_like_dtype(arg_node):
             target = UNKNOWN
     if target is None:

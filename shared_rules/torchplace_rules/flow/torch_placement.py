@@ -12,6 +12,7 @@ import ast
 from dataclasses import replace
 from typing import Optional
 
+from ..syntax_nodes import own_nodes
 from .devices import Dev
 from .values import DeviceV, DictV, ModuleV, SeqV, TensorV, Value
 
@@ -24,7 +25,8 @@ def constructor_device(node: ast.Call, init: Optional[ast.FunctionDef], args: li
     following `d`: `dev` when no device is passed (or None, or `dev` itself), else unknown.  So too
     for modules passed in (`Wrapper(encoder)`, `{name: module}`): the instance holds them, so it is
     only at `dev` when they are."""
-    if dev is not None and any(_held_module_elsewhere(v, dev) for v in list(args) + list(kwargs.values())):
+    if dev is not None and any(_held_module_elsewhere(v, dev) for v in list(args) + list(kwargs.values())) \
+            and any(_held_module_elsewhere(v, dev) for v in _maybe_held(node, init, args, kwargs)):
         return None
     if dev is not None and init is not None and _wraps_tensor_elsewhere(node, init, args, kwargs, dev):
         return None
@@ -48,6 +50,47 @@ def absent_arguments(node: ast.Call, init: Optional[ast.FunctionDef], names: set
     given = {k.arg: k.value for k in node.keywords}
     given.update((p, a) for p, a in zip(params, node.args))
     return {n for n in names if n not in given or (isinstance(given[n], ast.Constant) and given[n].value is None)}
+
+
+def _maybe_held(node: ast.Call, init, args: list, kwargs: dict) -> list:
+    """The arguments `__init__` may keep: all but those bound to a parameter it reads only inside
+    `deepcopy(...)` or not at all (`self.module = deepcopy(model)`: the copy is another module)."""
+    if init is None or any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        return list(args) + list(kwargs.values())
+    copied = _copied_only(init)
+    names = [a.arg for a in init.args.posonlyargs + init.args.args][1:]
+    kept = [v for name, v in zip(names + [None] * len(args), args) if name not in copied]
+    kept.extend(v for k, v in kwargs.items() if k not in copied)
+    return kept
+
+
+def copies_module_argument(node: ast.Call, init, args: list, kwargs: dict) -> bool:
+    """Is a module passed to `__init__` for a parameter it only deep-copies (`ModelEma(model)`)?"""
+    if init is None or not any(v.__class__ is ModuleV for v in list(args) + list(kwargs.values())):
+        return False
+    held = _maybe_held(node, init, args, kwargs)
+    return any(v.__class__ is ModuleV and not any(v is h for h in held) for v in list(args) + list(kwargs.values()))
+
+
+def _copied_only(init) -> frozenset:
+    """Parameters of `init` read nowhere but as the one argument of `deepcopy(...)` (memoised; one
+    pass over the function's nodes)."""
+    known = init.__dict__.get("_tp_copied_only")
+    if known is None:
+        a = init.args
+        params = {p.arg for p in a.posonlyargs + a.args[1:] + a.kwonlyargs}
+        inside, names = set(), []
+        for node in own_nodes(init):
+            cls = node.__class__
+            if cls is ast.Name:
+                if node.id in params:
+                    names.append(node)
+            elif cls is ast.Call and len(node.args) == 1 and node.args[0].__class__ is ast.Name and not node.keywords:
+                func = node.func
+                if func.__class__ is ast.Name and func.id == "deepcopy" or func.__class__ is ast.Attribute and func.attr == "deepcopy":
+                    inside.add(id(node.args[0]))
+        known = init._tp_copied_only = frozenset(params.difference(n.id for n in names if id(n) not in inside))
+    return known
 
 
 def _held_module_elsewhere(value: Value, dev: Dev) -> bool:

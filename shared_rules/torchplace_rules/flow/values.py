@@ -135,6 +135,31 @@ HELD_TRUE = FlagV(True, held=True)
 HELD_FALSE = FlagV(False, held=True)
 
 
+class TextV(Value):
+    """A string that is not a device (`mode = "prediction"`, `device="gpu"`) held on every path: a test
+    of a local name or parameter holding one (`if mode == "prediction":`, `device is None`) is decided.
+    A call's string argument binds one to the parameter only where the callee tests it or hands it
+    on (`contexts.bind_arguments`), as flags do: other contexts stay one.  Joined with anything else,
+    None included, it is unknown."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"TextV({self.text!r})"
+
+    def __eq__(self, other) -> bool:
+        return other.__class__ is TextV and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def maybe_none(self) -> "Value":
+        return UNKNOWN  # (a name that may hold None or the string is not decided)
+
+
 # the attribute an instance of a module holds where `self.to(device)` in its `__init__` moved it
 SELF_MOVED = "#moved"
 MEMBERS = "#members"  # what `super().__init__(*modules)` of an nn.Sequential / ModuleList subclass registered
