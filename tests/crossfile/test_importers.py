@@ -7,7 +7,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from torchplace_rules import Config, check_path
+from torchplace_rules import Config, check_path, check_source
 from torchplace_rules.importers import imports_in
 from torchplace_rules.project_index import ProjectIndex
 
@@ -394,3 +394,20 @@ def test_a_file_without_torch_given_host_tensors_is_quiet(tmp_path):
     project = _project(tmp_path, {"metrics.py": METRICS, "arrays.py": ARRAYS, "model.py": _scores_caller(".cpu()")})
     assert _findings(project, "metrics.py") == []
     assert _findings(project, "arrays.py") == []
+
+
+def test_a_star_import_that_resolves_to_the_importing_package_itself(tmp_path):
+    """DGL's `dgl/multiprocessing/__init__.py` (review14, s14 merge): `from multiprocessing import *` under an
+    `if` resolves, by the script-directory rule, to the package itself, whose names include the empty name of
+    `from .. import backend`: the analysis crashed joining the branches (IndexError); it binds nothing there."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    pkg = tmp_path / "pkg"
+    (pkg / "multiprocessing").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "backend.py").write_text("def get_preferred_backend():\n    return 'pytorch'\n")
+    init = pkg / "multiprocessing" / "__init__.py"
+    init.write_text("from .. import backend as F\n\nif F.get_preferred_backend() == 'pytorch':\n"
+                    "    from torch.multiprocessing import *\nelse:\n    from multiprocessing import *\n")
+    errors = []
+    findings = check_source(init.read_text(), str(init), Config(), errors=errors, project=ProjectIndex(tmp_path))
+    assert errors == [] and [f.code for f in findings] == []

@@ -25,6 +25,15 @@ def test_basic_index_assignment_is_a_copy_across_devices():
     assert run_on_fake_gpu(code) is None
 
 
+def test_a_0_dim_integer_index_is_read_as_a_number():
+    # TensorIndexing.h: a 0-dim integral tensor index is `select(tensor.item())`, whatever its device (the
+    # meta device cannot give an item: that error shows the path taken); a 1-dim one is an advanced index
+    cpu = torch.zeros(2, 4)
+    with pytest.raises(RuntimeError, match="item"):
+        cpu[0][torch.tensor(5, device="meta") // 4]
+    assert cpu[0][torch.tensor(1)].dim() == 0 and cpu[0][torch.tensor([1])].dim() == 1
+
+
 def test_advanced_index_assignment_checks_the_values():
     # `x[idx] = v` with a tensor (or list) of indices is `index_put_`: values on x's device
     # (a 0-dim value excepted); CPU indices are fine.
@@ -174,6 +183,23 @@ STAMP = """
 
     y = Stamp().cuda()(torch.ones(2, 3).cuda(), torch.tensor([0]).cuda())
 """
+
+BEAM = """
+        import torch
+
+
+        def beam(scores, done):
+            _, order = scores.topk(dim=-1, k=3)
+            flags = []
+            for i in range(scores.size(0)):
+                for j in range(3):
+                    {pick}
+                    flags.append(done[i][src])
+            return flags
+
+
+        beam(torch.randn(2, 9, device="cuda"), torch.zeros(2, 3))
+    """
 
 ADD_BOUNDARY = """
         import torch
@@ -675,6 +701,9 @@ QUIET = {
     # lead s14 (found while testing review13's cause I): a module-call argument that `forward` hands to a
     # function of the file, which reads it only on the host (`lengths.cpu().numpy()`), never meets the weights
     "module-argument-a-file-function-reads-on-the-host": ADD_BOUNDARY.replace("{row}", "tensor[i, :j]"),
+    # review14's DGL graphwriter (found at the s14 merge): a CUDA item picked by plain indices from a tensor of
+    # unknown rank may be 0-dim, and a 0-dim integer index is read as a number (`.item()`): no mismatch proven
+    "cuda-item-picked-by-indices-indexes-a-cpu-tensor": BEAM.replace("{pick}", "src = order[i][j] // 3"),
     # items of host numbers (`.numpy()`, `.tolist()`) index like ints: `copy_` into the item, from any device
     "plain-attribute-copied-at-host-number-indices": STAMP.format(
         store="for j in idx.cpu().numpy():\n                out[j % 2] = self.pattern"),
@@ -999,6 +1028,9 @@ REPORTED = {
         "{line}", "picked = y_train_hot[range(len(y_train)), y_train]"), {(9, "TP101")}),
     # a tensor index is `index_put_`: the values must be on the tensor's device
     "plain-attribute-written-at-a-tensor-index": (STAMP.format(store="out[idx] = self.pattern"), {(10, "TP203")}),
+    # a row of a 2-D CUDA index tensor is 1-D: indexing a CPU tensor with it raises
+    "cuda-row-picked-from-a-2d-index-indexes-a-cpu-tensor": (BEAM.replace("{pick}", "src = order[:, 1:][i]"),
+                                                              {(11, "TP101")}),
     "module-argument-a-file-function-puts-on-the-device": (
         ADD_BOUNDARY.replace("{row}", "tensor[i, :j]").replace("lengths.cpu().numpy()", "lengths * tensor[:, 0]"),
         {(23, "TP102")}),

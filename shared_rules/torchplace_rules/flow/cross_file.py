@@ -223,12 +223,13 @@ def import_star(ev, module: Optional[str], level: int) -> dict:
     Empty where the module is not the project's."""
     if ev.outgoing is None and getattr(ev, "summary_depth", 0):
         return {}
-    path = ev.project.resolve(importing_file(ev), module, level)
-    if path is None:
+    here = importing_file(ev)
+    path = ev.project.resolve(here, module, level)
+    if path is None or path == here:  # (`from multiprocessing import *` in a package's own `multiprocessing/`)
         return {}
     depth = import_depth(ev, path)
     return {name: LazyImportV(path, module, name, depth, UNKNOWN)
-            for name in ev.project.importers.names_of(path) if name[:1] != "_"}
+            for name in ev.project.importers.names_of(path) if name and name[0] != "_"}
 
 
 def foreign_result(value: Value) -> Value:

@@ -83,7 +83,7 @@ def join_env(a: dict, b: dict, before: Optional[dict] = None) -> dict:
 def _one_path(key: str, value: Value, other: dict, before: dict) -> Value:
     if value.__class__ in _ONE_PATH and key.isidentifier():
         return value
-    if key[-1] == "]" and "[<" in key:
+    if key.endswith("]") and "[<" in key:
         # `d[k]`, stored under the name k on this path only (`if k not in d: d[k] = v`): on the other
         # path it is one of the dict's values; an empty dict has none to read (a read raises KeyError)
         name = key[:key.index("[<")]
