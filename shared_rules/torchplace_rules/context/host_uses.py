@@ -39,18 +39,17 @@ def argument_parameter(method: ast.FunctionDef, position: Optional[int], keyword
     return None
 
 
-def host_only(method: ast.FunctionDef, param: str, methods: dict, depth: int = 0, functions: Optional[dict] = None) -> bool:
+def host_only(method: ast.FunctionDef, param: str, methods: dict, depth: int = 0, functions: Optional[CalledFunctions] = None) -> bool:
     """Is every use of `param` in `method` a host use (or a move), never an operand of a tensor op?"""
     return first_device_use(method, methods, name=param, depth=depth, functions=functions) is None
 
 
 def first_device_use(method: ast.FunctionDef, methods: dict, name: Optional[str] = None, attr: Optional[str] = None,
-                     depth: int = 0, functions: Optional[dict] = None) -> Optional[ast.AST]:
+                     depth: int = 0, functions: Optional[CalledFunctions] = None) -> Optional[ast.AST]:
     """The first use in `method` of the parameter `name` (or of `self.<attr>`, as long as the method
     has not re-bound it) that may meet other tensors; None when every use is on the host or a move.
-    `functions`: the functions a call by name reaches, by name (an argument passed to one is followed):
-    a dict of the file's module-level functions, or a mapping that also resolves imported ones and says,
-    by `inside(name)`, which functions calls by name reach inside the one it gave."""
+    `functions`: the functions a call by name reaches (`called_functions.CalledFunctions`: the file's own
+    and those it imports; an argument passed to one is followed)."""
     parents = parent_map(method)
     nodes = sorted(own_nodes(method.body), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
     starts = []
@@ -102,7 +101,7 @@ def _is_self_attr(node: ast.AST, attr: str) -> bool:
         and node.value.id == "self"
 
 
-def _use(node: ast.AST, parents: dict, methods: dict, depth: int, functions: Optional[dict] = None):
+def _use(node: ast.AST, parents: dict, methods: dict, depth: int, functions: Optional[CalledFunctions] = None):
     """True: a host use; a set: names that now hold a value derived from it; False: may meet weights."""
     child, parent = node, parents.get(id(node))
     while parent is not None:
@@ -170,7 +169,7 @@ def _use(node: ast.AST, parents: dict, methods: dict, depth: int, functions: Opt
     return False
 
 
-def _passed_to_method(call: ast.Call, arg: ast.AST, methods: dict, depth: int, functions: Optional[dict] = None) -> bool:
+def _passed_to_method(call: ast.Call, arg: ast.AST, methods: dict, depth: int, functions: Optional[CalledFunctions] = None) -> bool:
     """`self.helper(..., arg, ...)` (or `Owner.helper(...)` of a staticmethod of the class, or
     `helper(...)`, a function of the file): follow the argument into the helper."""
     func = call.func
@@ -179,7 +178,7 @@ def _passed_to_method(call: ast.Call, arg: ast.AST, methods: dict, depth: int, f
     inner = functions
     if func.__class__ is ast.Name and functions and func.id in functions:
         callee, static = functions[func.id], True
-        inner = functions.inside(func.id) if hasattr(functions, "inside") else functions
+        inner = functions.inside(func.id)
     elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr in methods:
         callee = methods[func.attr]
         static = _is_static(callee)

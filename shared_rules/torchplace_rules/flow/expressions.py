@@ -658,15 +658,8 @@ class ExpressionEvaluator:
                 and all(v.__class__ is AcceleratorAvailable or self._option_on_by_default(e) for v, e in zip(values, node.values)):
             # `not args.no_cuda and torch.cuda.is_available()`: true wherever an accelerator is, with the
             # command line's defaults (as `torch.cuda.is_available()` alone is taken as true)
-            available = [v for v in values if v.__class__ is AcceleratorAvailable]
-            out = available[0]
-            for v in available[1:]:
-                out = out.join(v)
-            return out
-        out = values[0]
-        for v in values[1:]:
-            out = out.join(v)
-        return out
+            return join_all(v for v in values if v.__class__ is AcceleratorAvailable)
+        return join_all(values)
 
     def _option_on_by_default(self, node) -> bool:
         """`args.cuda` / `not args.no_cuda`: a boolean option of a parsed command line that is true

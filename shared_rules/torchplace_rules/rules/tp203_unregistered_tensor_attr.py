@@ -317,7 +317,7 @@ class UnregisteredTensorAttr(Rule):
                 judged.append((info, attrs))
         ctx = None
         for info, attrs in judged:
-            found = []
+            found, functions = [], None
             for name, assign in attrs.items():
                 if not info.unmoved(name):
                     continue  # an override of `to()` moves it
@@ -326,7 +326,8 @@ class UnregisteredTensorAttr(Rule):
                 use = uses.get((id(info.node), name))
                 if use is None and name not in info.plain_containers and attrs is not in_contexts.get(id(info)):
                     # (a container, or a tensor made on the CPU for some calls only: where the flow saw it)
-                    use = _use_in_forward(info, name, assign, CalledFunctions.of_file(ev, info.home))
+                    functions = functions or CalledFunctions.of_file(ev, info.home)  # (one per class: imports resolved once)
+                    use = _use_in_forward(info, name, assign, functions)
                 if use is not None:
                     found.append((name, assign, use))
             if not found:
