@@ -325,6 +325,18 @@ CASES = [
      "        self.weight = nn.Parameter(weight.detach().clone())\n    def forward(self, x):\n"
      "        return torch.nn.functional.linear(x, self.weight)\n"
      "body = nn.Linear(8, 4)\nhead = Head(body.weight)\ny = head(torch.ones(2, 8).to(device))\n", True, "TP102"),
+    # W1 (review15b): a CPU module whose `forward` only copies its input into a slice of its buffer
+    # (`copy_`, across devices) and hands it back; an advanced index (`index_put_`) does not copy across
+    ("buffer-slice-written-from-a-device-input",
+     "class Bank(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+     "        self.register_buffer('bank', torch.zeros(8, 4))\n    def forward(self, x, p):\n"
+     "        self.bank[p:p + x.shape[0]] = x.detach()\n        return x\n"
+     "bank = Bank()\ny = bank(torch.ones(2, 4, device=device), 3)\n", False, None),
+    ("buffer-rows-indexed-by-a-tensor-from-a-device-input",
+     "class Bank(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+     "        self.register_buffer('bank', torch.zeros(8, 4))\n    def forward(self, x, p):\n"
+     "        self.bank[torch.arange(p, p + 2)] = x.detach()\n        return x\n"
+     "bank = Bank()\ny = bank(torch.ones(2, 4, device=device), 3)\n", True, "TP102"),
 ]
 # Advanced indexing with CPU indices is allowed on CUDA, but FakeTensorMode in a
 # CPU build cannot run it; the engine side is still checked.

@@ -1,0 +1,102 @@
+"""False findings of the s15 fresh precision review of 13 more repositories, review15b's domain
+(benchmarks/review/false_finding_causes.md, causes W1 to W5), each as a regression snippet with a true
+twin.  Lines count from the snippet; warnings count (assert_findings keeps information and above).
+W1 has truth-table rows (tests/engine/test_truth_table.py)."""
+import pytest
+
+from .snippets import assert_findings
+
+H = "import torch\nimport torch.nn as nn\nimport torch.distributed as dist\n"
+
+BANK = """\
+    class Bank(nn.Module):
+        def __init__(self, size):
+            super().__init__()
+            self.size = size
+            self.register_buffer("bank", torch.randn(size, 8))
+            self.register_buffer("ptr", torch.zeros(1, dtype=torch.long))
+
+        def forward(self, output, update=False):
+            bank = self.bank.clone().detach()
+            if update:
+                self._enqueue(output)
+            return output, bank
+
+        @torch.no_grad()
+        def _enqueue(self, batch):
+            if dist.is_initialized():
+                batch = gather(batch)
+            n = batch.shape[0]
+            p = int(self.ptr)
+            self.bank[p:p + n] = batch.detach()
+            self.ptr[0] = p + n
+
+
+    def gather(x):
+        out = [torch.empty_like(x) for _ in range(dist.get_world_size())]
+        dist.all_gather(out, x)
+        return torch.cat(out, dim=0)
+
+
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    bank = Bank(64)
+    model = nn.Linear(4, 8).to(device)
+    x = model(torch.randn(2, 4, device=device))
+    bank(x, update=True)
+"""
+
+CASES = {
+    # W1: a CPU memory bank called with a device batch: `forward` hands the batch back and copies it
+    # into a slice of its buffer (`copy_`, across devices), after a gather that only sends it (lightly)
+    "memory-bank-copies-the-input-into-a-slice": (BANK, set()),
+    "memory-bank-adds-its-buffer-to-the-input": (
+        BANK.replace("return output, bank", "return output + bank[:2], bank"), {(34, "TP102")}),
+    "memory-bank-writes-rows-picked-by-a-tensor": (
+        BANK.replace("self.bank[p:p + n] = batch.detach()", "self.bank[torch.arange(p, p + n)] = batch.detach()")
+        .replace("batch = gather(batch)", "dist.barrier()"),
+        {(34, "TP102")}),
+    "memory-bank-gather-combines-with-the-buffer": (
+        BANK.replace("out = [torch.empty_like(x) for _ in range(dist.get_world_size())]",
+                     "out = [x + torch.ones(8) for _ in range(dist.get_world_size())]"), {(34, "TP102")}),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_review15b_cause(name):
+    body, expected = CASES[name]
+    assert_findings(H, body, expected)
+
+
+UTILS = """\
+    import torch
+    import torch.distributed as dist
+
+
+    def gather(x):
+        out = [torch.empty_like(x) for _ in range(dist.get_world_size())]
+        dist.all_gather(out, x)
+        return torch.cat(out, dim=0)
+
+
+    def mix(x, w):
+        return x * w
+"""
+
+
+@pytest.mark.parametrize("helper, expected", [("gather(batch)", []), ("mix(batch, self.bank)", [(34, "TP102")])])
+def test_w1_an_argument_is_followed_into_a_function_of_an_imported_module(tmp_path, helper, expected):
+    """`utils.gather(batch)`, a function of a project module imported whole (lightly's
+    `utils.concat_all_gather`), is read like a function imported by name."""
+    import textwrap
+
+    from torchplace_rules import Config, check_path
+    from torchplace_rules.project_index import ProjectIndex
+
+    main = H + "import utils\n" + textwrap.dedent(BANK).replace("batch = gather(batch)", "batch = utils." + helper)
+    main = main.replace("def gather(x):", "def _unused(x):")
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (tmp_path / "utils.py").write_text(textwrap.dedent(UTILS))
+    (tmp_path / "main.py").write_text(main)
+    got = [(f.span.start_line + 1 - H.count("\n") - 1, f.code)
+           for f in check_path(tmp_path / "main.py", Config(), project=ProjectIndex(tmp_path)) if f.code.startswith("TP1")]
+    assert got == expected
