@@ -45,6 +45,37 @@ BANK = """\
     bank(x, update=True)
 """
 
+HEAD = """\
+    class Detect(nn.Module):
+        def __init__(self, nl):
+            super().__init__()
+            self.conv = nn.Conv2d(8, 8, 1)
+            self.stride = torch.zeros(nl)
+
+        def forward(self, x):
+            return self.conv(x) * self.stride[0]
+
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.model = nn.Sequential(nn.Conv2d(3, 8, 1), Detect(3))
+            self.model[-1].stride = torch.tensor([8.0, 16.0, 32.0])
+
+        def _apply(self, fn):
+            self = super()._apply(fn)
+            m = self.model[-1]
+            m.stride = fn(m.stride)
+            return self
+
+        def forward(self, x):
+            return self.model(x)
+
+
+    model = Model().to("cuda")
+    y = model(torch.randn(1, 3, 4, 4, device="cuda"))
+"""
+
 CASES = {
     # W1: a CPU memory bank called with a device batch: `forward` hands the batch back and copies it
     # into a slice of its buffer (`copy_`, across devices), after a gather that only sends it (lightly)
@@ -58,6 +89,9 @@ CASES = {
     "memory-bank-gather-combines-with-the-buffer": (
         BANK.replace("out = [torch.empty_like(x) for _ in range(dist.get_world_size())]",
                      "out = [x + torch.ones(8) for _ in range(dist.get_world_size())]"), {(34, "TP102")}),
+    # W2: a detection head's plain `self.stride`, moved by the owning model's `_apply` override (YOLOv9)
+    "head-attribute-moved-by-the-owner-apply": (HEAD, set()),
+    "head-attribute-no-owner-moves": (HEAD.replace("m.stride = fn(m.stride)", "m.other = fn(m.stride)"), {(5, "TP203")}),
 }
 
 
@@ -100,3 +134,30 @@ def test_w1_an_argument_is_followed_into_a_function_of_an_imported_module(tmp_pa
     got = [(f.span.start_line + 1 - H.count("\n") - 1, f.code)
            for f in check_path(tmp_path / "main.py", Config(), project=ProjectIndex(tmp_path)) if f.code.startswith("TP1")]
     assert got == expected
+
+
+def test_w2_module_to_goes_through_an_apply_override():
+    """PyTorch side of W2: `Module.to()`/`.double()` call `_apply(fn)`, so an override that re-binds a
+    submodule's plain tensor to `fn(...)` moves (here: converts) it with the parameters."""
+    import torch
+    from torch import nn
+
+    class Head(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.stride = torch.zeros(3)
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.model = nn.Sequential(nn.Linear(2, 2), Head())
+
+        def _apply(self, fn, *args, **kwargs):
+            self = super()._apply(fn, *args, **kwargs)
+            m = self.model[-1]
+            m.stride = fn(m.stride)
+            return self
+
+    model = Model().double()
+    assert model.model[-1].stride.dtype == torch.float64
+    assert Head().double().stride.dtype == torch.float32  # without the override it stays

@@ -315,12 +315,16 @@ class UnregisteredTensorAttr(Rule):
                 continue
             if not any(seen is info and kept is attrs for seen, kept in judged):
                 judged.append((info, attrs))
-        ctx = None
+        ctx = owner_moves = None
         for info, attrs in judged:
             found, functions = [], None
             for name, assign in attrs.items():
                 if not info.unmoved(name):
                     continue  # an override of `to()` moves it
+                if owner_moves is None:
+                    owner_moves = _moved_by_owners(ev.tree)
+                if name in owner_moves:
+                    continue  # an owner's `_apply` moves it: `m.stride = fn(m.stride)`
                 if _set_from_callers(info, name):
                     continue  # a placeholder a setter replaces with what the caller hands (`setTarget(t)`)
                 use = uses.get((id(info.node), name))
@@ -393,6 +397,30 @@ def _set_from_callers(info, name: str) -> bool:
                 if root.__class__ is ast.Name and root.id in params and root.id != "self":
                     return True
     return False
+
+
+def _moved_by_owners(tree: ast.AST) -> frozenset:
+    """Attribute names an `_apply(self, fn)` override of a class of the file applies `fn` to on another
+    object (`m = self.model[-1]; m.stride = fn(m.stride)`: YOLO models move their detection head's plain
+    tensors so): `model.to(device)` on the owner moves that attribute of the submodule it holds, whatever
+    its class, so a plain tensor of that name is not known to stay on the CPU."""
+    names = set()
+    for cls in tree.body:
+        if cls.__class__ is not ast.ClassDef:
+            continue
+        for method in cls.body:
+            if method.__class__ is not ast.FunctionDef or method.name != "_apply" or len(method.args.args) < 2:
+                continue
+            fn = method.args.args[1].arg
+            for node in ast.walk(method):
+                if node.__class__ is not ast.Assign or len(node.targets) != 1:
+                    continue
+                target, value = node.targets[0], node.value
+                if target.__class__ is ast.Attribute and not (target.value.__class__ is ast.Name and target.value.id == "self") \
+                        and value.__class__ is ast.Call and value.func.__class__ is ast.Name and value.func.id == fn \
+                        and value.args and value.args[0].__class__ is ast.Attribute and value.args[0].attr == target.attr:
+                    names.add(target.attr)
+    return frozenset(names)
 
 
 def _moved_copy_of(value: ast.AST, name: str) -> bool:
