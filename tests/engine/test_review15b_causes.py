@@ -76,6 +76,39 @@ HEAD = """\
     y = model(torch.randn(1, 3, 4, 4, device="cuda"))
 """
 
+POS = """\
+    class PosEnc(nn.Module):
+        def __init__(self, dim, n, sep, has_cls):
+            super().__init__()
+            self.cls_on = has_cls
+            self.sep = sep
+            if sep:
+                self.spatial = nn.Parameter(torch.zeros(1, n, dim))
+                if has_cls:
+                    self.cls = nn.Parameter(torch.zeros(1, 1, dim))
+                else:
+                    self.cls = torch.tensor([])  # for torchscriptability
+                self.pos = torch.tensor([])
+            else:
+                self.pos = nn.Parameter(torch.zeros(1, n, dim))
+                self.spatial = torch.tensor([])
+                self.cls = torch.tensor([])
+
+        def forward(self, x):
+            if self.sep:
+                pos = self.spatial.repeat(1, 1, 1)
+                if self.cls_on:
+                    pos = torch.cat([self.cls, pos], 1)
+                x = x + pos
+            else:
+                x = x + self.pos
+            return x
+
+
+    m = PosEnc(8, 4, True, False).to("cuda")
+    m(torch.randn(2, 4, 8, device="cuda"))
+"""
+
 CASES = {
     # W1: a CPU memory bank called with a device batch: `forward` hands the batch back and copies it
     # into a slice of its buffer (`copy_`, across devices), after a gather that only sends it (lightly)
@@ -92,6 +125,24 @@ CASES = {
     # W2: a detection head's plain `self.stride`, moved by the owning model's `_apply` override (YOLOv9)
     "head-attribute-moved-by-the-owner-apply": (HEAD, set()),
     "head-attribute-no-owner-moves": (HEAD.replace("m.stride = fn(m.stride)", "m.other = fn(m.stride)"), {(5, "TP203")}),
+    # W3: placeholders set on the branch of a flag whose `forward` never reads them (PyTorchVideo)
+    "placeholder-read-only-under-the-flag": (POS, set()),
+    "plain-branch-read-unconditionally": (POS.replace("            return x\n", "            return x + self.spatial\n"),
+                                          {(15, "TP203")}),
+    "learnable-or-plain-weight-read-unconditionally": ("""\
+        class Scale(nn.Module):
+            def __init__(self, learn):
+                super().__init__()
+                if learn:
+                    self.w = nn.Parameter(torch.ones(8))
+                else:
+                    self.w = torch.ones(8)
+
+            def forward(self, x):
+                return x * self.w
+        m = Scale(False).to("cuda")
+        m(torch.randn(2, 8, device="cuda"))
+        """, {(7, "TP203")}),
 }
 
 

@@ -4,6 +4,7 @@ import ast
 from ..context import file_context
 from ..context.called_functions import CalledFunctions
 from ..context.host_uses import first_device_use
+from ..context.scopes import ancestors, own_nodes, parent_map
 from ..edits import make_fix, replace_node, statement_line_start
 from ..model import Severity
 from ..syntax_nodes import calls_and_assignments
@@ -325,6 +326,8 @@ class UnregisteredTensorAttr(Rule):
                     owner_moves = _moved_by_owners(ev.tree)
                 if name in owner_moves:
                     continue  # an owner's `_apply` moves it: `m.stride = fn(m.stride)`
+                if _placeholder_of_a_registered_name(info, name):
+                    continue  # `else: self.pos = torch.tensor([])`, read by `forward` only under a test
                 if _set_from_callers(info, name):
                     continue  # a placeholder a setter replaces with what the caller hands (`setTarget(t)`)
                 use = uses.get((id(info.node), name))
@@ -397,6 +400,32 @@ def _set_from_callers(info, name: str) -> bool:
                 if root.__class__ is ast.Name and root.id in params and root.id != "self":
                     return True
     return False
+
+
+def _placeholder_of_a_registered_name(info, name: str) -> bool:
+    """`__init__` registers `self.<name>` (a parameter, buffer or submodule) on some path and keeps a plain
+    tensor under that name on another (`if sep: self.pos = nn.Parameter(...) else: self.pos =
+    torch.tensor([])  # for torchscriptability`), and `forward` reads it only inside `if` blocks: the
+    plain tensor is the placeholder of the configurations whose `forward` does not read it.  (Read
+    unconditionally, the plain path is a real unregistered tensor and stays reported.)"""
+    if name not in info.params and name not in info.buffers and name not in info.submodules:
+        return False
+    forward = info.methods.get("forward")
+    if forward is None:
+        return False
+    parents, reads = parent_map(forward), 0
+    for node in own_nodes(forward.body):
+        if node.__class__ is ast.Attribute and node.attr == name and node.value.__class__ is ast.Name \
+                and node.value.id == "self" and node.ctx.__class__ is ast.Load:
+            reads += 1
+            if not any(a.__class__ is ast.If and node is not a.test and not _inside(a.test, node, parents)
+                       for a in ancestors(parents, node)):
+                return False
+    return reads > 0
+
+
+def _inside(root: ast.AST, node: ast.AST, parents: dict) -> bool:
+    return any(a is root for a in ancestors(parents, node))
 
 
 def _moved_by_owners(tree: ast.AST) -> frozenset:
