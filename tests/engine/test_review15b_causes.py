@@ -109,6 +109,26 @@ POS = """\
     m(torch.randn(2, 4, 8, device="cuda"))
 """
 
+SCHEDULE = """\
+    class DINOLoss(nn.Module):
+        def __init__(self, out_dim=16, warm=0.04, temp=0.07, warm_epochs=30):
+            super().__init__()
+            self.warm_epochs = warm_epochs
+            self.register_buffer("center", torch.zeros(1, out_dim))
+            self.schedule = torch.linspace(start=warm, end=temp, steps=warm_epochs)
+
+        def forward(self, teacher_out, epoch: int):
+            if epoch < self.warm_epochs:
+                t = self.schedule[epoch]
+            else:
+                t = torch.tensor(0.07)
+            return torch.softmax((teacher_out - self.center) / t, dim=-1)
+
+
+    loss_fn = DINOLoss().to("cuda")
+    loss = loss_fn(torch.randn(4, 16, device="cuda"), 3)
+"""
+
 CASES = {
     # W1: a CPU memory bank called with a device batch: `forward` hands the batch back and copies it
     # into a slice of its buffer (`copy_`, across devices), after a gather that only sends it (lightly)
@@ -143,6 +163,11 @@ CASES = {
         m = Scale(False).to("cuda")
         m(torch.randn(2, 8, device="cuda"))
         """, {(7, "TP203")}),
+    # W4: a 1-D schedule read one item at a time (`self.schedule[epoch]`: 0-dim) (lightly DINOLoss)
+    "schedule-read-one-item": (SCHEDULE, set()),
+    "schedule-read-as-a-slice": (SCHEDULE.replace("self.schedule[epoch]", "self.schedule[epoch:epoch + 1]"), {(6, "TP203")}),
+    "schedule-read-whole": (SCHEDULE.replace("t = self.schedule[epoch]", "t = self.schedule.mean() + self.schedule"),
+                            {(6, "TP203")}),
 }
 
 

@@ -483,7 +483,44 @@ def _use_in_forward(info, name: str, assign, functions: dict | None):
     forward = info.methods.get("forward")
     if forward is None or _may_be_zero_dim(assign.value):
         return None
-    return first_device_use(forward, info.methods, attr=name, functions=functions)
+    use = first_device_use(forward, info.methods, attr=name, functions=functions)
+    if use is not None and _one_dim(assign.value) and _only_single_items_read(forward, name):
+        return None  # `self.schedule[epoch]`: one item of a 1-D tensor is 0-dim, which meets CUDA tensors in arithmetic
+    return use
+
+
+def _one_dim(value) -> bool:
+    """`torch.linspace(...)`, `torch.arange(...)`, `torch.logspace(...)`, `torch.tensor([1.0, 2.0])`: 1-D."""
+    if value.__class__ is not ast.Call:
+        return False
+    func = value.func
+    name = func.attr if func.__class__ is ast.Attribute else getattr(func, "id", "")
+    if name in ("linspace", "logspace", "arange"):
+        return True
+    first = value.args[0] if value.args else None
+    return name in ("tensor", "as_tensor") and first.__class__ is ast.List \
+        and not any(e.__class__ in (ast.List, ast.Tuple, ast.ListComp, ast.Starred) for e in first.elts)
+
+
+def _only_single_items_read(method, name: str) -> bool:
+    """Is every read of `self.<name>` in `method` one item picked by a single number (`self.t[i]`, not a
+    slice, a tuple of indices, a list or None)?"""
+    parents = parent_map(method)
+    for node in own_nodes(method.body):
+        if node.__class__ is ast.Attribute and node.attr == name and node.value.__class__ is ast.Name \
+                and node.value.id == "self" and node.ctx.__class__ is ast.Load:
+            parent = parents.get(id(node))
+            if parent.__class__ is not ast.Subscript or parent.value is not node \
+                    or parent.slice.__class__ not in _ITEM_INDEX or _none_constant(parent.slice):
+                return False
+    return True
+
+
+_ITEM_INDEX = (ast.Constant, ast.Name, ast.Attribute, ast.BinOp, ast.UnaryOp)
+
+
+def _none_constant(node) -> bool:
+    return node.__class__ is ast.Constant and (node.value is None or node.value is Ellipsis or type(node.value) is not int)
 
 
 def _may_be_zero_dim(value) -> bool:
