@@ -28,8 +28,9 @@ _MAX_DEPTH = 2
 _METADATA_FACTORIES = frozenset({"empty_like", "zeros_like", "ones_like", "full_like", "rand_like", "randn_like",
                                  "randint_like"})
 #: `torch.distributed` collectives: their tensors are sent or received, never combined with a module's weights
-_COLLECTIVES = frozenset({"all_gather", "all_gather_into_tensor", "all_reduce", "broadcast", "reduce", "gather",
-                          "scatter", "reduce_scatter", "reduce_scatter_tensor", "send", "recv", "isend", "irecv"})
+#: (not `gather`/`scatter`/`reduce`, which are also tensor ops: `torch.gather(x, 1, idx)`)
+_COLLECTIVES = frozenset({"all_gather", "all_gather_into_tensor", "all_reduce", "broadcast", "reduce_scatter",
+                          "reduce_scatter_tensor", "send", "recv", "isend", "irecv"})
 
 
 def argument_parameter(method: ast.FunctionDef, position: Optional[int], keyword: Optional[str],
@@ -139,7 +140,8 @@ def _use(node: ast.AST, parents: dict, methods: dict, depth: int, functions: Opt
         attr = parent.func.attr
         if attr in _METADATA_FACTORIES and parent.args and parent.args[0] is child:
             return True  # `torch.empty_like(x)`: reads only its shape, dtype and device
-        if attr in _COLLECTIVES and parent.func.value.__class__ is ast.Name and child in parent.args:
+        if attr in _COLLECTIVES and parent.func.value.__class__ is ast.Name and parent.func.value.id not in ("self", "torch") \
+                and child in parent.args:
             return True  # `dist.all_gather(out, x)`: sent to the other processes, not combined with weights
     if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in _HOST_CALLS \
             and child is not parent.func:
