@@ -438,7 +438,7 @@ def _moved_by_owners(tree: ast.AST) -> frozenset:
         if cls.__class__ is not ast.ClassDef:
             continue
         for method in cls.body:
-            if method.__class__ is not ast.FunctionDef or method.name != "_apply" or len(method.args.args) < 2:
+            if not isinstance(method, ast.FunctionDef) or method.name != "_apply" or len(method.args.args) < 2:
                 continue
             fn = method.args.args[1].arg
             for node in ast.walk(method):
