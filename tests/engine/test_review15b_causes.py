@@ -166,6 +166,7 @@ CASES = {
     # W4: a 1-D schedule read one item at a time (`self.schedule[epoch]`: 0-dim) (lightly DINOLoss)
     "schedule-read-one-item": (SCHEDULE, set()),
     "schedule-read-as-a-slice": (SCHEDULE.replace("self.schedule[epoch]", "self.schedule[epoch:epoch + 1]"), {(6, "TP203")}),
+    "schedule-read-at-tensor-indices": (SCHEDULE.replace("epoch: int", "epoch"), {(6, "TP203")}),
     "schedule-read-whole": (SCHEDULE.replace("t = self.schedule[epoch]", "t = self.schedule.mean() + self.schedule"),
                             {(6, "TP203")}),
 }

@@ -503,24 +503,35 @@ def _one_dim(value) -> bool:
 
 
 def _only_single_items_read(method, name: str) -> bool:
-    """Is every read of `self.<name>` in `method` one item picked by a single number (`self.t[i]`, not a
-    slice, a tuple of indices, a list or None)?"""
+    """Is every read of `self.<name>` in `method` one item picked by a Python int (`self.t[epoch]` with
+    `epoch: int`, `self.t[0]`, `self.t[i - 1]`), never by a slice, a tuple, a list, None or a tensor?"""
+    ints = {a.arg for a in method.args.args + method.args.kwonlyargs if _int_annotation(a.annotation)}
     parents = parent_map(method)
     for node in own_nodes(method.body):
         if node.__class__ is ast.Attribute and node.attr == name and node.value.__class__ is ast.Name \
                 and node.value.id == "self" and node.ctx.__class__ is ast.Load:
             parent = parents.get(id(node))
-            if parent.__class__ is not ast.Subscript or parent.value is not node \
-                    or parent.slice.__class__ not in _ITEM_INDEX or _none_constant(parent.slice):
+            if parent.__class__ is not ast.Subscript or parent.value is not node or not _int_index(parent.slice, ints):
                 return False
     return True
 
 
-_ITEM_INDEX = (ast.Constant, ast.Name, ast.Attribute, ast.BinOp, ast.UnaryOp)
+def _int_annotation(annotation) -> bool:
+    """`int`, `Optional[int]`, `int | None`: an int (where it is not None)."""
+    if annotation is None:
+        return False
+    names = {n.id for n in ast.walk(annotation) if n.__class__ is ast.Name}
+    return "int" in names and names <= {"int", "Optional", "None"}
 
 
-def _none_constant(node) -> bool:
-    return node.__class__ is ast.Constant and (node.value is None or node.value is Ellipsis or type(node.value) is not int)
+def _int_index(node, ints: set) -> bool:
+    if node.__class__ is ast.Constant:
+        return type(node.value) is int
+    if node.__class__ is ast.Name:
+        return node.id in ints
+    if node.__class__ is ast.UnaryOp:
+        return _int_index(node.operand, ints)
+    return node.__class__ is ast.BinOp and _int_index(node.left, ints) and _int_index(node.right, ints)
 
 
 def _may_be_zero_dim(value) -> bool:
