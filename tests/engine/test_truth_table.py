@@ -325,6 +325,32 @@ CASES = [
      "        self.weight = nn.Parameter(weight.detach().clone())\n    def forward(self, x):\n"
      "        return torch.nn.functional.linear(x, self.weight)\n"
      "body = nn.Linear(8, 4)\nhead = Head(body.weight)\ny = head(torch.ones(2, 8).to(device))\n", True, "TP102"),
+    # W1 (review15b): a CPU module whose `forward` only copies its input into a slice of its buffer
+    # (`copy_`, across devices) and hands it back; an advanced index (`index_put_`) does not copy across
+    ("buffer-slice-written-from-a-device-input",
+     "class Bank(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+     "        self.register_buffer('bank', torch.zeros(8, 4))\n    def forward(self, x, p):\n"
+     "        self.bank[p:p + x.shape[0]] = x.detach()\n        return x\n"
+     "bank = Bank()\ny = bank(torch.ones(2, 4, device=device), 3)\n", False, None),
+    ("buffer-rows-indexed-by-a-tensor-from-a-device-input",
+     "class Bank(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+     "        self.register_buffer('bank', torch.zeros(8, 4))\n    def forward(self, x, p):\n"
+     "        self.bank[torch.arange(p, p + 2)] = x.detach()\n        return x\n"
+     "bank = Bank()\ny = bank(torch.ones(2, 4, device=device), 3)\n", True, "TP102"),
+    # W4 (review15b): one item of a 1-D CPU tensor (`schedule[epoch]`) is 0-dim and divides a CUDA tensor;
+    # a one-item slice of it is 1-D and does not
+    ("plain-1d-schedule-read-one-item",
+     "class Loss(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+     "        self.register_buffer('center', torch.zeros(1, 4))\n"
+     "        self.schedule = torch.linspace(0.04, 0.07, 30)\n    def forward(self, x, epoch: int):\n"
+     "        return (x - self.center) / self.schedule[epoch]\n"
+     "loss = Loss().to(device)\ny = loss(torch.ones(2, 4, device=device), 3)\n", False, None),
+    ("plain-1d-schedule-read-as-a-slice",
+     "class Loss(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+     "        self.register_buffer('center', torch.zeros(1, 4))\n"
+     "        self.schedule = torch.linspace(0.04, 0.07, 30)\n    def forward(self, x, epoch: int):\n"
+     "        return (x - self.center) / self.schedule[epoch:epoch + 1]\n"
+     "loss = Loss().to(device)\ny = loss(torch.ones(2, 4, device=device), 3)\n", True, "TP203"),
 ]
 # Advanced indexing with CPU indices is allowed on CUDA, but FakeTensorMode in a
 # CPU build cannot run it; the engine side is still checked.

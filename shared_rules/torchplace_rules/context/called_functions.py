@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from ..flow.cross_file import LazyImportV, resolved
+from ..flow.cross_file import LazyImportV, ProjectModuleV, resolved
 from ..flow.values import FuncV
 from .scopes import top_level_functions
 
@@ -39,6 +39,26 @@ class CalledFunctions:
 
     def inside(self, name: str) -> "CalledFunctions":
         return self if name in self._own else CalledFunctions.of_file(self._ev, self._import(name).home)
+
+    def in_module(self, module: str, name: str) -> Optional[ast.AST]:
+        """`module.name(...)` where `module` is an imported project module (`from pkg import utils`):
+        the node of its module-level function `name`, or None."""
+        found = self._member(module, name)
+        return found.node if found is not None else None
+
+    def inside_module(self, module: str, name: str) -> "CalledFunctions":
+        return CalledFunctions.of_file(self._ev, self._member(module, name).home)
+
+    def _member(self, module: str, name: str) -> Optional[FuncV]:
+        key = (module, name)
+        if key not in self._imported:
+            value = self._env.get(module)
+            value = resolved(self._ev, value) if type(value) is LazyImportV else value
+            member = value.member(self._ev, name) if value.__class__ is ProjectModuleV else None
+            found = member.__class__ is FuncV and member.home is not None and member.owner is None \
+                and member.scope is None and isinstance(member.node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            self._imported[key] = member if found else None
+        return self._imported[key]
 
     def _import(self, name: str) -> Optional[FuncV]:
         """The imported project function `name` is bound to (not a method, not a nested one), or None."""

@@ -24,6 +24,13 @@ _KEEP_ATTRS = {"int", "long", "float", "double", "half", "bool", "round", "floor
                "mean", "prod", "argmax", "argmin", "abs", "cumsum", "repeat", "expand", "permute", "transpose",
                "repeat_interleave", "narrow", "flip", "roll", "multinomial"}
 _MAX_DEPTH = 2
+#: factories that read only the shape, dtype and device of their first argument
+_METADATA_FACTORIES = frozenset({"empty_like", "zeros_like", "ones_like", "full_like", "rand_like", "randn_like",
+                                 "randint_like"})
+#: `torch.distributed` collectives: their tensors are sent or received, never combined with a module's weights
+#: (not `gather`/`scatter`/`reduce`, which are also tensor ops: `torch.gather(x, 1, idx)`)
+_COLLECTIVES = frozenset({"all_gather", "all_gather_into_tensor", "all_reduce", "broadcast", "reduce_scatter",
+                          "reduce_scatter_tensor", "send", "recv", "isend", "irecv"})
 
 
 def argument_parameter(method: ast.FunctionDef, position: Optional[int], keyword: Optional[str],
@@ -127,6 +134,15 @@ def _use(node: ast.AST, parents: dict, methods: dict, depth: int, functions: Opt
         return False
     if isinstance(parent, ast.Attribute) and parent.attr in _HOST_ATTRS:
         return True
+    if parent.__class__ is ast.Return or (parent.__class__ is ast.Tuple and parents.get(id(parent)).__class__ is ast.Return):
+        return True  # handed back to the caller (`return x, bank`): it meets nothing in this call
+    if parent.__class__ is ast.Call and parent.func.__class__ is ast.Attribute and child is not parent.func:
+        attr = parent.func.attr
+        if attr in _METADATA_FACTORIES and parent.args and parent.args[0] is child:
+            return True  # `torch.empty_like(x)`: reads only its shape, dtype and device
+        if attr in _COLLECTIVES and parent.func.value.__class__ is ast.Name and parent.func.value.id not in ("self", "torch") \
+                and child in parent.args:
+            return True  # `dist.all_gather(out, x)`: sent to the other processes, not combined with weights
     if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in _HOST_CALLS \
             and child is not parent.func:
         return True
@@ -184,6 +200,10 @@ def _passed_to_method(call: ast.Call, arg: ast.AST, methods: dict, depth: int, f
         static = _is_static(callee)
         if func.value.id != "self" and not static:
             return False
+    elif func.__class__ is ast.Attribute and func.value.__class__ is ast.Name and functions \
+            and functions.in_module(func.value.id, func.attr) is not None:
+        callee, static = functions.in_module(func.value.id, func.attr), True  # `utils.gather(x)`
+        inner = functions.inside_module(func.value.id, func.attr)
     else:
         return False
     position = next((i for i, a in enumerate(call.args) if a is arg), None)
@@ -195,14 +215,15 @@ def _passed_to_method(call: ast.Call, arg: ast.AST, methods: dict, depth: int, f
 
 
 def _basic_index_store(target: ast.AST, parents: dict) -> bool:
-    """`out[i] = v`, `out[:, 0] = v`, `out[2, ...] = v`: an item or a slice written with numbers (constants,
-    slices, a loop's `range`/`enumerate` counter), which `Tensor.__setitem__` copies into with `copy_`, from
+    """`out[i] = v`, `out[:, 0] = v`, `out[2, ...] = v`, `out[p:p + n] = v`: an item or a slice written with
+    numbers (constants, a loop's `range`/`enumerate` counter) or slices (whatever their bounds: a slice is
+    never an advanced index, its bounds are read as integers), which `Tensor.__setitem__` copies into with `copy_`, from
     a tensor on any device.  (A tensor index, `out[mask] = v`, goes through `index_put_`, which does not.)"""
     if target.__class__ is not ast.Subscript:
         return False
     index = target.slice
     parts = index.elts if index.__class__ is ast.Tuple else [index]
-    return all(_number_index(part, target, parents) for part in parts)
+    return all(part.__class__ is ast.Slice or _number_index(part, target, parents) for part in parts)
 
 
 def _number_index(part: ast.AST, target: ast.AST, parents: dict) -> bool:

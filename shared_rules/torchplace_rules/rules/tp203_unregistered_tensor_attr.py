@@ -4,6 +4,7 @@ import ast
 from ..context import file_context
 from ..context.called_functions import CalledFunctions
 from ..context.host_uses import first_device_use
+from ..context.scopes import ancestors, own_nodes, parent_map
 from ..edits import make_fix, replace_node, statement_line_start
 from ..model import Severity
 from ..syntax_nodes import calls_and_assignments
@@ -315,12 +316,18 @@ class UnregisteredTensorAttr(Rule):
                 continue
             if not any(seen is info and kept is attrs for seen, kept in judged):
                 judged.append((info, attrs))
-        ctx = None
+        ctx = owner_moves = None
         for info, attrs in judged:
             found, functions = [], None
             for name, assign in attrs.items():
                 if not info.unmoved(name):
                     continue  # an override of `to()` moves it
+                if owner_moves is None:
+                    owner_moves = _moved_by_owners(ev.tree)
+                if name in owner_moves:
+                    continue  # an owner's `_apply` moves it: `m.stride = fn(m.stride)`
+                if _placeholder_of_a_registered_name(info, name):
+                    continue  # `else: self.pos = torch.tensor([])`, read by `forward` only under a test
                 if _set_from_callers(info, name):
                     continue  # a placeholder a setter replaces with what the caller hands (`setTarget(t)`)
                 use = uses.get((id(info.node), name))
@@ -395,6 +402,56 @@ def _set_from_callers(info, name: str) -> bool:
     return False
 
 
+def _placeholder_of_a_registered_name(info, name: str) -> bool:
+    """`__init__` registers `self.<name>` (a parameter, buffer or submodule) on some path and keeps a plain
+    tensor under that name on another (`if sep: self.pos = nn.Parameter(...) else: self.pos =
+    torch.tensor([])  # for torchscriptability`), and `forward` reads it only inside `if` blocks: the
+    plain tensor is the placeholder of the configurations whose `forward` does not read it.  (Read
+    unconditionally, the plain path is a real unregistered tensor and stays reported.)"""
+    if name not in info.params and name not in info.buffers and name not in info.submodules:
+        return False
+    forward = info.methods.get("forward")
+    if forward is None:
+        return False
+    parents, reads = parent_map(forward), 0
+    for node in own_nodes(forward.body):
+        if node.__class__ is ast.Attribute and node.attr == name and node.value.__class__ is ast.Name \
+                and node.value.id == "self" and node.ctx.__class__ is ast.Load:
+            reads += 1
+            if not any(a.__class__ is ast.If and node is not a.test and not _inside(a.test, node, parents)
+                       for a in ancestors(parents, node)):
+                return False
+    return reads > 0
+
+
+def _inside(root: ast.AST, node: ast.AST, parents: dict) -> bool:
+    return any(a is root for a in ancestors(parents, node))
+
+
+def _moved_by_owners(tree: ast.AST) -> frozenset:
+    """Attribute names an `_apply(self, fn)` override of a class of the file applies `fn` to on another
+    object (`m = self.model[-1]; m.stride = fn(m.stride)`: YOLO models move their detection head's plain
+    tensors so): `model.to(device)` on the owner moves that attribute of the submodule it holds, whatever
+    its class, so a plain tensor of that name is not known to stay on the CPU."""
+    names = set()
+    for cls in tree.body:
+        if cls.__class__ is not ast.ClassDef:
+            continue
+        for method in cls.body:
+            if not isinstance(method, ast.FunctionDef) or method.name != "_apply" or len(method.args.args) < 2:
+                continue
+            fn = method.args.args[1].arg
+            for node in ast.walk(method):
+                if node.__class__ is not ast.Assign or len(node.targets) != 1:
+                    continue
+                target, value = node.targets[0], node.value
+                if target.__class__ is ast.Attribute and not (target.value.__class__ is ast.Name and target.value.id == "self") \
+                        and value.__class__ is ast.Call and value.func.__class__ is ast.Name and value.func.id == fn \
+                        and value.args and value.args[0].__class__ is ast.Attribute and value.args[0].attr == target.attr:
+                    names.add(target.attr)
+    return frozenset(names)
+
+
 def _moved_copy_of(value: ast.AST, name: str) -> bool:
     """`self.<name>.to(...)` / `self.<name>.cuda(...)`."""
     if value.__class__ is not ast.Call or value.func.__class__ is not ast.Attribute or value.func.attr not in ("to", "cuda"):
@@ -426,7 +483,55 @@ def _use_in_forward(info, name: str, assign, functions: dict | None):
     forward = info.methods.get("forward")
     if forward is None or _may_be_zero_dim(assign.value):
         return None
-    return first_device_use(forward, info.methods, attr=name, functions=functions)
+    use = first_device_use(forward, info.methods, attr=name, functions=functions)
+    if use is not None and _one_dim(assign.value) and _only_single_items_read(forward, name):
+        return None  # `self.schedule[epoch]`: one item of a 1-D tensor is 0-dim, which meets CUDA tensors in arithmetic
+    return use
+
+
+def _one_dim(value) -> bool:
+    """`torch.linspace(...)`, `torch.arange(...)`, `torch.logspace(...)`, `torch.tensor([1.0, 2.0])`: 1-D."""
+    if value.__class__ is not ast.Call:
+        return False
+    func = value.func
+    name = func.attr if func.__class__ is ast.Attribute else getattr(func, "id", "")
+    if name in ("linspace", "logspace", "arange"):
+        return True
+    first = value.args[0] if value.args else None
+    return name in ("tensor", "as_tensor") and first.__class__ is ast.List \
+        and not any(e.__class__ in (ast.List, ast.Tuple, ast.ListComp, ast.Starred) for e in first.elts)
+
+
+def _only_single_items_read(method, name: str) -> bool:
+    """Is every read of `self.<name>` in `method` one item picked by a Python int (`self.t[epoch]` with
+    `epoch: int`, `self.t[0]`, `self.t[i - 1]`), never by a slice, a tuple, a list, None or a tensor?"""
+    ints = {a.arg for a in method.args.args + method.args.kwonlyargs if _int_annotation(a.annotation)}
+    parents = parent_map(method)
+    for node in own_nodes(method.body):
+        if node.__class__ is ast.Attribute and node.attr == name and node.value.__class__ is ast.Name \
+                and node.value.id == "self" and node.ctx.__class__ is ast.Load:
+            parent = parents.get(id(node))
+            if parent.__class__ is not ast.Subscript or parent.value is not node or not _int_index(parent.slice, ints):
+                return False
+    return True
+
+
+def _int_annotation(annotation) -> bool:
+    """`int`, `Optional[int]`, `int | None`: an int (where it is not None)."""
+    if annotation is None:
+        return False
+    names = {n.id for n in ast.walk(annotation) if n.__class__ is ast.Name}
+    return "int" in names and names <= {"int", "Optional", "None"}
+
+
+def _int_index(node, ints: set) -> bool:
+    if node.__class__ is ast.Constant:
+        return type(node.value) is int
+    if node.__class__ is ast.Name:
+        return node.id in ints
+    if node.__class__ is ast.UnaryOp:
+        return _int_index(node.operand, ints)
+    return node.__class__ is ast.BinOp and _int_index(node.left, ints) and _int_index(node.right, ints)
 
 
 def _may_be_zero_dim(value) -> bool:
