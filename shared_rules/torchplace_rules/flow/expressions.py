@@ -609,8 +609,11 @@ class ExpressionEvaluator:
                                                        index_value.dev))
                         break
             rank, least = subscript_rank(base, node.slice, index)
+            # (a slice of a plain attribute's tensor that is never 0-dim is still what `.to()` left behind:
+            # `self.pe[:, :n]`)
+            plain = base.plain_attr if base.plain_attr is not None and least >= 1 else None
             return TensorV(base.dev, origin=node, rank=rank, batch=base.batch, grad=base.grad, module_output=base.module_output,
-                           min_rank=least)
+                           min_rank=least, plain_attr=plain)
         if base.__class__ is BatchV:
             return base.element(node)
         if base.__class__ is ModuleV and base.layer in ("ModuleList", "Sequential", "ModuleDict"):
