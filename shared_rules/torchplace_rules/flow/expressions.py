@@ -245,6 +245,11 @@ class ExpressionEvaluator:
         """Tests whose answer the values give exactly: `x is None` for a local name that is None on
         every path, `t.is_cuda` / `t.is_cpu` / `t.is_mps` for a tensor whose device type is known,
         `isinstance(v, torch.Tensor / dict)` for a value whose kind is known.  None: not known."""
+        if test.__class__ is ast.Compare and self.frame.kind == "module" and _is_main_guard(test) \
+                and self.lookup("__name__") is UNKNOWN:
+            # `if __name__ == "__main__":` runs where the file is the program: the file checked, or an
+            # importer followed for what it passes (its own program); not a module read for what it defines
+            return self.outgoing is not None or not getattr(self, "summary_depth", 0)
         narrowed = none_test(test)
         if narrowed is not None:
             # a local name or parameter, or an attribute path this frame bound itself (`self.device = device`
@@ -1068,6 +1073,15 @@ _MAX_TEXT = 40  # a longer string constant (a message, a docstring) is never a m
 _DEVICE_LITERALS = {"cpu": "cpu", "cuda": "accel"}
 _PATH_NODES = (ast.Name, ast.Attribute)
 _NAMED_TEST = ("named",)
+def _is_main_guard(test: ast.Compare) -> bool:
+    """`__name__ == "__main__"` (either way round)."""
+    if len(test.ops) != 1 or test.ops[0].__class__ is not ast.Eq:
+        return False
+    sides = (test.left, test.comparators[0])
+    return any(a.__class__ is ast.Name and a.id == "__name__" and b.__class__ is ast.Constant and b.value == "__main__"
+               for a, b in (sides, sides[::-1]))
+
+
 _MAX_REBUILT_KEYS = 16  # (a dict rebuilt item by item: more items are joined, as before)
 _UNSET = object()  # not yet kept on the node (`path_of`, `device_narrowing`)
 
