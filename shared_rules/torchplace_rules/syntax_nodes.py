@@ -89,3 +89,18 @@ def lines_mention(src, node: ast.AST, word: str) -> bool:
     test before a walk that looks for a kind of node only that word can make (`yield`)."""
     lines = src.lines
     return any(word in lines[i] for i in range(node.lineno - 1, min(node.end_lineno, len(lines))))
+
+
+_PROGRAM_ENDS = frozenset({("sys", "exit"), ("os", "_exit"), ("os", "abort")})
+
+
+def ends_the_program(call: ast.AST) -> bool:
+    """`sys.exit(...)`, `exit(...)`, `quit(...)`, `os._exit(...)`, `os.abort()`: a call after which
+    the code that follows never runs (`SystemExit` propagates as a `raise` would)."""
+    if call.__class__ is not ast.Call:
+        return False
+    func = call.func
+    if func.__class__ is ast.Name:
+        return func.id in ("exit", "quit")
+    return func.__class__ is ast.Attribute and func.value.__class__ is ast.Name \
+        and (func.value.id, func.attr) in _PROGRAM_ENDS

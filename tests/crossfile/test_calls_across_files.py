@@ -801,3 +801,16 @@ def test_a_method_called_from_a_program_that_rebound_a_package_global_reads_the_
     # the same method moving its input with a bare `.cuda()` (cuda:0) meets the model on cuda:1
     (project / "net.py").write_text(textwrap.dedent(net.replace("x.to(settings.device)", "x.cuda()")))
     assert [(line, code) for line, code, _ in _findings(project, "net.py") if code.startswith("TP1")] == [(15, "TP102")]
+
+
+def test_the_main_block_of_an_imported_module_does_not_run(tmp_path):
+    """`serving.py` moves its model only when it is the program: imported, the model is on the CPU,
+    where a CUDA input fails; checked itself, its route sees the move (and its CPU input fails)."""
+    project = _project(tmp_path, {
+        "serving.py": ("import torch\nimport torch.nn as nn\n\nmodel = nn.Linear(4, 4)\n\n\n"
+                       "def predict():\n    return model(torch.rand(1, 4))\n\n\n"
+                       "if __name__ == \"__main__\":\n    model.cuda()\n"),
+        "use.py": "import torch\nfrom serving import model\n\ny = model(torch.rand(2, 4, device=\"cuda\"))\n",
+    })
+    assert [(line, code) for line, code, _ in _findings(project, "use.py")] == [(4, "TP102")]
+    assert [(line, code) for line, code, _ in _findings(project, "serving.py")] == [(8, "TP102")]

@@ -201,7 +201,7 @@ CASES = {
         device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
         nsloss = NSLoss(10, 5)
         nsloss.to(device)
-        """, {(8, "TP203")}),
+        """, set()),  # (TP203 at 8 is a hint: `forward` is never called, so no op is seen to fail)
 }
 
 

@@ -131,6 +131,8 @@ def python_records(qual: str, func, method: bool) -> list[dict] | None:
         params[0] = ("self", "tensor", False, False)
     params = _guess_kinds(params)
     contract = PY_CONTRACTS.get(qual, {})
+    if "kinds" in contract:  # an annotation the signature reader cannot take (`Tensor | list[Tensor]`)
+        params = [(p[0], contract["kinds"].get(p[0], p[1])) + tuple(p[2:]) for p in params]
     returns = _returns_of(func)
     module = getattr(func, "__module__", "") or ""
     if "roles" in contract:

@@ -101,6 +101,12 @@ PY_CONTRACTS: dict[str, dict] = {
         "src": "aten/src/ATen/native/Loss.cpp"},
     "torch.nn.utils.rnn.pack_padded_sequence": {"roles": {"input": "f", "lengths": "c"},
                                                 "src": "aten/src/ATen/native/PackedSequence.cpp"},
+    # pad_sequence (PackedSequence.cpp) fills `at::full(..., sequences[0].options())` and copies each
+    # sequence into a slice of it: the result is where the first sequence is; copy_ checks no device.
+    # (`sequences: Tensor | list[Tensor]`: read as the list it almost always is)
+    "torch.nn.utils.rnn.pad_sequence": {"result": "inputs", "follows": ["sequences"], "roles": {"sequences": "f"},
+                                        "kinds": {"sequences": "tensors"},
+                                        "src": "aten/src/ATen/native/PackedSequence.cpp"},
 }
 
 # A `generator=` argument must be a generator of the device the op runs on:

@@ -13,7 +13,7 @@ from .contracts import GENERATOR_RULE, PYTORCH
 FORMAT = 1
 NAMESPACES = ("torch", "torch.nn.functional", "torch.linalg", "torch.special", "torch.fft")
 # Callables outside those namespaces with a contract of their own.
-EXTRA_FUNCTIONS = ("torch.nn.utils.rnn.pack_padded_sequence",)
+EXTRA_FUNCTIONS = ("torch.nn.utils.rnn.pack_padded_sequence", "torch.nn.utils.rnn.pad_sequence")
 # Python operator methods of Tensor and the ATen method each runs.
 DUNDERS = {
     "__add__": "add", "__radd__": "add", "__iadd__": "add_", "__sub__": "sub", "__rsub__": "rsub",

@@ -245,6 +245,11 @@ class ExpressionEvaluator:
         """Tests whose answer the values give exactly: `x is None` for a local name that is None on
         every path, `t.is_cuda` / `t.is_cpu` / `t.is_mps` for a tensor whose device type is known,
         `isinstance(v, torch.Tensor / dict)` for a value whose kind is known.  None: not known."""
+        if test.__class__ is ast.Compare and self.frame.kind == "module" and _is_main_guard(test) \
+                and self.lookup("__name__") is UNKNOWN:
+            # `if __name__ == "__main__":` runs where the file is the program: the file checked, or an
+            # importer followed for what it passes (its own program); not a module read for what it defines
+            return self.outgoing is not None or not getattr(self, "summary_depth", 0)
         narrowed = none_test(test)
         if narrowed is not None:
             # a local name or parameter, or an attribute path this frame bound itself (`self.device = device`
@@ -278,6 +283,10 @@ class ExpressionEvaluator:
         if test.__class__ is ast.Call and test.func.__class__ is ast.Name and test.func.id == "isinstance" \
                 and len(test.args) == 2 and not test.keywords and self.lookup("isinstance") is UNKNOWN:
             return self._isinstance_answer(self.eval(test.args[0]), test.args[1])
+        if test.__class__ is ast.Call and len(test.args) == 1 and not test.keywords \
+                and test.func.__class__ is ast.Attribute and test.func.attr == "is_tensor" \
+                and self.qualname(test.func) == "torch.is_tensor":  # (`isinstance(obj, torch.Tensor)`)
+            return self._tensor_answer(self.eval(test.args[0]))
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], _TYPE_TESTS) \
                 and isinstance(test.left, ast.Call) and isinstance(test.left.func, ast.Name) and test.left.func.id == "type" \
                 and len(test.left.args) == 1 and not test.left.keywords and self.lookup("type") is UNKNOWN:
@@ -432,11 +441,12 @@ class ExpressionEvaluator:
     def _isinstance_answer(self, value: Value, kind_node) -> Optional[bool]:
         if value is UNKNOWN:
             return None
+        if kind_node.__class__ is ast.Tuple:  # `isinstance(batch, (tuple, list))`: one of them
+            answers = [self._isinstance_answer(value, kind) for kind in kind_node.elts]
+            return True if True in answers else False if answers and all(a is False for a in answers) else None
         kind = self.qualname(kind_node)
         if kind == "torch.Tensor":
-            if isinstance(value, TensorV):
-                return True
-            return False if value is NONE or value is NUMBER or isinstance(value, (SeqV, DictV, NumpyV, ModuleV)) else None
+            return self._tensor_answer(value)
         if kind == "numpy.ndarray":  # (a tensor is no ndarray: `lib = np if isinstance(x, np.ndarray) else torch`)
             if isinstance(value, NumpyV):
                 return True
@@ -445,8 +455,17 @@ class ExpressionEvaluator:
                 and self.lookup(kind_node.id) is UNKNOWN:  # the builtin, not a name rebound here
             if kind_node.id == "dict" and value.__class__ is DictV:
                 return True
+            if kind_node.id != "dict" and isinstance(value, DictV):
+                return False  # (a mapping is no list or tuple)
             return False if value is NONE or value is NUMBER or isinstance(value, (TensorV, ModuleV, NumpyV)) else None
         return None
+
+    @staticmethod
+    def _tensor_answer(value: Value) -> Optional[bool]:
+        """Is `value` a tensor (`isinstance(v, torch.Tensor)`, `torch.is_tensor(v)`)?  None: not known."""
+        if isinstance(value, TensorV):
+            return True
+        return False if value is NONE or value is NUMBER or isinstance(value, (SeqV, DictV, NumpyV, ModuleV)) else None
 
     # -- expressions ---------------------------------------------------------
     def eval(self, node) -> Value:
@@ -595,8 +614,11 @@ class ExpressionEvaluator:
                                                        index_value.dev))
                         break
             rank, least = subscript_rank(base, node.slice, index)
+            # (a slice of a plain attribute's tensor that is never 0-dim is still what `.to()` left behind:
+            # `self.pe[:, :n]`)
+            plain = base.plain_attr if base.plain_attr is not None and least >= 1 else None
             return TensorV(base.dev, origin=node, rank=rank, batch=base.batch, grad=base.grad, module_output=base.module_output,
-                           min_rank=least)
+                           min_rank=least, plain_attr=plain)
         if base.__class__ is BatchV:
             return base.element(node)
         if base.__class__ is ModuleV and base.layer in ("ModuleList", "Sequential", "ModuleDict"):
@@ -624,6 +646,8 @@ class ExpressionEvaluator:
         if isinstance(base, DictV):
             if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
                 return unproven(base.get(node.slice.value))
+            if index.__class__ is TextV:  # `batch[self.input_key]`, the key a string held on every path
+                return unproven(base.get(index.text))
             return base.elem
         if base.__class__ is DatasetV and base.dev is not None:
             return SeqV(None, TensorV(base.dev, origin=node))
@@ -738,6 +762,10 @@ class ExpressionEvaluator:
         return DictV(out, items)
 
     def expr_comprehension(self, node) -> Value:
+        if node.__class__ is ast.DictComp:
+            rebuilt = self._dict_rebuilt_key_by_key(node)
+            if rebuilt is not None:
+                return rebuilt
         saved = self.frame.env
         self.frame.env = dict(saved)
         iterables = []
@@ -760,6 +788,36 @@ class ExpressionEvaluator:
                 forget_aliases(saved, [v for it in iterables for v in held_values(it)])
 
     expr_ListComp = expr_SetComp = expr_GeneratorExp = expr_DictComp = expr_comprehension
+
+    def _dict_rebuilt_key_by_key(self, node: ast.DictComp) -> Optional[DictV]:
+        """`{k: v.to(device) if torch.is_tensor(v) else v for k, v in batch.items()}` over a dict whose
+        keys are known: the dict of what the value expression gives for each of its items (a tuple of
+        tensors kept as it was, the tensors moved), not one value joined over all.  None: not this shape."""
+        gen = node.generators[0] if len(node.generators) == 1 else None
+        if gen is None or gen.ifs or gen.is_async or gen.target.__class__ is not ast.Tuple \
+                or len(gen.target.elts) != 2 or node.key.__class__ is not ast.Name \
+                or gen.iter.__class__ is not ast.Call or gen.iter.args or gen.iter.keywords \
+                or gen.iter.func.__class__ is not ast.Attribute or gen.iter.func.attr != "items" \
+                or gen.iter.func.value.__class__ not in (ast.Name, ast.Attribute):  # (a path: evaluated twice, no effect)
+            return None
+        key_name, value_name = gen.target.elts
+        if key_name.__class__ is not ast.Name or value_name.__class__ is not ast.Name or key_name.id != node.key.id \
+                or value_name.id == key_name.id:
+            return None
+        mapping = self.eval(gen.iter.func.value)
+        if mapping.__class__ is not DictV or not mapping.items or len(mapping.items) > _MAX_REBUILT_KEYS:
+            return None
+        saved = self.frame.env
+        items = []
+        try:
+            for key, held in mapping.items:
+                self.frame.env = dict(saved)
+                self.frame.env[key_name.id] = TextV(key)
+                self.frame.env[value_name.id] = held
+                items.append((key, self.eval(node.value)))
+        finally:
+            self.frame.env = saved
+        return DictV(join_all(v for _, v in items), tuple(items))
 
     def expr_Lambda(self, node: ast.Lambda) -> Value:
         """A function whose body is one `return`; in a function it sees the scope it is made in."""
@@ -1015,6 +1073,16 @@ _MAX_TEXT = 40  # a longer string constant (a message, a docstring) is never a m
 _DEVICE_LITERALS = {"cpu": "cpu", "cuda": "accel"}
 _PATH_NODES = (ast.Name, ast.Attribute)
 _NAMED_TEST = ("named",)
+def _is_main_guard(test: ast.Compare) -> bool:
+    """`__name__ == "__main__"` (either way round)."""
+    if len(test.ops) != 1 or test.ops[0].__class__ is not ast.Eq:
+        return False
+    sides = (test.left, test.comparators[0])
+    return any(a.__class__ is ast.Name and a.id == "__name__" and b.__class__ is ast.Constant and b.value == "__main__"
+               for a, b in (sides, sides[::-1]))
+
+
+_MAX_REBUILT_KEYS = 16  # (a dict rebuilt item by item: more items are joined, as before)
 _UNSET = object()  # not yet kept on the node (`path_of`, `device_narrowing`)
 
 

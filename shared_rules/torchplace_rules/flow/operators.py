@@ -50,6 +50,12 @@ def _may_be_0_dim(value: Value) -> bool:
     return isinstance(value, TensorV) and value.rank is None and not value.min_rank
 
 
+# the NumPy names PyTorch's argument parser takes for its own (python_arg_parser.cpp,
+# `numpy_compatibility_arg_names`; checked on torch 2.13: `torch.cat(xs, axis=0)`, `x.sum(keepdims=True)`,
+# `torch.sum(a=t)`, `torch.add(t, x2=u)`)
+NUMPY_ALIASES = {"axis": "dim", "keepdims": "keepdim", "x": "input", "a": "input", "x1": "input", "x2": "other"}
+
+
 def bind(callable_: semantics.Callable, node: ast.Call, args: list, kwargs: dict,
          receiver: Optional[tuple[Value, ast.AST]] = None) -> Optional[tuple[semantics.Overload, list[Operand]]]:
     """(overload, tensor operands with their parameter) of `node`, or None when no overload fits
@@ -57,11 +63,18 @@ def bind(callable_: semantics.Callable, node: ast.Call, args: list, kwargs: dict
     for a in node.args:  # (loops, not `any`: this runs on every torch call)
         if a.__class__ is ast.Starred:
             return None
+    aliased = False
     for k in node.keywords:
         if k.arg is None:
             return None
-    positional = [arg_kind(v, n) for v, n in zip(args, node.args)]
+        if k.arg in NUMPY_ALIASES:
+            aliased = True
     keyword_nodes = {k.arg: k.value for k in node.keywords}
+    if aliased:  # `torch.cat(xs, axis=0)`: PyTorch's argument parser reads NumPy's names as its own
+        rename = {k: NUMPY_ALIASES[k] for k in kwargs if k in NUMPY_ALIASES and NUMPY_ALIASES[k] not in kwargs}
+        kwargs = {rename.get(k, k): v for k, v in kwargs.items()}
+        keyword_nodes = {rename.get(k, k): v for k, v in keyword_nodes.items()}
+    positional = [arg_kind(v, n) for v, n in zip(args, node.args)]
     keywords = {k: arg_kind(v, keyword_nodes.get(k)) for k, v in kwargs.items()}
     binding = callable_.bind(positional, keywords)
     if binding is None:

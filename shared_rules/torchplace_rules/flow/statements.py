@@ -8,13 +8,12 @@ after `return`/`raise`/`break`/`continue` is dead (`Terminated`).
 from __future__ import annotations
 
 import ast
-import re
 import traceback
 from dataclasses import replace
 from typing import Optional
 
 from ..model import EngineError
-from ..syntax_nodes import own_nodes
+from ..syntax_nodes import ends_the_program, own_nodes
 from .cross_file import decorator_from_project, import_from, import_module, import_star
 from .devices import ACCEL_KIND, Dev, chosen_index, chosen_target, mac_kind, parse_device_string, tests_a_device
 from .state import (
@@ -79,6 +78,10 @@ class StatementRunner:
             self.emit("expr_stmt", stmt, node, recv, result)
         else:
             self.eval(node)
+        if node.__class__ is ast.Call and ends_the_program(node) and (
+                self.lookup(node.func.id) is UNKNOWN if node.func.__class__ is ast.Name
+                else self.qualname(node.func) is not None):  # (the builtin or the module's, not a name rebound)
+            raise Terminated  # `sys.exit("needs a GPU")`: SystemExit, as `raise` would
 
     def stmt_Assign(self, stmt: ast.Assign) -> None:
         value = self.eval(stmt.value)
@@ -517,7 +520,6 @@ def _device_choice(stmt: ast.If, branches: list) -> Optional[dict]:
 
 _MAC_TESTS = (ast.Call, ast.UnaryOp, ast.Name, ast.Attribute)
 _LEAVES = (ast.Raise, ast.Return, ast.Break, ast.Continue)
-_EXITS = re.compile(r"(^|\.)(exit|_exit|quit|abort)$")
 
 
 def _on_a_mac(entry: dict, env: dict, other: list, mac_truth) -> None:
@@ -533,8 +535,7 @@ def _on_a_mac(entry: dict, env: dict, other: list, mac_truth) -> None:
         if answer is None:
             return
         chain = chain[0].body if answer else chain[0].orelse
-    if any(node.__class__ in _LEAVES or node.__class__ is ast.Call and _EXITS.search(ast.unparse(node.func))
-           for stmt in chain for node in ast.walk(stmt)):
+    if any(node.__class__ in _LEAVES or ends_the_program(node) for stmt in chain for node in ast.walk(stmt)):
         return  # (`else: sys.exit("needs a GPU")`: on a Mac the program does not go on)
     for name, value in env.items():
         if value is entry.get(name) or not isinstance(value, (TensorV, DeviceV)) or value.dev is None \

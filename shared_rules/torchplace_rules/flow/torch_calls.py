@@ -236,10 +236,13 @@ def operator_call(ev, node: ast.Call, name: str, callable_, args: list, kwargs: 
         return factory(ev, node, name, args, kwargs, overload, operands)
     if result == "inputs":
         out = operators.tensor_result(ev, node, overload, operands)
-        if isinstance(out, TensorV) and out.rank is None and name in SAME_RANK:  # torch.clamp(x, 0, 1) keeps x's rank
+        if isinstance(out, TensorV) and name in SAME_RANK:
             sources = [op.value for op in operands if op.param.name in overload.follows and isinstance(op.value, TensorV)]
-            if len(sources) == 1:
+            if len(sources) == 1 and out.rank is None:  # torch.clamp(x, 0, 1) keeps x's rank
                 out = replace(out, rank=sources[0].rank, min_rank=sources[0].min_rank)
+            if len(sources) == 1 and sources[0].factory is not None and out.dev is not None and out.dev.is_cpu:
+                # `torch.roll(x, 1)` of a CPU factory's tensor, as `x.roll(1)`: a fix at the factory moves it too
+                out = replace(out, factory=sources[0].factory, random=sources[0].random)
         elif isinstance(out, TensorV) and name in FIXED_RANK:  # torch.bmm(a, b): 3-D, as its inputs must be
             out = replace(out, rank=FIXED_RANK[name], min_rank=FIXED_RANK[name])
         elif out.__class__ is TensorV and out.rank is None and out.min_rank == 0 and name in _NEVER_0DIM:
@@ -272,7 +275,9 @@ def factory(ev, node: ast.Call, name: str, args: list, kwargs: dict, overload, o
         if not has_kw:
             dev = src.dev if isinstance(src, TensorV) else None
         rank = src.rank if isinstance(src, TensorV) else None
-        return TensorV(dev, origin=node, rank=rank, random=name in api.RANDOM_FACTORIES)
+        # `torch.zeros_like(x)` of a CPU factory's tensor: a fix at that factory moves both
+        made = src.factory if not has_kw and isinstance(src, TensorV) and dev is not None and dev.is_cpu else None
+        return TensorV(dev, origin=node, rank=rank, random=name in api.RANDOM_FACTORIES, factory=made)
     if not has_kw:
         dev = default_device(ev)
     dtype = None

@@ -142,7 +142,7 @@ class CpuInputToDeviceModel(Rule):
         if c.kind == "module_input" and other_dev.kind == "accel" and not made_in_module_method(ev, c):
             if not argument_meets_weights(c.node, c.cpu_node, c.other, ev):
                 return  # the argument is only read on the host (sizes, slice bounds, numbers)
-            module_text, arg_text = code_text(src, c.node.func), code_text(src, c.cpu_node)
+            module_text, arg_text = code_text(src, _called_module(c.node)), code_text(src, c.cpu_node)
             message = (f"`{module_text}` is on {dev_text(other_dev)} but its input `{arg_text}` is on the CPU: "
                        "the call raises a device mismatch")
             related = [origin_related(c.cpu_node, c.cpu, "input created on the CPU here"),
@@ -151,7 +151,7 @@ class CpuInputToDeviceModel(Rule):
         elif c.kind == "module_device":
             if not argument_meets_weights(c.node, c.cpu_node, c.other, ev):
                 return
-            module_text, arg_text = code_text(src, c.node.func), code_text(src, c.cpu_node)
+            module_text, arg_text = code_text(src, _called_module(c.node)), code_text(src, c.cpu_node)
             message = (f"`{module_text}` is on {_indexed_text(ev, c.other_dev)} but its input `{arg_text}` is on "
                        f"{_indexed_text(ev, c.cpu.dev)}: the call raises \"Expected all tensors to be on the same device\"")
             related = [origin_related(c.cpu_node, c.cpu, f"input placed on {_short(c.cpu.dev)} here"),
@@ -169,7 +169,7 @@ class CpuInputToDeviceModel(Rule):
             module = ev.eval(func) if isinstance(func, (ast.Name, ast.Attribute)) or _container_member(func) else None
             if not argument_meets_weights(c.node, c.other_node, module, ev):
                 return
-            module_text, arg_text = code_text(src, c.node.func), code_text(src, c.other_node)
+            module_text, arg_text = code_text(src, _called_module(c.node)), code_text(src, c.other_node)
             message = (f"`{module_text}` was never moved off the CPU but its input `{arg_text}` is on "
                        f"{dev_text(c.other_dev)}: the call raises a device mismatch")
             related = [(c.cpu.origin, "module created on the CPU here")] if c.cpu.origin is not None else []
@@ -181,7 +181,7 @@ class CpuInputToDeviceModel(Rule):
         devices was chosen by a test for CUDA alone: on a machine with MPS and no CUDA (Apple silicon)
         it is the CPU while the other is mps, and the call raises there."""
         src = ev.src
-        module_text, arg_text = code_text(src, c.node.func), code_text(src, c.cpu_node)
+        module_text, arg_text = code_text(src, _called_module(c.node)), code_text(src, c.cpu_node)
         module_mps = mac_kind(c.other_dev) == "mps"
         module_where, input_where = ("mps", "the CPU") if module_mps else ("the CPU", "mps")
         message = (f"on a machine with MPS and no CUDA (Apple silicon), `{module_text}` is on {module_where} but its "
@@ -261,3 +261,9 @@ def _discarded_move(stmt: ast.stmt, name: str):
             and stmt.value.func.value.id == name:
         return stmt.value
     return None
+
+
+def _called_module(call: ast.Call) -> ast.AST:
+    """The module a conflicting call runs: `model` of `model(x)`, and of `model.generate(ids)`."""
+    func = call.func
+    return func.value if func.__class__ is ast.Attribute and func.attr == "generate" else func

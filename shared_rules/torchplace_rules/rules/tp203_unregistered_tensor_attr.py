@@ -6,6 +6,7 @@ from ..context.called_functions import CalledFunctions
 from ..context.host_uses import first_device_use
 from ..context.scopes import ancestors, own_nodes, parent_map
 from ..edits import make_fix, replace_node, statement_line_start
+from ..flow.devices import ACCEL_KIND
 from ..model import Severity
 from ..syntax_nodes import calls_and_assignments
 from ..flow.contexts import parameter_names
@@ -38,8 +39,10 @@ class UnregisteredTensorAttr(Rule):
     """
     when_it_reports = """
         A warning: a proven hazard.  The attribute, as `__init__` made it, meets the module's own
-        tensors: where the analysis sees the op (the module's inputs, parameters or buffers), or in
-        `forward` as an operand of device work.  Host reads (`if self.t[i]:`, `len(self.t)`,
+        tensors where the analysis sees the op (the module's inputs, parameters or buffers), in the
+        module's methods or where they hand it on (another module, a helper).  Where only the text of
+        `forward` puts it next to device work, in an op whose devices the analysis does not know, it is
+        a hint that says "may".  Host reads (`if self.t[i]:`, `len(self.t)`,
         `self.t.shape`, `.item()`), moves where it is used (`self.t.to(x.device)`, also in a method
         of the class or a function of the file it is handed to) and uses after the method re-binds
         it are not evidence; nor is an attribute another method re-binds to what its caller hands (a
@@ -280,6 +283,10 @@ class UnregisteredTensorAttr(Rule):
     def on_conflict(self, ev, c) -> None:
         """The evidence: the attribute, as `__init__` made it, meets the module's own tensors."""
         name = c.cpu.plain_attr
+        if name is not None and c.other_dev.kind in (ACCEL_KIND, "self"):
+            # it met the module's (or an accelerator's) tensors where it was handed on, to another module
+            # or a helper: the attribute `__init__` kept at `origin` is seen to fail
+            ev.deferred.append((self.code, ("failed", id(c.cpu.origin))))
         if name is None or c.other_dev.kind != "self" or ev.frame.cls is None or ev.frame.func is None:
             return
         if from_method_argument(c, ev.frame.func, in_call=bool(ev.call_sites)):
@@ -295,9 +302,12 @@ class UnregisteredTensorAttr(Rule):
     def on_finish(self, ev) -> None:
         entries = [payload for code, payload in ev.deferred if code == self.code]
         uses: dict = {}
+        failed = set()  # id(the value `__init__` kept) of attributes seen to meet an accelerator's tensors
         for entry in entries:
             if entry[0] == "use":
                 uses.setdefault((id(entry[1]), entry[2]), entry[3])
+            elif entry[0] == "failed":
+                failed.add(entry[1])
         judged = []  # (class, {name: assignment}) in the order they were seen, each once
         in_contexts: dict = {}  # id(class) -> {name: assignment}: what its `__init__` kept for the calls seen
         for entry in entries:
@@ -331,21 +341,26 @@ class UnregisteredTensorAttr(Rule):
                 if _set_from_callers(info, name):
                     continue  # a placeholder a setter replaces with what the caller hands (`setTarget(t)`)
                 use = uses.get((id(info.node), name))
+                # the flow saw it meet the module's tensors in an op it knows, or fail where it was handed on
+                seen = use is not None or id(assign) in failed or id(assign.value) in failed
                 if use is None and name not in info.plain_containers and attrs is not in_contexts.get(id(info)):
                     # (a container, or a tensor made on the CPU for some calls only: where the flow saw it)
                     functions = functions or CalledFunctions.of_file(ev, info.home)  # (one per class: imports resolved once)
                     use = _use_in_forward(info, name, assign, functions)
                 if use is not None:
-                    found.append((name, assign, use))
+                    found.append((name, assign, use, seen))
             if not found:
                 continue
             ctx = ctx or file_context(ev)
             if not ctx.may_reach_accelerator(info.node, ev.targets_accelerator):
                 continue  # never put on a GPU: the attribute never meets one
-            for name, assign, use in found:
-                self.report_attribute(ev, info, name, assign, use)
+            for name, assign, use, seen in found:
+                self.report_attribute(ev, info, name, assign, use, seen)
 
-    def report_attribute(self, ev, info, name, assign, use) -> None:
+    def report_attribute(self, ev, info, name, assign, use, seen: bool) -> None:
+        """`seen`: the flow saw the attribute meet the module's tensors (a warning); else only the text of
+        `forward` puts it next to them, in an op whose devices the analysis does not know (a hint, "may":
+        an index, a 0-dim value, a value some other code moves or replaces are all fine there)."""
         if name in info.plain_containers:  # reported where it fails: a list can't be one buffer
             message = (f"`self.{name}` keeps CPU tensors in a plain {_container_kind(assign.value)}: `model.to(device)` "
                        f"does not move them, so `{info.name}` fails here on a GPU; register each as a buffer "
@@ -353,21 +368,23 @@ class UnregisteredTensorAttr(Rule):
             related = [(assign.targets[0], "set here")] if foreign_home(assign) is None else []
             ev.report(self, use, message, related)
             return
+        fails = "fails" if seen else "may fail where `forward` uses it"
+        severity = None if seen else Severity.HINT
         message = (f"`self.{name}` is a plain tensor attribute: `model.to(device)` will not move it, "
-                   f"so `{info.name}` fails on a GPU; register it as a buffer")
+                   f"so `{info.name}` {fails} on a GPU; register it as a buffer")
         home = foreign_home(assign)
         if home is not None:  # set by a base class in another file: say so where it is used here
             message = (f"`self.{name}` is a plain tensor attribute set by a base class in `{home.path.name}` "
-                       f"(line {assign.lineno}): `model.to(device)` will not move it, so `{info.name}` fails "
+                       f"(line {assign.lineno}): `model.to(device)` will not move it, so `{info.name}` {fails} "
                        "on a GPU; register it as a buffer there")
-            ev.report(self, use, message)
+            ev.report(self, use, message, severity=severity)
             return
         fix = None
         if statement_line_start(ev.src, assign) is not None:
             value = ev.src.segment(assign.value)
             fix = make_fix(f"Register `{name}` as a non-persistent buffer", True,
                            replace_node(ev.src, assign, f'self.register_buffer("{name}", {value}, persistent=False)'))
-        ev.report(self, assign.targets[0], message, [(use, "used here")], fix)
+        ev.report(self, assign.targets[0], message, [(use, "used here")], fix, severity=severity)
 
 
 _ARITHMETIC = (ast.BinOp, ast.AugAssign, ast.Compare, ast.UnaryOp)  # where a 0-dim CPU tensor meets any device
