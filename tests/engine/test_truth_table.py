@@ -370,7 +370,8 @@ ENGINE_ONLY = [
      "    def forward(self, emb):\n"
      "        negs = torch.multinomial(self.sample_weights, emb.size(0), replacement=True).view(-1)\n"
      "        return (self.weights[negs] * emb).sum(1) * self.sample_weights[:4]\n"
-     "loss = NegLoss(10).to(device)\ny = loss(torch.ones(4, 8, device=device))\n", "TP101"),
+     "loss = NegLoss(10).to(device)\ny = loss(torch.ones(4, 8, device=device))\n", "TP203"),  # (a slice of the
+    # attribute is the attribute: reported once, where it is set)
     # the default collate stacks rows of the loader's tensor where it is (review s14, cause P; the PyTorch side:
     # test_default_collate_stacks_rows_where_the_tensor_is): a loader over an object moved to the device may
     # yield device batches, one over a CPU tensor yields CPU batches
