@@ -26,6 +26,15 @@ SAMPLER = """\
                 return table[idx]
 """
 
+# a module with a lazy cache: None until a call fills it
+CACHED = """\
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+                self.cache = None
+"""
+
 SCALE = """\
         class Scale(nn.Module):
             def __init__(self, w):
@@ -810,12 +819,7 @@ CASES = {
         """, set()),
     # Object state across calls (issue 10 item 2): what a call leaves in a plain attribute is where that
     # call put it; a later `Module.to()` moves parameters, buffers and submodules, not it.
-    "lazy-cache-of-a-first-cpu-call-read-after-the-move": ("""\
-        class M(nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.fc = nn.Linear(4, 4)
-                self.cache = None
+    "lazy-cache-of-a-first-cpu-call-read-after-the-move": (CACHED + """\
             def forward(self, x):
                 if self.cache is None:
                     self.cache = [torch.zeros(2, 4, device=x.device)]
@@ -826,12 +830,7 @@ CASES = {
         m(torch.ones(2, 4, device="cuda"))
         """, {(9, "TP101")}),
     # (an attribute still None when the call is made: the first call takes the filling branch only)
-    "lazy-cache-first-call-fills-it-where-its-input-is": ("""\
-        class M(nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.fc = nn.Linear(4, 4)
-                self.cache = None
+    "lazy-cache-first-call-fills-it-where-its-input-is": (CACHED + """\
             def forward(self, x):
                 if self.cache is not None:
                     return self.fc(x) + self.cache[0]
@@ -863,16 +862,11 @@ CASES = {
         net = Net().cuda()
         net(torch.ones(2, 4, device="cuda"))
         """, {(18, "TP101")}),
-    "caller-set-attribute-used-in-a-module-moved-after": ("""\
-        class M(nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.fc = nn.Linear(4, 4)
-                self.bias = None
+    "caller-set-attribute-used-in-a-module-moved-after": (CACHED + """\
             def forward(self, x):
-                return self.fc(x) + self.bias
+                return self.fc(x) + self.cache
         m = M()
-        m.bias = torch.zeros(2, 4)
+        m.cache = torch.zeros(2, 4)
         m.cuda()
         m(torch.ones(2, 4, device="cuda"))
         """, {(7, "TP101")}),
