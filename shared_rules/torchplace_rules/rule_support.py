@@ -82,10 +82,12 @@ def made_in_module_method(ev, c) -> bool:
 
 
 def _own_attribute(ev, name: str) -> bool:
-    """Is `self.<name>` an attribute the running method's class (or a base) sets itself (TP203 reports
-    it), not a tensor another module passed here (`self.encoder(x, bias=self.bias)`)?"""
+    """Is `self.<name>` an attribute the running method's class (or a base) sets itself, to a tensor
+    in its `__init__` (TP203 reports it there), not a tensor another module passed here
+    (`self.encoder(x, bias=self.bias)`) nor one a later call left where `__init__` put None or
+    nothing (a cache a method or the caller filled: `if self.cache is None: self.cache = ...`)?"""
     cls = ev.frame.cls
-    return cls is not None and cls.stores_attribute(name)
+    return cls is not None and cls.init_binds_value(name)
 
 
 def device_variable_in_scope(ev) -> Optional[str]:

@@ -26,6 +26,15 @@ SAMPLER = """\
                 return table[idx]
 """
 
+# a module with a lazy cache: None until a call fills it
+CACHED = """\
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+                self.cache = None
+"""
+
 SCALE = """\
         class Scale(nn.Module):
             def __init__(self, w):
@@ -808,6 +817,59 @@ CASES = {
             model.to("cuda")
             return model.run(torch.ones(2, 4, device="cuda"))
         """, set()),
+    # Object state across calls (issue 10 item 2): what a call leaves in a plain attribute is where that
+    # call put it; a later `Module.to()` moves parameters, buffers and submodules, not it.
+    "lazy-cache-of-a-first-cpu-call-read-after-the-move": (CACHED + """\
+            def forward(self, x):
+                if self.cache is None:
+                    self.cache = [torch.zeros(2, 4, device=x.device)]
+                return self.fc(x) + self.cache[0]
+        m = M()
+        m(torch.ones(2, 4))
+        m.cuda()
+        m(torch.ones(2, 4, device="cuda"))
+        """, {(9, "TP101")}),
+    # (an attribute still None when the call is made: the first call takes the filling branch only)
+    "lazy-cache-first-call-fills-it-where-its-input-is": (CACHED + """\
+            def forward(self, x):
+                if self.cache is not None:
+                    return self.fc(x) + self.cache[0]
+                self.cache = [torch.zeros(2, 4, device=x.device)]
+                return self.fc(x) + self.cache[0]
+        m = M().cuda()
+        m(torch.ones(2, 4, device="cuda"))
+        m(torch.ones(2, 4, device="cuda"))
+        """, set()),
+    "attribute-a-submodule-call-set-read-by-a-sibling-method": ("""\
+        class Enc(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+                self.sim = None
+            def forward(self, x):
+                h = self.fc(x)
+                self.sim = h.detach()
+                return h
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.enc = Enc()
+            def fetch(self):
+                return self.enc.sim.cpu()
+            def forward(self, x):
+                h = self.enc(x)
+                return torch.cat([h, self.fetch()])
+        net = Net().cuda()
+        net(torch.ones(2, 4, device="cuda"))
+        """, {(18, "TP101")}),
+    "caller-set-attribute-used-in-a-module-moved-after": (CACHED + """\
+            def forward(self, x):
+                return self.fc(x) + self.cache
+        m = M()
+        m.cache = torch.zeros(2, 4)
+        m.cuda()
+        m(torch.ones(2, 4, device="cuda"))
+        """, {(7, "TP101")}),
     "head-whose-layer-init-put-on-the-gpu": ("""\
         class Head(nn.Module):
             def __init__(self):

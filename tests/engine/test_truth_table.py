@@ -124,6 +124,50 @@ CASES = [
      "    def forward(self, x):\n        return self.fc(x) + self.noise\n"
      "    def to(self, device):\n        self.noise = self.noise.to(device)\n        return super().to(device)\n"
      "m = M().to(device)\ny = m(torch.ones(2, 3, device=device))\n", False, None),
+    # Object state across calls (issue 10): a plain attribute a call fills stays where that call put it
+    # when the module moves afterwards; the next call reads it there (torchvision PR #1312's anchors,
+    # multidim-positional-encoding #33's cached encoding)
+    ("lazy-cache-filled-by-a-first-call-is-not-moved",
+     "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 4)\n"
+     "        self.cache = None\n    def anchors(self, x):\n        if self.cache is not None:\n            return self.cache\n"
+     "        self.cache = [torch.zeros(2, 4, device=x.device)]\n        return self.cache\n"
+     "    def forward(self, x):\n        return self.fc(x) + self.anchors(x)[0]\n"
+     "m = M()\ny = m(torch.ones(2, 4))\nm.to(device)\ny = m(torch.ones(2, 4, device=device))\n", True, "TP101"),
+    ("lazy-cache-filled-after-the-move-is-where-the-module-is",
+     "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 4)\n"
+     "        self.cache = None\n    def anchors(self, x):\n        if self.cache is not None:\n            return self.cache\n"
+     "        self.cache = [torch.zeros(2, 4, device=x.device)]\n        return self.cache\n"
+     "    def forward(self, x):\n        return self.fc(x) + self.anchors(x)[0]\n"
+     "m = M()\nm.to(device)\ny = m(torch.ones(2, 4, device=device))\ny = m(torch.ones(2, 4, device=device))\n", False, None),
+    ("cache-refilled-when-its-device-differs",
+     "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 4)\n"
+     "        self.cache = None\n    def forward(self, x):\n"
+     "        if self.cache is None or self.cache.device != x.device:\n            self.cache = torch.zeros(2, 4, device=x.device)\n"
+     "        return self.fc(x) + self.cache\n"
+     "m = M()\ny = m(torch.ones(2, 4))\nm.to(device)\ny = m(torch.ones(2, 4, device=device))\n", False, None),
+    ("attribute-a-method-set-before-the-move-is-not-moved",
+     "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 4)\n"
+     "        self.cache = None\n    def fill(self, x):\n        self.cache = torch.zeros(2, 4, device=x.device)\n"
+     "    def forward(self, x):\n        return self.fc(x) + self.cache\n"
+     "m = M()\nm.fill(torch.ones(2, 4))\nm.to(device)\ny = m(torch.ones(2, 4, device=device))\n", True, "TP101"),
+    ("attribute-the-caller-set-before-the-move-is-not-moved",
+     "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 4)\n"
+     "        self.cache = None\n    def forward(self, x):\n        return self.fc(x) + self.cache\n"
+     "m = M()\nm.cache = torch.zeros(2, 4)\nm.to(device)\ny = m(torch.ones(2, 4, device=device))\n", True, "TP101"),
+    ("attribute-of-a-submodule-set-through-its-holder-is-not-moved",
+     "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 4)\n"
+     "        self.cache = None\n    def fill(self, x):\n        self.cache = torch.zeros(2, 4, device=x.device)\n"
+     "    def forward(self, x):\n        return self.fc(x) + self.cache\n"
+     "class Outer(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.inner = M()\n"
+     "    def prepare(self, x):\n        self.inner.fill(x)\n    def forward(self, x):\n        return self.inner(x)\n"
+     "o = Outer()\no.prepare(torch.ones(2, 4))\no.to(device)\ny = o(torch.ones(2, 4, device=device))\n", True, "TP101"),
+    # ... but a buffer a method re-binds stays a buffer (nn.Module.__setattr__): it moves with the module
+    ("buffer-a-method-rebinds-still-moves",
+     "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 4)\n"
+     "        self.register_buffer('running', torch.zeros(2, 4))\n"
+     "    def update(self, x):\n        self.running = torch.ones(2, 4, device=x.device)\n"
+     "    def forward(self, x):\n        return self.fc(x) + self.running\n"
+     "m = M()\nm.update(torch.ones(2, 4))\nm.to(device)\ny = m(torch.ones(2, 4, device=device))\n", False, None),
     # ... nor a tensor the constructor was given and kept in a plain attribute, nor one an `__init__`
     # helper made and kept there
     ("plain-attr-from-a-constructor-argument-does-not-move",

@@ -269,6 +269,24 @@ class ClassInfo:
                 return True
         return False
 
+    def init_binds_value(self, name: str) -> bool:
+        """Does `__init__` (or a method it calls), of this class or a base, bind `self.<name>` to
+        something other than None (`self.w = w`): a tensor there is one TP203 judges where it is set?"""
+        for cls in self.mro():
+            init = cls.methods.get("__init__")
+            if init is None:
+                continue
+            for method in _init_methods(init, cls):
+                for node in method_nodes(method).relevant:
+                    value = getattr(node, "value", None)
+                    if node.__class__ is ast.Call or value is None or value.__class__ is ast.Constant and value.value is None:
+                        continue
+                    targets = node.targets if node.__class__ is ast.Assign else [node.target]
+                    if any(t.__class__ is ast.Attribute and t.attr == name and t.value.__class__ is ast.Name
+                           and t.value.id == "self" for target in targets for t in ast.walk(target)):
+                        return True
+        return False
+
     def plain_attr_uses(self, name: str) -> list[ast.Attribute]:
         """Loads of `self.<name>` outside __init__ that are not being moved."""
         uses = []
@@ -519,19 +537,22 @@ def _scan_record(stmt: ast.ClassDef, info: ClassInfo, bases: list) -> None:
 def _init_helpers(init, info: ClassInfo) -> list:
     """The `method_nodes` of `__init__` and of the methods it calls as `self.name(...)`
     (transitively): where `__init__` really sets the module up."""
-    parts, done, todo = [], [], [init]
+    return [method_nodes(method) for method in _init_methods(init, info)]
+
+
+def _init_methods(init, info: ClassInfo) -> list:
+    """`__init__` and the methods it calls as `self.name(...)` (transitively), in the order met."""
+    done, todo = [], [init]
     while todo and len(done) < 12:
         method = todo.pop(0)
         if method in done:
             continue
         done.append(method)
-        part = method_nodes(method)
-        parts.append(part)
-        for name in part.self_calls:
+        for name in method_nodes(method).self_calls:
             found = info.find_method(name)
             if found is not None and method_kind(found[0]) == "method":
                 todo.append(found[0])
-    return parts
+    return done
 
 
 class _MethodNodes:

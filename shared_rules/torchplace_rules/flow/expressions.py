@@ -255,6 +255,8 @@ class ExpressionEvaluator:
             # a local name or parameter, or an attribute path this frame bound itself (`self.device = device`
             # ... `if self.device is not None:`): an attribute or a global bound elsewhere may be set elsewhere
             value = self.frame_bound(test.left)
+            if value is None and test.left.__class__ is ast.Attribute:
+                value = self.receiver_held(test.left)
             if value is NONE:
                 return narrowed[1]
             if isinstance(value, (DeviceV, SeqV, ModuleV)) and value.not_none or value.__class__ is TextV:
@@ -415,6 +417,18 @@ class ExpressionEvaluator:
             if path is not None and path in self.frame.assigned:
                 return self.frame.env.get(path)
         return None
+
+    def receiver_held(self, node: ast.Attribute) -> Optional[Value]:
+        """`self.<name>` in a method run for a call whose receiver is known: what the instance held
+        when the call was made (what its `__init__` left, or the caller or an earlier call bound since:
+        a lazy cache still None at a first call, filled for the next).  None: no such call."""
+        owner = node.value
+        if owner.__class__ is not ast.Name or owner.id != "self" or self.frame.kind != "method":
+            return None
+        receiver = self.frame.env.get("self")
+        if receiver.__class__ is not SelfV or receiver.attrs is None or ("self." + node.attr) in self.frame.env:
+            return None
+        return attrs_get(receiver.attrs, node.attr)
 
     def module_flag(self, node: ast.Name) -> Optional[Value]:
         """`use_cuda = True` ... `if use_cuda:` in module code: the flag the name holds on every path
@@ -781,7 +795,7 @@ class ExpressionEvaluator:
                 self.eval(node.key)
                 return DictV(self.eval(node.value))
             elt = self.eval(node.elt)
-            return SeqV(None, elt) if not isinstance(node, ast.SetComp) else UNKNOWN
+            return SeqV(None, elt, True) if not isinstance(node, ast.SetComp) else UNKNOWN  # (made: not None)
         finally:
             self.frame.env = saved
             if moves_its_items(node):  # `[m.cuda() for m in (enc, dec)]`: what the iterables hold moved

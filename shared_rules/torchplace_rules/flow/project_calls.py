@@ -17,11 +17,11 @@ from .class_model import device_parameter, method_kind, plain_container, tensor_
 from .contexts import (
     ITEMS_MOVED, apply_effects, argument_paths, bind_arguments, call_in_context, relative_to, relocate, same_place,
 )
-from .devices import ACCEL_KIND, SELF_DEV, SELF_KIND, join_dev
+from .devices import ACCEL_KIND, SELF_DEV, SELF_KIND, Dev, join_dev
 from .optimizers import owned_by_caller
 from .state import (
-    MODULE_MOVES, forget_aliases, forget_closure_moves, forget_moved_arguments, held_attributes, held_values, merge_attributes,
-    moved_containers_in, moves_its_items,
+    MODULE_MOVES, forget_aliases, forget_closure_moves, forget_moved_arguments, held_attribute_paths, held_attributes, held_values,
+    merge_attributes, moved_containers_in, moves_its_items, with_nested_attributes,
 )
 from .torch_calls import default_collate, default_device
 from .torch_placement import absent_arguments, constructor_device, copies_module_argument
@@ -54,7 +54,8 @@ def map_function(ev, node: ast.Call, func: FuncV, seq: SeqV) -> Value:
 
 
 def _call(ev, node: ast.Call, func: FuncV, cls, arg_nodes: list, args: list, kwargs: dict,
-          first: Optional[Value], first_path: Optional[str], self_dev, own_object: bool = False) -> Value:
+          first: Optional[Value], first_path: Optional[str], self_dev, own_object: bool = False,
+          at_dev: Optional[Dev] = None) -> Value:
     bound = bind_arguments(func.node, arg_nodes, args, kwargs, first)
     if bound is None:
         forget_moved_arguments(ev, node)
@@ -64,12 +65,15 @@ def _call(ev, node: ast.Call, func: FuncV, cls, arg_nodes: list, args: list, kwa
         forget_moved_arguments(ev, node)
         return UNKNOWN
     paths = None
-    if result.effects:
+    effects = result.effects
+    if effects:
+        if at_dev is not None:
+            effects = _placed_effects(effects, at_dev, bound)
         paths = argument_paths(ev, func.node, arg_nodes, node.keywords, first_path, first is not None)
         if func.home is None:
-            _add_global_paths(ev, result.effects, bound, paths)
-        apply_effects(ev, result.effects, paths, result.assigned, bound)
-        for name, changes in result.effects.items():
+            _add_global_paths(ev, effects, bound, paths)
+        apply_effects(ev, effects, paths, result.assigned, bound)
+        for name, changes in effects.items():
             if changes is ITEMS_MOVED:  # `to_device([enc, dec])`: the modules the list held moved
                 entry = bound[name] if name in bound else ev.frame.env.get(name, ev.module_env.get(name, UNKNOWN))
                 forget_aliases(ev.frame.env, held_values(entry))
@@ -85,6 +89,49 @@ def _call(ev, node: ast.Call, func: FuncV, cls, arg_nodes: list, args: list, kwa
             paths = argument_paths(ev, func.node, arg_nodes, node.keywords, first_path, first is not None)
         returns = owned_by_caller(returns, func.node, paths, ev.frame.func)
     return returns
+
+
+def _placed_effects(effects: dict, dev: Dev, bound: dict) -> dict:
+    """A method's effects as its caller sees them, the receiver being on `dev`: a tensor the body stored
+    in a plain attribute on "the module's device" (`self.cache = torch.zeros(n, device=x.device)`) is on
+    `dev` and stays there when the module later moves (`Module.to()` moves parameters, buffers and
+    submodules, not plain attributes).  A tensor that may be a Parameter, one stored under a registered
+    name or where the holder is not known, and any module, keep following the module."""
+    out = {}
+    for name, changes in effects.items():
+        if changes is not ITEMS_MOVED and any(_self_tensor_in(value) for _, value in changes):
+            changes = tuple((suffix, map_leaves(value, lambda v: replace(v, dev=dev) if _self_tensor(v) else v)
+                             if _plain_attribute(bound.get(name), suffix) else value)
+                            for suffix, value in changes)
+        out[name] = changes
+    return out
+
+
+def _plain_attribute(entry: Optional[Value], suffix: str) -> bool:
+    """Is `suffix` (`.cache`, `.inner.cache`) of the object `entry` an attribute of a known module or
+    object that is no parameter or buffer of its class (a plain attribute `Module.to()` leaves alone)?"""
+    if entry is None or suffix[:1] != "." or "[" in suffix:
+        return False
+    names = suffix[1:].split(".")
+    for inner in names[:-1]:
+        entry = attrs_get(getattr(entry, "attrs", None), inner)
+        if entry is None:
+            return False
+    info = _class_of(entry) if entry.__class__ is not ClassV else None
+    if info is None:
+        return False
+    last = names[-1]
+    return not any(last in c.params or last in c.buffers or c.overrides_apply or c.unresolved_base for c in info.mro())
+
+
+def _self_tensor(v: Value) -> bool:
+    return v.__class__ is TensorV and v.dev is not None and v.dev.kind == SELF_KIND and not v.grad
+
+
+def _self_tensor_in(value: Value) -> bool:
+    if value.__class__ is TensorV:
+        return _self_tensor(value)
+    return value.__class__ is SeqV or isinstance(value, DictV)
 
 
 def _add_global_paths(ev, effects: dict, bound: dict, paths: dict) -> None:
@@ -180,7 +227,7 @@ def call_method(ev, node: ast.Call, func: FuncV, owner, receiver: Value, recv_pa
         args = [relative_to(a, dev) for a in args]
         kwargs = {k: relative_to(v, dev) for k, v in kwargs.items()}
     result = _call(ev, node, func, owner, arg_nodes, args, kwargs, self_value, recv_path, self_dev,
-                   own_object=isinstance(receiver, SelfV))
+                   own_object=isinstance(receiver, SelfV), at_dev=dev)
     return relocate(result, dev) if dev is not None else result
 
 
@@ -188,18 +235,23 @@ def receiver_view(ev, receiver: Value, recv_path: Optional[str]):
     """(`self` as the method sees it, the context's module device, the concrete device to map
     "the module's device" to and from).  What the caller bound under `recv_path` (`obj.x = ...`)
     joins what the instance was made with."""
-    overrides = held_attributes(ev.frame.env, recv_path)
+    overrides, nested = held_attribute_paths(ev.frame.env, recv_path)
     if isinstance(receiver, SelfV):
         if overrides:
             overrides = _hold_flags(overrides, recv_path, ev.frame.assigned)
         attrs = merge_attributes(receiver.attrs, overrides)
+        if nested and attrs is not None:
+            attrs = with_nested_attributes(attrs, nested)
         return SelfV(receiver.info, receiver.key, attrs, receiver.placed), ev.frame.self_dev, None
     if isinstance(receiver, ObjectV):
-        return SelfV(receiver.info, receiver.key, merge_attributes(receiver.attrs, overrides) or ()), ev.frame.self_dev, None
+        attrs = merge_attributes(receiver.attrs, overrides) or ()
+        return SelfV(receiver.info, receiver.key, with_nested_attributes(attrs, nested) if nested else attrs), ev.frame.self_dev, None
     info = getattr(receiver, "cls", None)
     if info is None:  # `self` is no instance (`Cls.method(None, ...)` then `super().method(...)`): unknown,
         return UNKNOWN, ev.frame.self_dev, None  # but still bound to `self`, so the arguments keep their places
     attrs = merge_attributes(receiver.attrs, overrides)
+    if nested:
+        attrs = with_nested_attributes(attrs, nested)
     # A submodule the caller moved or bound through the instance (`m.model.to("cuda")`) is where that
     # put it, not where the instance is (`Module.to` on the instance moves it again: see `module_method`).
     placed = tuple(name for name, value in overrides

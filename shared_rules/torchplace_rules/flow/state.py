@@ -138,6 +138,40 @@ def held_attributes(env: dict, path: Optional[str]) -> tuple:
                  if key.startswith(prefix) and "." not in key[len(prefix):] and "[" not in key[len(prefix):])
 
 
+def held_attribute_paths(env: dict, path: Optional[str]) -> tuple:
+    """`held_attributes(env, path)`, and the (names, value) of what is bound deeper (`m.inner.cache`:
+    (["inner", "cache"], value)), other than modules, in one pass."""
+    if path is None:
+        return (), ()
+    prefix = path + "."
+    direct, nested = [], []
+    for key, value in env.items():
+        if key.startswith(prefix) and "[" not in key:
+            rest = key[len(prefix):]
+            if "." not in rest:
+                direct.append((rest, value))
+            elif value.__class__ is not ModuleV and value.__class__ is not PlacedV:
+                nested.append((rest.split("."), value))
+    return tuple(direct), nested
+
+
+def with_nested_attributes(attrs: Optional[tuple], nested: list) -> Optional[tuple]:
+    """`attrs` of an instance with what the caller bound deeper in the objects and modules it holds
+    (`m.inner.cache = t`, or left there by a call: `m.inner.fill(x)`): the inner module's attribute."""
+    for names, value in nested:
+        attrs = _with_inner(attrs or (), names, value)
+    return attrs
+
+
+def _with_inner(attrs: tuple, names: list, value: Value) -> tuple:
+    held = attrs_get(attrs, names[0])
+    if held.__class__ is not ModuleV and held.__class__ is not ObjectV:
+        return attrs
+    inner = ((names[1], value),) if len(names) == 2 else None
+    inner = merge_attributes(held.attrs, inner) if inner is not None else _with_inner(held.attrs, names[1:], value)
+    return merge_attributes(attrs, ((names[0], replace(held, attrs=inner)),))
+
+
 def merge_attributes(attrs: Optional[tuple], overrides: tuple) -> Optional[tuple]:
     """An instance's `attrs` with `overrides` in place of the pairs of the same names, sorted by name."""
     if not overrides:
