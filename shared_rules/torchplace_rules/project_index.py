@@ -10,7 +10,6 @@ raises on user input: an import it cannot place is simply unknown.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 from pathlib import Path
@@ -64,6 +63,8 @@ class ProjectIndex:
     def set_overlay(self, path: os.PathLike | str, text: str) -> None:
         """Unsaved editor text for `path`: used instead of the disk until dropped."""
         resolved = Path(path).resolve()
+        import hashlib  # (here: its import loads OpenSSL, which a `torchplace check` run never needs)
+
         digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).digest()
         with self.lock:
             self.overlays[resolved] = text
