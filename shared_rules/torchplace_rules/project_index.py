@@ -10,7 +10,6 @@ raises on user input: an import it cannot place is simply unknown.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 from pathlib import Path
@@ -22,6 +21,7 @@ from .module_summaries import CallerCache, SummaryCache
 from .source_files import UnreadableFile, read_source
 from .third_party_classes import ThirdPartyClasses
 
+_UNSET = object()
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 MAX_PARENT_ROOTS = 6  # flat layouts: how far up from the importing file to look without a project root
 
@@ -59,11 +59,14 @@ class ProjectIndex:
         self._real_dirs: dict[str, Path] = {}  # static runs: folder -> its real path
         self._real_files: dict[str, Path] = {}  # static runs: absolute path as given -> `real_file`
         self._files: dict[Path, bool] = {}  # static runs: candidate module file -> is it a file
+        self._in_folder: dict[tuple, Optional[Path]] = {}  # static runs: (folder, module) -> its file there
 
     # -- texts -------------------------------------------------------------------
     def set_overlay(self, path: os.PathLike | str, text: str) -> None:
         """Unsaved editor text for `path`: used instead of the disk until dropped."""
         resolved = Path(path).resolve()
+        import hashlib  # (here: its import loads OpenSSL, which a `torchplace check` run never needs)
+
         digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).digest()
         with self.lock:
             self.overlays[resolved] = text
@@ -147,14 +150,25 @@ class ProjectIndex:
             base = importer_path.parent
             for _ in range(level - 1):
                 base = base.parent
-            return _module_file(base, parts, is_file) if parts else _package_file(base, is_file)
+            return self._module_in(base, module, parts, is_file) if parts else _package_file(base, is_file)
         if not parts or not all(p.isidentifier() for p in parts):
             return None
         for root in self.search_roots(importer_path):
-            found = _module_file(root, parts, is_file)
+            found = self._module_in(root, module, parts, is_file)
             if found is not None:
                 return found
         return None
+
+    def _module_in(self, base: Path, module: str, parts: list, is_file) -> Optional[Path]:
+        """`_module_file(base, parts)`, kept in a static run: the folders above a file are searched
+        for the same modules by every file below them (each model's folder asks its parents for `torch`)."""
+        if not self.static:
+            return _module_file(base, parts, is_file)
+        key = (os.fspath(base), module)
+        found = self._in_folder.get(key, _UNSET)
+        if found is _UNSET:
+            found = self._in_folder[key] = _module_file(base, parts, is_file)
+        return found
 
     def _is_file(self, path: Path) -> bool:
         """`path.is_file()`, kept in a static run: every file of a package asks for the same

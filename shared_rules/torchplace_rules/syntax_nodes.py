@@ -5,16 +5,11 @@ from __future__ import annotations
 
 import ast
 
-# Context and operator nodes are singletons shared by every tree: never tag or move them.
-_SHARED = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
-# Their classes (`Load`, `Add`, ...): a set lookup costs less than `isinstance`, which looks up
-# `__class__` each time it answers no.
-_SHARED_CLASSES = frozenset(c for base in _SHARED for c in base.__subclasses__())
-
 # Fields that hold strings, numbers or flags, never a node (`Constant.value` is never a node either).
 _SCALAR_FIELDS = frozenset({"id", "kind", "attr", "arg", "module", "level", "is_async", "type_comment",
                             "conversion", "name", "tag", "n", "s"})
-# Fields that hold only the shared singletons.
+# Fields that hold only the context and operator nodes (`Load`, `Add`, `Eq`, ...): singletons
+# shared by every tree, never to be tagged or moved; no other field holds one.
 _SINGLETON_FIELDS = frozenset({"ctx", "op", "ops"})
 _NODE_FIELDS: dict = {}
 _CHILD_FIELDS: dict = {}
@@ -50,7 +45,7 @@ def own_nodes(tree: ast.AST) -> list[ast.AST]:
             value = getattr(node, name, None)
             if value.__class__ is list:
                 for item in value:
-                    if isinstance(item, ast.AST) and item.__class__ not in _SHARED_CLASSES:
+                    if isinstance(item, ast.AST):  # (not None: `Dict.keys`, `kw_defaults`; not a name: `Global.names`)
                         push(item)
             elif value is not None and isinstance(value, ast.AST):
                 push(value)

@@ -68,13 +68,13 @@ def join_env(a: dict, b: dict, before: Optional[dict] = None) -> dict:
     if a is b:
         return a
     before = before or {}
-    out = {}
+    out = a.copy()  # (in a's order; what both paths hold alike, most names, stays as it is)
     for key, value in a.items():
         other = b.get(key)
         if other is None:
             out[key] = _join_before(value, before[key]) if key in before else _one_path(key, value, b, before)
-        else:
-            out[key] = value if value is other else value.join(other)
+        elif value is not other:
+            out[key] = value.join(other)
     for key in b.keys() - a.keys():
         out[key] = _join_before(b[key], before[key]) if key in before else _one_path(key, b[key], a, before)
     return out
