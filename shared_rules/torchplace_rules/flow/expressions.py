@@ -30,7 +30,7 @@ from .state import NotYetSet, forget_aliases, held_values, moves_its_items, with
 from .values import (
     MEMBERS, SELF_MOVED,
     AcceleratorAvailable,
-    FALSE, NONE, NUMBER, TRUE, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, FlagV, FuncV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
+    FALSE, NONE, NUMBER, IntV, Number, TRUE, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, FlagV, FuncV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
     OptimizerV, SelfV, SeqV, TensorV, TextV, Value, attrs_get, iteration_element, join_all, unproven, PROVEN as _PROVEN,
 )
 
@@ -198,7 +198,7 @@ class ExpressionEvaluator:
             if value.dev.kind == ACCEL_KIND:
                 self.targets_accelerator = True
             return replace(value, dev=replace(value.dev, expr=name))
-        if (value is UNKNOWN or value is NONE or value is NUMBER) and name in self.device_names and not _reads_tensor_device(value_node):
+        if (value is UNKNOWN or value is NONE or isinstance(value, Number)) and name in self.device_names and not _reads_tensor_device(value_node):
             self.targets_accelerator = True
             return DeviceV(Dev(ACCEL_KIND, "target", name))
         return value
@@ -252,8 +252,8 @@ class ExpressionEvaluator:
             value = self.frame_bound(test.left)
             if value is NONE:
                 return narrowed[1]
-            if isinstance(value, (DeviceV, SeqV, ModuleV)) and value.not_none or value.__class__ is TextV:
-                return not narrowed[1]  # (made on every path, a string: not None)
+            if isinstance(value, (DeviceV, SeqV, ModuleV)) and value.not_none or value.__class__ is TextV or value.__class__ is IntV:
+                return not narrowed[1]  # (made on every path, a string, an int: not None)
             return None
         if isinstance(test, (ast.Name, ast.Attribute)):
             # `if model:` / `if not model:`: a model made on every path is true (nn.Module has no
@@ -265,6 +265,8 @@ class ExpressionEvaluator:
                 value = self.module_flag(test)
             if value.__class__ is FlagV:  # `first = True` ... `if first:`
                 return value.truth
+            if value.__class__ is IntV:  # `use_gpu = 1` ... `if use_gpu:`
+                return value.n != 0
             if value.__class__ is ModuleV and value.not_none and value.cls is None and value.layer is None:
                 return True
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], _CONSTANT_TESTS):
@@ -383,7 +385,14 @@ class ExpressionEvaluator:
             return None if text is None else (text in [e.value for e in right.elts]) == isinstance(op, ast.In)
         if isinstance(left, ast.Constant):
             left, right = right, left
-        if not (isinstance(right, ast.Constant) and isinstance(right.value, str)):
+        if not isinstance(right, ast.Constant):
+            return None
+        if right.value.__class__ is int:  # `num_gpus == 1`, a name holding one int on every path
+            value = self.frame_bound(left)
+            if value is None and left.__class__ is ast.Name and self.frame.kind == "module":
+                value = self.module_flag(left)
+            return (value.n == right.value) == isinstance(op, ast.Eq) if value.__class__ is IntV else None
+        if not isinstance(right.value, str):
             return None
         text = self.known_text(left)
         return None if text is None else (text == right.value) == isinstance(op, ast.Eq)
@@ -413,7 +422,7 @@ class ExpressionEvaluator:
         name `global` can rebind it: none may in this file (another module's `mod.flag = ...` runs only
         after this module's code, which is what imports it)."""
         value = self.frame.env.get(node.id)
-        return value if value.__class__ is FlagV and not declares_global(self.src.text) else None
+        return value if (value.__class__ is FlagV or value.__class__ is IntV) and not declares_global(self.src.text) else None
 
     def held_flag(self, node: ast.Attribute) -> Optional[Value]:
         """`self.on_gpu` in a method whose caller bound it before the call (a held flag, `FlagV`)."""
@@ -436,16 +445,16 @@ class ExpressionEvaluator:
         if kind == "torch.Tensor":
             if isinstance(value, TensorV):
                 return True
-            return False if value is NONE or value is NUMBER or isinstance(value, (SeqV, DictV, NumpyV, ModuleV)) else None
+            return False if value is NONE or isinstance(value, (Number, SeqV, DictV, NumpyV, ModuleV)) else None
         if kind == "numpy.ndarray":  # (a tensor is no ndarray: `lib = np if isinstance(x, np.ndarray) else torch`)
             if isinstance(value, NumpyV):
                 return True
-            return False if value is NONE or value is NUMBER or isinstance(value, (TensorV, SeqV, DictV, ModuleV)) else None
+            return False if value is NONE or isinstance(value, (Number, TensorV, SeqV, DictV, ModuleV)) else None
         if isinstance(kind_node, ast.Name) and kind_node.id in ("dict", "list", "tuple") \
                 and self.lookup(kind_node.id) is UNKNOWN:  # the builtin, not a name rebound here
             if kind_node.id == "dict" and value.__class__ is DictV:
                 return True
-            return False if value is NONE or value is NUMBER or isinstance(value, (TensorV, ModuleV, NumpyV)) else None
+            return False if value is NONE or isinstance(value, (Number, TensorV, ModuleV, NumpyV)) else None
         return None
 
     # -- expressions ---------------------------------------------------------
@@ -820,7 +829,7 @@ class ExpressionEvaluator:
             if not devs:  # all 0-dim: a CPU scalar meets a tensor of any device, the result is on that one
                 devs = {v.dev for v, _ in tensors}
                 devs = {d for d in devs if d is not None and not d.is_cpu} or devs
-            if len(devs) == 1 and len(tensors) == sum(1 for v, _ in operands if v is not NUMBER):  # numbers stay put
+            if len(devs) == 1 and len(tensors) == sum(1 for v, _ in operands if not isinstance(v, Number)):  # numbers stay put
                 result_dev = devs.pop()
             elif len(devs) == 1 and None not in devs and next(iter(devs)).kind == ACCEL_KIND:
                 # an accelerator scalar and unknown operands (`w * loss`): a number, a 0-dim CPU tensor or a
@@ -842,7 +851,7 @@ class ExpressionEvaluator:
         rank, least = (None, 0) if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult) \
             else broadcast_rank([v for v, _ in tensors])
         # `self.lim // 2`: still the plain attribute as far as where it lives is concerned
-        plain = tensors[0][0].plain_attr if len(tensors) == 1 and all(v is NUMBER for v, _ in operands
+        plain = tensors[0][0].plain_attr if len(tensors) == 1 and all(isinstance(v, Number) for v, _ in operands
                                                                         if v is not tensors[0][0]) else None
         return TensorV(result_dev, origin=node, batch=batch, grad=grad, module_output=out,
                        factory=factory, random=bool(random), rank=rank, min_rank=least, plain_attr=plain)
