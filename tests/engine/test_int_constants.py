@@ -143,3 +143,23 @@ def test_only_ints_a_test_reads_are_kept_in_a_call_context():
     bound = bind_arguments(fnode, list(call.args), [NUMBER, NUMBER], {"width": NUMBER}, IntV(0), call.keywords)
     assert bound["num_gpus"] == IntV(1) and bound["depth"] == IntV(2)
     assert bound["dim"] is NUMBER and bound["width"] is NUMBER
+
+
+@pytest.mark.parametrize("imports", ["from config import *", "from config import GPU_MODE"])
+@pytest.mark.parametrize("value, found", [(1, [(7, "TP101")]), (0, [])])
+def test_an_int_constant_of_a_config_module_decides_the_importers_module_code(tmp_path, imports, value, found):
+    from torchplace_rules import Config, check_path
+    from torchplace_rules.project_index import ProjectIndex
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (tmp_path / "config.py").write_text(f"GPU_MODE = {value}  # set to 1 to run on the GPU\n")
+    (tmp_path / "train.py").write_text(textwrap.dedent(f"""\
+        import torch
+        {imports}
+        use_gpu = GPU_MODE
+        x = torch.ones(2)
+        if use_gpu:
+            x = x.cuda()
+        y = x + torch.ones(2)
+    """))
+    findings = check_path(tmp_path / "train.py", Config(), project=ProjectIndex(tmp_path))
+    assert [(f.span.start_line + 1, f.code) for f in findings if f.severity <= Severity.WARNING] == found

@@ -30,7 +30,7 @@ from .devices import ACCEL_KIND, CPU, RUNTIME, SELF_DEV, SELF_KIND, Dev, parse_d
 from .optimizers import loaded_into, same_optimizer
 from .state import MOVED_THROUGH, PLACEABLE, Frame, follow_move, forget_aliases, local_names, moved_containers_in
 from .values import (
-    NONE, NUMBER, IntV, Number, UNKNOWN, BatchV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, OptimizerV, ParamsV, PlacedV, QualV, SelfV, SeqV, TensorV, TextV, Value, attrs_get, join_all, map_leaves,
+    NONE, NUMBER, IntV, UNKNOWN, BatchV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, OptimizerV, ParamsV, PlacedV, QualV, SelfV, SeqV, TensorV, TextV, Value, attrs_get, join_all, map_leaves,
 )
 
 MAX_CALL_DEPTH = 4
@@ -289,15 +289,10 @@ def bind_arguments(fnode, arg_nodes: list, args: list, kwargs: dict, first: Opti
                 known = False
             continue
         passed.append((key, value))
-    if keywords and any(value is NUMBER for _, value in passed):
-        exact = {k.arg: k.value.value for k in keywords if k.value.__class__ is ast.Constant and k.value.value.__class__ is int}
-        if exact:
-            passed = [(key, IntV(exact[key]) if value is NUMBER and key in exact and (key in names or key in kwonly) else value)
-                      for key, value in passed]
     kw_extra = []
     for key, value in passed:
         if key in names or key in kwonly:
-            bound[key] = value
+            bound[key] = _exact_keyword(keywords, key) if value is NUMBER and keywords else value
         elif a.kwarg is not None:
             kw_extra.append((key, value))
         else:
@@ -321,6 +316,14 @@ def bind_arguments(fnode, arg_nodes: list, args: list, kwargs: dict, first: Opti
     if a.kwarg is not None:
         bound[a.kwarg.arg] = DictV(join_all(v for _, v in kw_extra), tuple(kw_extra)) if known else UNKNOWN
     return bound
+
+
+def _exact_keyword(keywords, key: str) -> Value:
+    """`f(num_gpus=1)`: the int a keyword argument of the call is, where it is a literal (else a number)."""
+    for k in keywords:
+        if k.arg == key:
+            return IntV(k.value.value) if k.value.__class__ is ast.Constant and k.value.value.__class__ is int else NUMBER
+    return NUMBER
 
 
 def _tested_flags(fnode) -> frozenset:
@@ -590,7 +593,7 @@ def _holds_placement(receiver: SelfV, method) -> bool:
 def _uninformative(value: Value, depth: int = 0) -> bool:
     """Nothing the checked file knows: unknown values, numbers, None, flags (`True`: the key tells
     them apart), library objects, `self`."""
-    if value is UNKNOWN or isinstance(value, Number) or value is NONE or value.__class__ is FlagV or value.__class__ is TextV \
+    if value is UNKNOWN or value is NUMBER or value is NONE or value.__class__ is FlagV or value.__class__ is TextV or value.__class__ is IntV \
             or isinstance(value, QualV):
         return True
     if isinstance(value, SelfV):

@@ -198,7 +198,7 @@ class ExpressionEvaluator:
             if value.dev.kind == ACCEL_KIND:
                 self.targets_accelerator = True
             return replace(value, dev=replace(value.dev, expr=name))
-        if (value is UNKNOWN or value is NONE or isinstance(value, Number)) and name in self.device_names and not _reads_tensor_device(value_node):
+        if (value is UNKNOWN or value is NONE or value is NUMBER or value.__class__ is IntV) and name in self.device_names and not _reads_tensor_device(value_node):
             self.targets_accelerator = True
             return DeviceV(Dev(ACCEL_KIND, "target", name))
         return value

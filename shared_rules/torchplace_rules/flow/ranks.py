@@ -12,7 +12,7 @@ import ast
 from typing import Optional
 
 from . import torch_api as api
-from .values import Number, BatchV, PlacedV, SeqV, TensorV
+from .values import NUMBER, IntV, Number, BatchV, PlacedV, SeqV, TensorV
 
 # Methods whose result has the receiver's rank (elementwise ops, dtype changes, moves, in-place fills).
 SAME_RANK = {
@@ -89,7 +89,7 @@ def subscript_rank(base: TensorV, index: ast.AST, value) -> tuple[Optional[int],
         elif isinstance(part, ast.Constant) and part.value is Ellipsis:
             ellipsis = True
         elif isinstance(part, ast.Constant) and isinstance(part.value, int) and not isinstance(part.value, bool) \
-                or isinstance(part_value, Number) or isinstance(part, (ast.Name, ast.Attribute, ast.UnaryOp, ast.BinOp)) \
+                or part_value is NUMBER or part_value.__class__ is IntV or isinstance(part, (ast.Name, ast.Attribute, ast.UnaryOp, ast.BinOp)) \
                 and not isinstance(part_value, (TensorV, SeqV, BatchV, PlacedV)):
             ints += 1  # (a name of unknown value is read as an int, as the index of `x[i]`)
         else:
