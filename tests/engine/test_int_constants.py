@@ -88,6 +88,30 @@ def test_a_module_int_constant_decides_module_code(value, found):
     """) == found
 
 
+@pytest.mark.parametrize("ngpu, found", [(1, {(6, "TP101")}), (0, set())])
+def test_an_order_comparison_of_a_module_int_decides_the_device(ngpu, found):
+    # the DCGAN example: `ngpu = 1`, `device = torch.device("cuda:0" if (torch.cuda.is_available() and ngpu > 0) else "cpu")`
+    assert loud(f"""\
+        ngpu = {ngpu}
+        device = torch.device("cuda:0" if (torch.cuda.is_available() and ngpu > 0) else "cpu")
+        x = torch.ones(2, device=device)
+        y = x + torch.ones(2)
+    """) == found
+
+
+@pytest.mark.parametrize("test, n, found", [("0 < n_gpu", 2, {(6, "TP101")}), ("n_gpu >= 1", 0, set()),
+                                            ("n_gpu <= 1", 1, {(6, "TP101")}), ("n_gpu < 1", 3, set())])
+def test_an_order_comparison_of_a_callers_int(test, n, found):
+    assert loud(f"""\
+        def step(x, n_gpu):
+            if {test}:
+                x = x.cuda()
+            return x + torch.ones(2)
+        def run():
+            return step(torch.ones(2), {n})
+    """) == found
+
+
 def test_a_counter_is_no_longer_its_first_value():
     assert loud("""\
         count = 0
@@ -163,3 +187,19 @@ def test_an_int_constant_of_a_config_module_decides_the_importers_module_code(tm
     """))
     findings = check_path(tmp_path / "train.py", Config(), project=ProjectIndex(tmp_path))
     assert [(f.span.start_line + 1, f.code) for f in findings if f.severity <= Severity.WARNING] == found
+
+
+def test_an_int_a_nested_function_may_rebind_is_not_decided():
+    assert loud("""\
+        def f(xs):
+            count = 0
+            def hook(_):
+                nonlocal count
+                count += 1
+            for x in xs:
+                hook(x)
+            y = torch.ones(2)
+            if count == 0:
+                y = y.cuda()
+            return y + torch.ones(2)
+    """) == set()

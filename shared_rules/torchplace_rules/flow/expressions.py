@@ -4,6 +4,7 @@ handed to `calls.dispatch_call`."""
 from __future__ import annotations
 
 import ast
+import operator
 import re
 from dataclasses import replace
 from typing import Optional
@@ -265,7 +266,7 @@ class ExpressionEvaluator:
                 value = self.module_flag(test)
             if value.__class__ is FlagV:  # `first = True` ... `if first:`
                 return value.truth
-            if value.__class__ is IntV:  # `use_gpu = 1` ... `if use_gpu:`
+            if value.__class__ is IntV and self.exact_int(value):  # `use_gpu = 1` ... `if use_gpu:`
                 return value.n != 0
             if value.__class__ is ModuleV and value.not_none and value.cls is None and value.layer is None:
                 return True
@@ -376,7 +377,8 @@ class ExpressionEvaluator:
     def _constant_test(self, left, op, right) -> Optional[bool]:
         """`name == "cuda"`, `name != "cpu"`, `name in ("cuda", "cpu")`: answered where `name` holds
         one string on every path (`known_text`) and the other side is a string literal (or a tuple,
-        list or set of them)."""
+        list or set of them); `ngpu > 0`, `num_gpus == 1`: where it holds one int (`IntV`) and the
+        other side is an int literal."""
         if isinstance(op, (ast.In, ast.NotIn)):
             if not isinstance(right, (ast.Tuple, ast.List, ast.Set)) or not right.elts \
                     or not all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in right.elts):
@@ -384,18 +386,23 @@ class ExpressionEvaluator:
             text = self.known_text(left)
             return None if text is None else (text in [e.value for e in right.elts]) == isinstance(op, ast.In)
         if isinstance(left, ast.Constant):
-            left, right = right, left
+            left, right, op = right, left, _MIRRORED.get(op.__class__, op)
         if not isinstance(right, ast.Constant):
             return None
-        if right.value.__class__ is int:  # `num_gpus == 1`, a name holding one int on every path
+        if right.value.__class__ is int:  # `num_gpus == 1`, `ngpu > 0`: a name holding one int on every path
             value = self.frame_bound(left)
             if value is None and left.__class__ is ast.Name and self.frame.kind == "module":
                 value = self.module_flag(left)
-            return (value.n == right.value) == isinstance(op, ast.Eq) if value.__class__ is IntV else None
-        if not isinstance(right.value, str):
+            return _INT_TESTS[op.__class__](value.n, right.value) if value.__class__ is IntV and self.exact_int(value) else None
+        if not isinstance(right.value, str) or op.__class__ not in (ast.Eq, ast.NotEq):
             return None
         text = self.known_text(left)
         return None if text is None else (text == right.value) == isinstance(op, ast.Eq)
+
+    def exact_int(self, value: IntV) -> bool:
+        """May a test read the int a local name holds as exact?  Not in a file where a nested function
+        may rebind it (`nonlocal count` ... `count += 1`); module code's names: `module_flag`."""
+        return self.frame.kind == "module" or _NONLOCAL_STATEMENT.search(self.src.text) is None
 
     def known_text(self, node) -> Optional[str]:
         """The string a local name (or an attribute path this frame bound) holds on every path."""
@@ -1017,7 +1024,10 @@ def device_type(dev: Dev) -> Optional[str]:
 
 
 _TYPE_TESTS = (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)
-_CONSTANT_TESTS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
+_CONSTANT_TESTS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+_INT_TESTS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt,
+              ast.GtE: operator.ge}
+_MIRRORED = {ast.Lt: ast.Gt(), ast.LtE: ast.GtE(), ast.Gt: ast.Lt(), ast.GtE: ast.LtE()}  # `0 < n` is `n > 0`
 _MAX_TEXT = 40  # a longer string constant (a message, a docstring) is never a mode or a device name: unknown
 
 
@@ -1098,6 +1108,7 @@ def _off_device(value: Value, dev: Dev) -> Optional[Value]:
 
 
 _GLOBAL_STATEMENT = re.compile(r"^[ \t]*(?:[^#\n]*;[ \t]*)?global[ \t]", re.M)
+_NONLOCAL_STATEMENT = re.compile(r"^[ \t]*(?:[^#\n]*;[ \t]*)?nonlocal[ \t]", re.M)
 
 
 def declares_global(text: str) -> bool:
