@@ -303,19 +303,46 @@ def bind_arguments(fnode, arg_nodes: list, args: list, kwargs: dict, first: Opti
             if bound[name].__class__ is TextV and name not in _tested_flags(fnode) and name not in _handed_on(fnode):
                 bound[name] = UNKNOWN
             elif bound[name] is NUMBER and defaults[name].__class__ is ast.Constant \
-                    and defaults[name].value.__class__ is int and name in _tested_flags(fnode):
+                    and defaults[name].value.__class__ is int and name in _int_tests(fnode):
                 bound[name] = IntV(defaults[name].value)  # (`num_gpus=1` ... `if num_gpus == 1:`)
         elif bound[name].__class__ is FlagV and name not in _tested_flags(fnode) and not _flag_for_self(fnode, name, bound):
             bound[name] = UNKNOWN  # a flag no test here reads (`bias=True`): the contexts stay one
         elif bound[name].__class__ is TextV and name not in _tested_flags(fnode) and name not in _handed_on(fnode):
             bound[name] = UNKNOWN  # a string no test here reads, nor a call it makes (`mode="bilinear"`): the same
-        elif bound[name].__class__ is IntV and name not in _tested_flags(fnode):
+        elif bound[name].__class__ is IntV and name not in _int_tests(fnode):
             bound[name] = NUMBER  # an int no test here reads (`dim=4`): the same
     if a.vararg is not None:
         bound[a.vararg.arg] = SeqV(tuple(extra)) if known else SeqV(None, UNKNOWN)
     if a.kwarg is not None:
         bound[a.kwarg.arg] = DictV(join_all(v for _, v in kw_extra), tuple(kw_extra)) if known else UNKNOWN
     return bound
+
+
+def _int_tests(fnode) -> frozenset:
+    """The names (and attribute paths) an `if` or `while` test of `fnode`'s own statements reads,
+    directly or through the name or attribute they are bound to (`use_gpu = num_gpus` ... `if use_gpu:`):
+    the parameters an int argument can decide.  Statements only (cheaper than `_tested_flags`: a
+    test inside an expression is not looked for), nested functions and classes left out; memoised."""
+    known = fnode.__dict__.get("_tp_int_tests")
+    if known is None:
+        tested, aliases, todo = set(), [], list(fnode.body)
+        while todo:
+            stmt = todo.pop()
+            cls = stmt.__class__
+            if cls is ast.If or cls is ast.While:
+                tested.update(path for sub in ast.walk(stmt.test) if (path := access_path(sub)) is not None)
+            elif cls is ast.Assign and stmt.value.__class__ is ast.Name:
+                aliases.extend((stmt.value.id, access_path(t)) for t in stmt.targets)
+            elif cls is ast.FunctionDef or cls is ast.AsyncFunctionDef or cls is ast.ClassDef:
+                continue
+            for field in _BLOCKS:
+                todo.extend(getattr(stmt, field, ()))
+        tested.update(name for name, path in aliases if path in tested)
+        known = fnode._tp_int_tests = frozenset(tested)
+    return known
+
+
+_BLOCKS = ("body", "orelse", "finalbody", "handlers")
 
 
 def _exact_keyword(keywords, key: str) -> Value:
