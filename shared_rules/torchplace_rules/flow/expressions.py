@@ -402,7 +402,8 @@ class ExpressionEvaluator:
     def exact_int(self, value: IntV) -> bool:
         """May a test read the int a local name holds as exact?  Not in a file where a nested function
         may rebind it (`nonlocal count` ... `count += 1`); module code's names: `module_flag`."""
-        return self.frame.kind == "module" or _NONLOCAL_STATEMENT.search(self.src.text) is None
+        text = self.src.text
+        return self.frame.kind == "module" or "nonlocal" not in text or _NONLOCAL_STATEMENT.search(text) is None
 
     def known_text(self, node) -> Optional[str]:
         """The string a local name (or an attribute path this frame bound) holds on every path."""
@@ -1113,7 +1114,7 @@ _NONLOCAL_STATEMENT = re.compile(r"^[ \t]*(?:[^#\n]*;[ \t]*)?nonlocal[ \t]", re.
 
 def declares_global(text: str) -> bool:
     """Does a `global` statement appear in this source (a function that may rebind module names)?"""
-    return _GLOBAL_STATEMENT.search(text) is not None
+    return "global" in text and _GLOBAL_STATEMENT.search(text) is not None
 
 
 def none_test(test) -> Optional[tuple]:
