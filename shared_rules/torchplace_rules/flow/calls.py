@@ -33,7 +33,7 @@ from .torch_calls import call_qualified, layer as torch_layer
 from .torchvision_transforms import class_level_transform
 from .torch_methods import buffers_only, module_input_conflicts, module_method, numpy_method, stateless_module_output, tensor_method, to_target
 from .values import (
-    MEMBERS, SELF_MOVED, NONE, NUMBER, UNKNOWN, BatchV, BoundMethodV, ClassV, DeviceV, DictV, EncodingV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ObjectV,
+    MEMBERS, SELF_MOVED, NONE, NUMBER, Number, UNKNOWN, BatchV, BoundMethodV, ClassV, DeviceV, DictV, EncodingV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ObjectV,
     OptimizerV, ParamsV, PartialV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, ZipV, attrs_get, iteration_element, join_all,
 )
 
@@ -394,7 +394,7 @@ def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
 
 def _no_tensor_input(args: list, kwargs: dict) -> bool:
     """Are all of a call's arguments known to be numbers or None (no tensor among them)?"""
-    return all(v is NUMBER or v is NONE for v in list(args) + list(kwargs.values()))
+    return all(isinstance(v, Number) or v is NONE for v in list(args) + list(kwargs.values()))
 
 
 def _has_cpu_tensor(args: list, kwargs: dict) -> bool:

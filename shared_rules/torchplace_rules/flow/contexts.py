@@ -30,7 +30,7 @@ from .devices import ACCEL_KIND, CPU, RUNTIME, SELF_DEV, SELF_KIND, Dev, parse_d
 from .optimizers import loaded_into, same_optimizer
 from .state import MOVED_THROUGH, PLACEABLE, Frame, follow_move, forget_aliases, local_names, moved_containers_in
 from .values import (
-    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, OptimizerV, ParamsV, PlacedV, QualV, SelfV, SeqV, TensorV, TextV, Value, attrs_get, join_all, map_leaves,
+    NONE, NUMBER, IntV, UNKNOWN, BatchV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, OptimizerV, ParamsV, PlacedV, QualV, SelfV, SeqV, TensorV, TextV, Value, attrs_get, join_all, map_leaves,
 )
 
 MAX_CALL_DEPTH = 4
@@ -254,10 +254,13 @@ def _dotted(node) -> Optional[str]:
 
 
 # -- call contexts -------------------------------------------------------------------
-def bind_arguments(fnode, arg_nodes: list, args: list, kwargs: dict, first: Optional[Value] = None) -> Optional[dict]:
+def bind_arguments(fnode, arg_nodes: list, args: list, kwargs: dict, first: Optional[Value] = None,
+                   keywords: tuple = ()) -> Optional[dict]:
     """Parameter name -> value for a call of `fnode` (`first`: the receiver bound to `self`/`cls`);
     None when the call cannot match the signature.  Parameters the call may have passed
-    through an unknown `*seq` or `**mapping` are unknown; the others get their defaults."""
+    through an unknown `*seq` or `**mapping` are unknown; the others get their defaults.  An int
+    literal among the arguments (`arg_nodes`, the call's `keywords`) or defaults is bound as that
+    int (`IntV`) where a test of `fnode` reads the parameter, as flags and strings are."""
     a = fnode.args
     names, kwonly, defaults = _signature(fnode)
     positional, known = [] if first is None else [first], True
@@ -268,24 +271,28 @@ def bind_arguments(fnode, arg_nodes: list, args: list, kwargs: dict, first: Opti
                 continue
             known = False
             break
+        if value is NUMBER and arg_node.__class__ is ast.Constant and arg_node.value.__class__ is int:
+            value = IntV(arg_node.value)  # (kept below only where a test reads the parameter)
         positional.append(value)
     bound = dict(zip(names, positional))
     extra = positional[len(names):]
-    if extra and a.vararg is None:
-        return None
-    keywords = []
+    if extra:
+        if a.vararg is None:
+            return None
+        extra = [NUMBER if v.__class__ is IntV else v for v in extra]
+    passed = []
     for key, value in kwargs.items():
         if key.startswith("**"):
             if isinstance(value, DictV) and value.items is not None:
-                keywords.extend(value.items)
+                passed.extend(value.items)
             else:
                 known = False
             continue
-        keywords.append((key, value))
+        passed.append((key, value))
     kw_extra = []
-    for key, value in keywords:
+    for key, value in passed:
         if key in names or key in kwonly:
-            bound[key] = value
+            bound[key] = _exact_keyword(keywords, key) if value is NUMBER and keywords else value
         elif a.kwarg is not None:
             kw_extra.append((key, value))
         else:
@@ -295,15 +302,55 @@ def bind_arguments(fnode, arg_nodes: list, args: list, kwargs: dict, first: Opti
             bound[name] = default_value(defaults[name]) if known and name in defaults else UNKNOWN
             if bound[name].__class__ is TextV and name not in _tested_flags(fnode) and name not in _handed_on(fnode):
                 bound[name] = UNKNOWN
+            elif bound[name] is NUMBER and defaults[name].__class__ is ast.Constant \
+                    and defaults[name].value.__class__ is int and name in _int_tests(fnode):
+                bound[name] = IntV(defaults[name].value)  # (`num_gpus=1` ... `if num_gpus == 1:`)
         elif bound[name].__class__ is FlagV and name not in _tested_flags(fnode) and not _flag_for_self(fnode, name, bound):
             bound[name] = UNKNOWN  # a flag no test here reads (`bias=True`): the contexts stay one
         elif bound[name].__class__ is TextV and name not in _tested_flags(fnode) and name not in _handed_on(fnode):
             bound[name] = UNKNOWN  # a string no test here reads, nor a call it makes (`mode="bilinear"`): the same
+        elif bound[name].__class__ is IntV and name not in _int_tests(fnode):
+            bound[name] = NUMBER  # an int no test here reads (`dim=4`): the same
     if a.vararg is not None:
         bound[a.vararg.arg] = SeqV(tuple(extra)) if known else SeqV(None, UNKNOWN)
     if a.kwarg is not None:
         bound[a.kwarg.arg] = DictV(join_all(v for _, v in kw_extra), tuple(kw_extra)) if known else UNKNOWN
     return bound
+
+
+def _int_tests(fnode) -> frozenset:
+    """The names (and attribute paths) an `if` or `while` test of `fnode`'s own statements reads,
+    directly or through the name or attribute they are bound to (`use_gpu = num_gpus` ... `if use_gpu:`):
+    the parameters an int argument can decide.  Statements only (cheaper than `_tested_flags`: a
+    test inside an expression is not looked for), nested functions and classes left out; memoised."""
+    known = fnode.__dict__.get("_tp_int_tests")
+    if known is None:
+        tested, aliases, todo = set(), [], list(fnode.body)
+        while todo:
+            stmt = todo.pop()
+            cls = stmt.__class__
+            if cls is ast.If or cls is ast.While:
+                tested.update(path for sub in ast.walk(stmt.test) if (path := access_path(sub)) is not None)
+            elif cls is ast.Assign and stmt.value.__class__ is ast.Name:
+                aliases.extend((stmt.value.id, access_path(t)) for t in stmt.targets)
+            elif cls is ast.FunctionDef or cls is ast.AsyncFunctionDef or cls is ast.ClassDef:
+                continue
+            for field in _BLOCKS:
+                todo.extend(getattr(stmt, field, ()))
+        tested.update(name for name, path in aliases if path in tested)
+        known = fnode._tp_int_tests = frozenset(tested)
+    return known
+
+
+_BLOCKS = ("body", "orelse", "finalbody", "handlers")
+
+
+def _exact_keyword(keywords, key: str) -> Value:
+    """`f(num_gpus=1)`: the int a keyword argument of the call is, where it is a literal (else a number)."""
+    for k in keywords:
+        if k.arg == key:
+            return IntV(k.value.value) if k.value.__class__ is ast.Constant and k.value.value.__class__ is int else NUMBER
+    return NUMBER
 
 
 def _tested_flags(fnode) -> frozenset:
@@ -573,7 +620,7 @@ def _holds_placement(receiver: SelfV, method) -> bool:
 def _uninformative(value: Value, depth: int = 0) -> bool:
     """Nothing the checked file knows: unknown values, numbers, None, flags (`True`: the key tells
     them apart), library objects, `self`."""
-    if value is UNKNOWN or value is NUMBER or value is NONE or value.__class__ is FlagV or value.__class__ is TextV \
+    if value is UNKNOWN or value is NUMBER or value is NONE or value.__class__ is FlagV or value.__class__ is TextV or value.__class__ is IntV \
             or isinstance(value, QualV):
         return True
     if isinstance(value, SelfV):

@@ -18,7 +18,7 @@ from typing import Optional
 from ..model import Span
 from ..source_text import SourceText
 from .devices import Dev
-from .values import NUMBER, UNKNOWN, ClassV, DeviceV, ModuleV, ObjectV, QualV, SelfV, SeqV, TensorV, Value
+from .values import Number, UNKNOWN, ClassV, DeviceV, ModuleV, ObjectV, QualV, SelfV, SeqV, TensorV, Value
 
 HOME_ATTR = "_tp_home"
 #: Summaries of the checked file's imports resolve their own imports; those
@@ -374,7 +374,7 @@ def record_outgoing(ev, func, cls, bound: dict, self_dev, node) -> None:
 
 
 def _informative(bound: dict) -> bool:
-    return any(not (v is UNKNOWN or v is NUMBER or (isinstance(v, SelfV) and v.attrs is None)) for v in bound.values())
+    return any(not (v is UNKNOWN or isinstance(v, Number) or (isinstance(v, SelfV) and v.attrs is None)) for v in bound.values())
 
 
 def incoming_calls(ev) -> dict:

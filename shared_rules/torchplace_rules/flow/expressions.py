@@ -4,6 +4,7 @@ handed to `calls.dispatch_call`."""
 from __future__ import annotations
 
 import ast
+import operator
 import re
 from dataclasses import replace
 from typing import Optional
@@ -30,7 +31,7 @@ from .state import NotYetSet, forget_aliases, held_values, moves_its_items, with
 from .values import (
     MEMBERS, SELF_MOVED,
     AcceleratorAvailable,
-    FALSE, NONE, NUMBER, TRUE, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, FlagV, FuncV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
+    FALSE, NONE, NUMBER, IntV, Number, TRUE, UNKNOWN, BatchV, BoundMethodV, ClassV, DatasetV, DeviceV, DictV, FlagV, FuncV, ModuleV, NumpyV, ObjectV, PlacedV, QualV,
     OptimizerV, SelfV, SeqV, TensorV, TextV, Value, attrs_get, iteration_element, join_all, unproven, PROVEN as _PROVEN,
 )
 
@@ -198,7 +199,7 @@ class ExpressionEvaluator:
             if value.dev.kind == ACCEL_KIND:
                 self.targets_accelerator = True
             return replace(value, dev=replace(value.dev, expr=name))
-        if (value is UNKNOWN or value is NONE or value is NUMBER) and name in self.device_names and not _reads_tensor_device(value_node):
+        if (value is UNKNOWN or value is NONE or value is NUMBER or value.__class__ is IntV) and name in self.device_names and not _reads_tensor_device(value_node):
             self.targets_accelerator = True
             return DeviceV(Dev(ACCEL_KIND, "target", name))
         return value
@@ -259,8 +260,8 @@ class ExpressionEvaluator:
                 value = self.receiver_held(test.left)
             if value is NONE:
                 return narrowed[1]
-            if isinstance(value, (DeviceV, SeqV, ModuleV)) and value.not_none or value.__class__ is TextV:
-                return not narrowed[1]  # (made on every path, a string: not None)
+            if isinstance(value, (DeviceV, SeqV, ModuleV)) and value.not_none or value.__class__ is TextV or value.__class__ is IntV:
+                return not narrowed[1]  # (made on every path, a string, an int: not None)
             return None
         if isinstance(test, (ast.Name, ast.Attribute)):
             # `if model:` / `if not model:`: a model made on every path is true (nn.Module has no
@@ -272,6 +273,8 @@ class ExpressionEvaluator:
                 value = self.module_flag(test)
             if value.__class__ is FlagV:  # `first = True` ... `if first:`
                 return value.truth
+            if value.__class__ is IntV and self.exact_int(value):  # `use_gpu = 1` ... `if use_gpu:`
+                return value.n != 0
             if value.__class__ is ModuleV and value.not_none and value.cls is None and value.layer is None:
                 return True
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], _CONSTANT_TESTS):
@@ -385,7 +388,8 @@ class ExpressionEvaluator:
     def _constant_test(self, left, op, right) -> Optional[bool]:
         """`name == "cuda"`, `name != "cpu"`, `name in ("cuda", "cpu")`: answered where `name` holds
         one string on every path (`known_text`) and the other side is a string literal (or a tuple,
-        list or set of them)."""
+        list or set of them); `ngpu > 0`, `num_gpus == 1`: where it holds one int (`IntV`) and the
+        other side is an int literal."""
         if isinstance(op, (ast.In, ast.NotIn)):
             if not isinstance(right, (ast.Tuple, ast.List, ast.Set)) or not right.elts \
                     or not all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in right.elts):
@@ -393,11 +397,24 @@ class ExpressionEvaluator:
             text = self.known_text(left)
             return None if text is None else (text in [e.value for e in right.elts]) == isinstance(op, ast.In)
         if isinstance(left, ast.Constant):
-            left, right = right, left
-        if not (isinstance(right, ast.Constant) and isinstance(right.value, str)):
+            left, right, op = right, left, _MIRRORED.get(op.__class__, op)
+        if not isinstance(right, ast.Constant):
+            return None
+        if right.value.__class__ is int:  # `num_gpus == 1`, `ngpu > 0`: a name holding one int on every path
+            value = self.frame_bound(left)
+            if value is None and left.__class__ is ast.Name and self.frame.kind == "module":
+                value = self.module_flag(left)
+            return _INT_TESTS[op.__class__](value.n, right.value) if value.__class__ is IntV and self.exact_int(value) else None
+        if not isinstance(right.value, str) or op.__class__ not in (ast.Eq, ast.NotEq):
             return None
         text = self.known_text(left)
         return None if text is None else (text == right.value) == isinstance(op, ast.Eq)
+
+    def exact_int(self, value: IntV) -> bool:
+        """May a test read the int a local name holds as exact?  Not in a file where a nested function
+        may rebind it (`nonlocal count` ... `count += 1`); module code's names: `module_flag`."""
+        text = self.src.text
+        return self.frame.kind == "module" or "nonlocal" not in text or _NONLOCAL_STATEMENT.search(text) is None
 
     def known_text(self, node) -> Optional[str]:
         """The string a local name (or an attribute path this frame bound) holds on every path."""
@@ -436,7 +453,7 @@ class ExpressionEvaluator:
         name `global` can rebind it: none may in this file (another module's `mod.flag = ...` runs only
         after this module's code, which is what imports it)."""
         value = self.frame.env.get(node.id)
-        return value if value.__class__ is FlagV and not declares_global(self.src.text) else None
+        return value if (value.__class__ is FlagV or value.__class__ is IntV) and not declares_global(self.src.text) else None
 
     def held_flag(self, node: ast.Attribute) -> Optional[Value]:
         """`self.on_gpu` in a method whose caller bound it before the call (a held flag, `FlagV`)."""
@@ -464,14 +481,14 @@ class ExpressionEvaluator:
         if kind == "numpy.ndarray":  # (a tensor is no ndarray: `lib = np if isinstance(x, np.ndarray) else torch`)
             if isinstance(value, NumpyV):
                 return True
-            return False if value is NONE or value is NUMBER or isinstance(value, (TensorV, SeqV, DictV, ModuleV)) else None
+            return False if value is NONE or isinstance(value, (Number, TensorV, SeqV, DictV, ModuleV)) else None
         if isinstance(kind_node, ast.Name) and kind_node.id in ("dict", "list", "tuple") \
                 and self.lookup(kind_node.id) is UNKNOWN:  # the builtin, not a name rebound here
             if kind_node.id == "dict" and value.__class__ is DictV:
                 return True
             if kind_node.id != "dict" and isinstance(value, DictV):
                 return False  # (a mapping is no list or tuple)
-            return False if value is NONE or value is NUMBER or isinstance(value, (TensorV, ModuleV, NumpyV)) else None
+            return False if value is NONE or isinstance(value, (Number, TensorV, ModuleV, NumpyV)) else None
         return None
 
     @staticmethod
@@ -479,7 +496,7 @@ class ExpressionEvaluator:
         """Is `value` a tensor (`isinstance(v, torch.Tensor)`, `torch.is_tensor(v)`)?  None: not known."""
         if isinstance(value, TensorV):
             return True
-        return False if value is NONE or value is NUMBER or isinstance(value, (SeqV, DictV, NumpyV, ModuleV)) else None
+        return False if value is NONE or isinstance(value, (Number, SeqV, DictV, NumpyV, ModuleV)) else None
 
     # -- expressions ---------------------------------------------------------
     def eval(self, node) -> Value:
@@ -892,7 +909,7 @@ class ExpressionEvaluator:
             if not devs:  # all 0-dim: a CPU scalar meets a tensor of any device, the result is on that one
                 devs = {v.dev for v, _ in tensors}
                 devs = {d for d in devs if d is not None and not d.is_cpu} or devs
-            if len(devs) == 1 and len(tensors) == sum(1 for v, _ in operands if v is not NUMBER):  # numbers stay put
+            if len(devs) == 1 and len(tensors) == sum(1 for v, _ in operands if not isinstance(v, Number)):  # numbers stay put
                 result_dev = devs.pop()
             elif len(devs) == 1 and None not in devs and next(iter(devs)).kind == ACCEL_KIND:
                 # an accelerator scalar and unknown operands (`w * loss`): a number, a 0-dim CPU tensor or a
@@ -914,7 +931,7 @@ class ExpressionEvaluator:
         rank, least = (None, 0) if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult) \
             else broadcast_rank([v for v, _ in tensors])
         # `self.lim // 2`: still the plain attribute as far as where it lives is concerned
-        plain = tensors[0][0].plain_attr if len(tensors) == 1 and all(v is NUMBER for v, _ in operands
+        plain = tensors[0][0].plain_attr if len(tensors) == 1 and all(isinstance(v, Number) for v, _ in operands
                                                                         if v is not tensors[0][0]) else None
         return TensorV(result_dev, origin=node, batch=batch, grad=grad, module_output=out,
                        factory=factory, random=bool(random), rank=rank, min_rank=least, plain_attr=plain)
@@ -1080,7 +1097,10 @@ def device_type(dev: Dev) -> Optional[str]:
 
 
 _TYPE_TESTS = (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)
-_CONSTANT_TESTS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
+_CONSTANT_TESTS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+_INT_TESTS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt,
+              ast.GtE: operator.ge}
+_MIRRORED = {ast.Lt: ast.Gt(), ast.LtE: ast.GtE(), ast.Gt: ast.Lt(), ast.GtE: ast.LtE()}  # `0 < n` is `n > 0`
 _MAX_TEXT = 40  # a longer string constant (a message, a docstring) is never a mode or a device name: unknown
 
 
@@ -1171,11 +1191,12 @@ def _off_device(value: Value, dev: Dev) -> Optional[Value]:
 
 
 _GLOBAL_STATEMENT = re.compile(r"^[ \t]*(?:[^#\n]*;[ \t]*)?global[ \t]", re.M)
+_NONLOCAL_STATEMENT = re.compile(r"^[ \t]*(?:[^#\n]*;[ \t]*)?nonlocal[ \t]", re.M)
 
 
 def declares_global(text: str) -> bool:
     """Does a `global` statement appear in this source (a function that may rebind module names)?"""
-    return _GLOBAL_STATEMENT.search(text) is not None
+    return "global" in text and _GLOBAL_STATEMENT.search(text) is not None
 
 
 def none_test(test) -> Optional[tuple]:

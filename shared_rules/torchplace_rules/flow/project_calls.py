@@ -26,7 +26,7 @@ from .state import (
 from .torch_calls import default_collate, default_device
 from .torch_placement import absent_arguments, constructor_device, copies_module_argument
 from .values import (
-    HELD_FALSE, HELD_TRUE, SELF_MOVED, NONE, NUMBER, UNKNOWN, BoundMethodV, ClassV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, ParamsV, PartialV, SelfV, SeqV, TensorV, TextV, Value, attrs_get,
+    HELD_FALSE, HELD_TRUE, SELF_MOVED, NONE, Number, UNKNOWN, BoundMethodV, ClassV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, ParamsV, PartialV, SelfV, SeqV, TensorV, TextV, Value, attrs_get,
     map_leaves,
 )
 
@@ -56,7 +56,7 @@ def map_function(ev, node: ast.Call, func: FuncV, seq: SeqV) -> Value:
 def _call(ev, node: ast.Call, func: FuncV, cls, arg_nodes: list, args: list, kwargs: dict,
           first: Optional[Value], first_path: Optional[str], self_dev, own_object: bool = False,
           at_dev: Optional[Dev] = None) -> Value:
-    bound = bind_arguments(func.node, arg_nodes, args, kwargs, first)
+    bound = bind_arguments(func.node, arg_nodes, args, kwargs, first, node.keywords)
     if bound is None:
         forget_moved_arguments(ev, node)
         return UNKNOWN
@@ -416,7 +416,7 @@ def parts_device(info, attrs: tuple):
             if dev is None:
                 return None
             names.discard(name)
-        elif not (value is NONE or value is NUMBER or value.__class__ in _NO_MODULE):
+        elif not (value is NONE or isinstance(value, Number) or value.__class__ in _NO_MODULE):
             return None
     return dev if not names else None
 
@@ -441,7 +441,7 @@ def _init_of(info):
 
 
 def _informative(args: list, kwargs: dict) -> bool:
-    return any(v is not UNKNOWN and v is not NUMBER for v in list(args) + list(kwargs.values()))
+    return any(v is not UNKNOWN and not isinstance(v, Number) for v in list(args) + list(kwargs.values()))
 
 
 def _informative_defaults(ev, bound: dict) -> bool:
@@ -468,7 +468,7 @@ def _run_init(ev, node: ast.Call, cls: ClassV, args: list, kwargs: dict, all_cal
     method, owner = found
     receiver = SelfV(info, cls.key, ())
     func = FuncV(method, id(method), owner, owner.home)
-    bound = bind_arguments(method, list(node.args), args, kwargs, receiver)
+    bound = bind_arguments(method, list(node.args), args, kwargs, receiver, node.keywords)
     if bound is None or not (all_calls or not info.init_values or _informative_defaults(ev, bound)):
         forget_moved_arguments(ev, node)
         return ()

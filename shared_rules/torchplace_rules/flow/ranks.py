@@ -12,7 +12,7 @@ import ast
 from typing import Optional
 
 from . import torch_api as api
-from .values import NUMBER, BatchV, PlacedV, SeqV, TensorV
+from .values import NUMBER, IntV, Number, BatchV, PlacedV, SeqV, TensorV
 
 # Methods whose result has the receiver's rank (elementwise ops, dtype changes, moves, in-place fills).
 SAME_RANK = {
@@ -65,7 +65,7 @@ def _size_count(node: ast.Call, args: list) -> Optional[int]:
         only = node.args[0]
         if isinstance(only, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in only.elts):
             return len(only.elts)
-        if isinstance(only, ast.Constant) and isinstance(only.value, int) or args and args[0] is NUMBER:
+        if isinstance(only, ast.Constant) and isinstance(only.value, int) or args and isinstance(args[0], Number):
             return 1
         return None
     return len(node.args) or None
@@ -89,7 +89,7 @@ def subscript_rank(base: TensorV, index: ast.AST, value) -> tuple[Optional[int],
         elif isinstance(part, ast.Constant) and part.value is Ellipsis:
             ellipsis = True
         elif isinstance(part, ast.Constant) and isinstance(part.value, int) and not isinstance(part.value, bool) \
-                or part_value is NUMBER or isinstance(part, (ast.Name, ast.Attribute, ast.UnaryOp, ast.BinOp)) \
+                or part_value is NUMBER or part_value.__class__ is IntV or isinstance(part, (ast.Name, ast.Attribute, ast.UnaryOp, ast.BinOp)) \
                 and not isinstance(part_value, (TensorV, SeqV, BatchV, PlacedV)):
             ints += 1  # (a name of unknown value is read as an int, as the index of `x[i]`)
         else:

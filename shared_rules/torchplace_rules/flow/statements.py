@@ -21,7 +21,7 @@ from .state import (
     join_env, moves_its_items, same_env, with_held_attributes, with_stored_items,
 )
 from .torch_api import TRAINING_STEP_METHODS
-from .values import FALSE, NUMBER, TRUE, UNKNOWN, BatchV, ClassV, ItemsV, DeviceV, DictV, FuncV, ModuleV, ObjectV, QualV, SelfV, TensorV, Value, iteration_element
+from .values import FALSE, NUMBER, IntV, Number, TRUE, UNKNOWN, BatchV, ClassV, ItemsV, DeviceV, DictV, FuncV, ModuleV, ObjectV, QualV, SelfV, TensorV, Value, iteration_element
 
 
 _HANDLERS: dict = {}  # (runner class, statement type) -> its stmt_* method (None: nothing to do)
@@ -87,8 +87,11 @@ class StatementRunner:
         value = self.eval(stmt.value)
         if stmt.value.__class__ in _DISPLAYS and _unpacks_another_count(stmt):
             raise Terminated  # `a, b = x.cuda(),`: "not enough values to unpack", before anything is bound
-        if stmt.value.__class__ is ast.Constant and stmt.value.value.__class__ is bool:
-            value = TRUE if stmt.value.value else FALSE  # a flag (`first = True`): tests of it are decided
+        if stmt.value.__class__ is ast.Constant:
+            if stmt.value.value.__class__ is bool:
+                value = TRUE if stmt.value.value else FALSE  # a flag (`first = True`): tests of it are decided
+            elif stmt.value.value.__class__ is int and stmt.targets[0].__class__ is ast.Name:
+                value = IntV(stmt.value.value)  # `num_gpus = 1`, `GPU_MODE = 1`: tests of the name are decided
         for target in stmt.targets:
             self.bind(target, value, stmt.value)
 
@@ -107,9 +110,9 @@ class StatementRunner:
         self.check_operands(stmt, [(output, stmt.target), (value, stmt.value)])
         if not isinstance(target_value, TensorV):
             if isinstance(value, TensorV):  # `total += loss`: a number plus a tensor is that tensor
-                value = replace(value, origin=stmt, factory=None, rank=None) if target_value is NUMBER else UNKNOWN
+                value = replace(value, origin=stmt, factory=None, rank=None) if isinstance(target_value, Number) else UNKNOWN
             else:
-                value = target_value
+                value = NUMBER if target_value.__class__ is IntV else target_value  # (`count += 1`: not the int it was)
             self.bind(stmt.target, value, None)
 
     def stmt_Return(self, stmt: ast.Return) -> None:

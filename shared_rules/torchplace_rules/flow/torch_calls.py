@@ -20,7 +20,7 @@ from .ranks import FIXED_RANK, SAME_RANK, factory_rank
 from .state import forget_moved_arguments
 from .optimizers import make_optimizer, optimizer_class
 from .torchvision_transforms import transform_call
-from .values import ACCELERATOR_AVAILABLE, AVAILABLE_BUT_NOT_ON_A_MAC, AVAILABLE_ON_A_MAC, NONE, NUMBER, EncodingV, QualV, UNKNOWN, BatchV, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, ObjectV, PlacedV, SeqV, TensorV, Value, map_leaves
+from .values import ACCELERATOR_AVAILABLE, AVAILABLE_BUT_NOT_ON_A_MAC, AVAILABLE_ON_A_MAC, NONE, Number, EncodingV, QualV, UNKNOWN, BatchV, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, ObjectV, PlacedV, SeqV, TensorV, Value, map_leaves
 
 def kw_device(ev, node: ast.Call, kwargs: dict) -> tuple[bool, Optional[Dev]]:
     """(has a device= keyword, its device when known).  `device=None` is no device: the default,
@@ -64,7 +64,7 @@ def _legacy_rank(node: ast.Call, args: list) -> int | None:
     if len(node.args) != 1:
         return len(node.args) or None
     data = args[0] if args else None
-    return 1 if data is NUMBER or isinstance(data, SeqV) or isinstance(node.args[0], (ast.List, ast.Tuple)) else None
+    return 1 if isinstance(data, Number) or isinstance(data, SeqV) or isinstance(node.args[0], (ast.List, ast.Tuple)) else None
 
 
 # einops' rearrange/repeat/reduce of one tensor run torch's own reshape, permute, expand and
@@ -204,7 +204,7 @@ def torch_device(node: ast.Call, args: list) -> Value:
         return DeviceV(dev, True) if dev else UNKNOWN
     if isinstance(args[0], DeviceV):
         return DeviceV(args[0].dev, True)  # torch.device(...) returns a device or raises
-    if args[0] is NUMBER:
+    if isinstance(args[0], Number):
         return DeviceV(Dev(ACCEL_KIND, RUNTIME, None, node), True)  # `torch.device(args.gpu)`, an int: cuda:<gpu>
     return UNKNOWN
 
@@ -284,7 +284,7 @@ def factory(ev, node: ast.Call, name: str, args: list, kwargs: dict, overload, o
     if "dtype" in kwargs:
         dtype = dtype_of(node, "dtype")
     rank = factory_rank(node, name)
-    if rank is None and api.TORCH_FACTORIES.get(name) == "args" and len(args) == 1 and args[0] is NUMBER:
+    if rank is None and api.TORCH_FACTORIES.get(name) == "args" and len(args) == 1 and isinstance(args[0], Number):
         rank = 1  # torch.zeros(n) with n a number (a parameter bound to one in this call)
     if overload.result == "data" and args:
         data, data_node = args[0], node.args[0]
@@ -297,7 +297,7 @@ def factory(ev, node: ast.Call, name: str, args: list, kwargs: dict, overload, o
                 dev = data.dev
         elif not has_kw and not _literal_data(data_node) and not _host_sequence(data):
             dev = None  # maybe a tensor on any device: unknown
-        if data is NUMBER:
+        if isinstance(data, Number):
             rank = 0  # torch.tensor(float(x)): one number makes a 0-dim tensor
     # A fix may add device= only where the overload takes it (not torch.normal(0, std)).
     made_here = node if overload.takes_device else None
@@ -320,7 +320,7 @@ def _literal_data(node: ast.AST) -> bool:
 
 def _host_sequence(value: Value) -> bool:
     """A number, or a list/tuple value holding no tensor that is off the CPU."""
-    if value is NUMBER:
+    if isinstance(value, Number):
         return True
     if not isinstance(value, SeqV):
         return False
@@ -407,7 +407,7 @@ def default_collate(sample: Value, at, depth: int = 0) -> Value:
             return TensorV(v.dev, origin=at, dtype=v.dtype)
         if isinstance(v, NumpyV):
             return TensorV(CPU, origin=at, dtype=v.dtype)
-        if v is NUMBER and numbers:
+        if isinstance(v, Number) and numbers:
             return TensorV(CPU, origin=at, rank=1)
         return UNKNOWN
     return map_leaves(sample, leaf, depth, too_deep=UNKNOWN)
@@ -487,7 +487,7 @@ def numpy_call(ev, node: ast.Call, qual: str, args: list, kwargs: dict) -> Value
             elif isinstance(size, ast.Constant):
                 rank = 1
         return NumpyV(dtype or "float64", rank)
-    if qual in ("numpy.arange", "numpy.random.permutation") and args and args[0] is NUMBER:
+    if qual in ("numpy.arange", "numpy.random.permutation") and args and isinstance(args[0], Number):
         return NumpyV(dtype, 1)  # a vector of numbers (`for i in np.random.permutation(n)`: i is a number)
     if qual == f"numpy.{last}" and last in api.NUMPY_FLOAT64_MAKERS:
         shape = node.args[0] if node.args else None

@@ -20,7 +20,7 @@ from .ranks import FIXED_RANK, SAME_RANK, method_rank
 from .state import follow_move, forget_aliases, held_values
 from .torch_calls import dtype_of, kw_device
 from .values import (
-    NONE, NUMBER, UNKNOWN, BatchV, DeviceV, DictV, ItemsV, ModuleV, NumpyV, ParamsV, PlacedV, QualV, SeqV, TensorV, TextV, Value,
+    NONE, NUMBER, IntV, Number, UNKNOWN, BatchV, DeviceV, DictV, ItemsV, ModuleV, NumpyV, ParamsV, PlacedV, QualV, SeqV, TensorV, TextV, Value,
     join_members,
 )
 
@@ -48,7 +48,7 @@ def _to_target(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> tuple
         if index is not None and not (isinstance(index, ast.Constant) and index.value is None):
             # `.cuda(gpu)`: cuda:<gpu>, an index chosen at run time when gpu is a number; some accelerator
             # otherwise (not the current device)
-            label = RUNTIME if args and args[0] is NUMBER else "target"
+            label = RUNTIME if args and isinstance(args[0], Number) else "target"
             return True, Dev(ACCEL_KIND, label, ev.src.segment(index), node), None
         return True, Dev(ACCEL_KIND, "cuda", '"cuda"', node), None
     dtype = dtype_of(node, "dtype")
@@ -58,13 +58,13 @@ def _to_target(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> tuple
             target = value
         elif isinstance(arg_node, ast.Attribute) and arg_node.attr in api.TORCH_DTYPES:
             dtype = api.TORCH_DTYPES[arg_node.attr]
-        elif value is NUMBER and target is None and isinstance(arg_node, ast.Constant):
+        elif (value is NUMBER or value.__class__ is IntV) and target is None and isinstance(arg_node, ast.Constant):
             target = DeviceV(Dev(ACCEL_KIND, f"cuda:{arg_node.value}", f'"cuda:{arg_node.value}"', node))  # x.to(0)
-        elif value is NUMBER and target is None and isinstance(arg_node, ast.Name):
+        elif (value is NUMBER or value.__class__ is IntV) and target is None and isinstance(arg_node, ast.Name):
             # `x.to(gpu)` with gpu a number: an int is a CUDA device index (aten's Device(int)), which
             # one is chosen at run time (no index is proven)
             target = DeviceV(Dev(ACCEL_KIND, RUNTIME, arg_node.id, node))
-        elif (value is UNKNOWN or value is NUMBER or value.__class__ is TextV or _opaque_name(value)) and target is None \
+        elif (value is UNKNOWN or value is NUMBER or value.__class__ is IntV or value.__class__ is TextV or _opaque_name(value)) and target is None \
                 and not api.looks_like_dtype(arg_node):
             target = UNKNOWN
     if target is None:

@@ -67,12 +67,43 @@ class _Number(Value):
         return "NUMBER"
 
     def join(self, other: "Value") -> "Value":
-        if other is self or other is NONE:
-            return self
+        if other is self or other is NONE or other.__class__ is IntV:
+            return NUMBER
         return other if isinstance(other, TensorV) else UNKNOWN
 
 
 NUMBER = _Number()
+Number = _Number  # (`isinstance(v, Number)`: NUMBER or an exact `IntV`)
+
+
+class IntV(_Number):
+    """An int constant held on every path (`num_gpus = 1`, `GPU_MODE = 1` in a config module, a call's
+    `num_gpus=1` bound to a parameter the callee tests): a test of it (`if num_gpus == 1:`, `if
+    use_gpu:`) is decided.  It is a number to everything else (`isinstance(v, Number)`).  Only a name
+    bound to an int literal, or a parameter a test of the callee reads, holds one (`contexts.bind_arguments`:
+    other contexts stay one); arithmetic on it (`count += 1`) and joins with another number give NUMBER."""
+
+    __slots__ = ("n",)
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def __repr__(self) -> str:
+        return f"IntV({self.n})"
+
+    def __eq__(self, other) -> bool:
+        return other.__class__ is IntV and other.n == self.n
+
+    def __hash__(self) -> int:
+        return hash(self.n)
+
+    def join(self, other: "Value") -> "Value":
+        if other.__class__ is IntV and other.n == self.n:
+            return self
+        return NUMBER.join(other)
+
+    def maybe_none(self) -> "Value":
+        return NUMBER  # (None or the int: a test of it is not decided)
 
 
 class AcceleratorAvailable(Value):
@@ -214,7 +245,7 @@ class TensorV(Value):
         return self.rank == 0 or self.rank is None and self.min_rank == 0
 
     def join(self, other):
-        if other is NONE or other is NUMBER:
+        if other is NONE or isinstance(other, _Number):
             return self
         if not isinstance(other, TensorV):
             return UNKNOWN

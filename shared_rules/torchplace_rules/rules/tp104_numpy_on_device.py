@@ -6,7 +6,7 @@ from ..edits import make_fix, method_suffix
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
 from ..rule_support import code_text, dev_text, origin_related, placed_device
-from ..flow.values import NUMBER, SeqV, TensorV
+from ..flow.values import Number, SeqV, TensorV
 
 
 class NumpyOnDevice(Rule):
@@ -191,7 +191,7 @@ def _array_slot(key_node, key, array) -> bool:
     """Is `a[key]` (of the NumPy array value `array`) an array rather than one element?"""
     if isinstance(key_node, ast.Slice):
         return True
-    return not isinstance(key_node, ast.Tuple) and key is NUMBER and array.rank is not None and array.rank >= 2
+    return not isinstance(key_node, ast.Tuple) and isinstance(key, Number) and array.rank is not None and array.rank >= 2
 
 
 # NumPy functions that look at an argument without converting it to an array.  The first argument of
