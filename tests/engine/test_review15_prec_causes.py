@@ -1,0 +1,183 @@
+"""Session 15 precision work (issue 11): the rank model of ops that return a tuple of tensors
+(`torch.return_types`), which replaced a syntactic rule (`_picked_by_plain_indices`) for review14's
+DGL beam search, and the general causes of the review's remaining false warnings.
+
+A CPU tensor meets a CUDA tensor in arithmetic only when it is 0-dim, and a 0-dim integral tensor
+index is read as a number (`select(item())`): both decisions need the rank.  Each tuple op's ranks are
+checked against torch (FakeTensorMode: shapes only) for inputs of rank 0 to 3; the truth rows run the
+constructs on a fake GPU and compare with what the engine reports."""
+import ast
+
+import pytest
+import torch
+
+from torchplace_rules.flow.ranks import tuple_ranks
+from torchplace_rules.flow.values import NUMBER, UNKNOWN, TensorV
+
+from .snippets import assert_findings, assert_truth_row
+
+# -- each op's ranks, against torch -------------------------------------------------------------------
+
+TUPLE_OPS = [
+    "x.topk(1)", "x.topk(k=1, dim=-1)", "x.sort()", "x.sort(0, descending=True)", "torch.sort(x, 0)",
+    "x.max(0)", "x.max(dim=-1)", "x.max(0, keepdim=True)", "x.max(0, True)", "torch.max(x, 0)",
+    "torch.min(x, dim=-1)", "x.min(-1)", "x.median(0)", "torch.median(x, dim=0, keepdim=True)",
+    "x.kthvalue(1)", "x.kthvalue(1, 0)", "x.kthvalue(1, 0, True)", "x.mode()", "x.mode(0)", "x.aminmax()",
+    "x.aminmax(dim=0)", "torch.aminmax(x, dim=-1, keepdim=True)", "torch.std_mean(x)", "torch.std_mean(x, 0)",
+    "torch.var_mean(x, (0, 1))", "torch.var_mean(x, 0, keepdim=True)", "torch.std_mean(x, True)",
+    "torch.unique(x, return_inverse=True)", "torch.unique(x, return_counts=True)",
+    "x.unique(return_inverse=True, return_counts=True)", "torch.unique(x, dim=0, return_inverse=True)",
+    "torch.unique_consecutive(x, return_inverse=True, return_counts=True)", "torch.where(x > 0)",
+    "x.nonzero(as_tuple=True)", "torch.nonzero(x, as_tuple=True)", "x.split(1)", "x.chunk(2)", "x.unbind()",
+    "torch.split(x, 1)", "x.tensor_split(2)",
+]
+NOT_TUPLES = ["x.max()", "torch.max(x, y)", "x.median()", "torch.unique(x)", "x.nonzero()", "torch.where(x > 0, x, y)",
+              "x.max(d)"]
+
+
+def _shape(expr: str, recv_rank):
+    node = ast.parse(expr, mode="eval").body
+    method = isinstance(node.func.value, ast.Name) and node.func.value.id == "x"
+    first = 0 if method else 1
+    args = ([] if method else [TensorV(None, rank=recv_rank)]) + [
+        NUMBER if isinstance(a, (ast.Constant, ast.UnaryOp)) else UNKNOWN for a in node.args[first:]]
+    return tuple_ranks(node.func.attr, TensorV(None, rank=recv_rank), node, args, first)
+
+
+def _real(expr: str, rank: int):
+    x = torch.zeros((3,) * rank)
+    try:
+        out = eval(expr, {"torch": torch, "x": x, "y": x, "d": x})  # (`d` unknown: maybe a tensor)
+    except (RuntimeError, IndexError):
+        return None  # (not valid for this input: nothing to compare)
+    return out
+
+
+@pytest.mark.parametrize("expr", TUPLE_OPS)
+@pytest.mark.parametrize("recv_rank", [0, 1, 2, 3, None])
+def test_tuple_op_ranks_against_torch(expr, recv_rank):
+    shape = _shape(expr, recv_rank)
+    assert shape is not None, expr
+    entries, open_ended = shape
+    for real_rank in ([recv_rank] if recv_rank is not None else [1, 2, 3]):
+        out = _real(expr, real_rank)
+        if out is None:
+            continue
+        assert isinstance(out, tuple), expr
+        if not open_ended:
+            assert len(entries) == len(out) or recv_rank is None, (expr, real_rank)
+        for k, item in enumerate(out):
+            rank, least, dtype = entries[0] if open_ended else entries[min(k, len(entries) - 1)]
+            assert (rank is None or rank == item.dim()) and least <= item.dim(), (expr, real_rank, k, rank, least)
+            assert dtype is None or str(item.dtype) == "torch." + dtype, (expr, k)
+
+
+@pytest.mark.parametrize("expr", NOT_TUPLES)
+def test_ops_that_give_one_tensor_are_no_tuples(expr):
+    assert _shape(expr, 2) is None
+    assert not isinstance(_real(expr, 2), tuple)
+
+
+def test_return_type_fields_against_torch():
+    from torchplace_rules.flow.ranks import RETURN_FIELDS
+    x = torch.zeros(3, 3)
+    for name, call in [("topk", lambda: x.topk(1)), ("sort", x.sort), ("kthvalue", lambda: x.kthvalue(1)),
+                       ("mode", x.mode), ("max", lambda: x.max(0)), ("min", lambda: x.min(0)),
+                       ("median", lambda: x.median(0)), ("nanmedian", lambda: x.nanmedian(0)), ("aminmax", x.aminmax)]:
+        out = call()
+        for k, field in enumerate(RETURN_FIELDS[name]):
+            assert getattr(out, field) is out[k], (name, field)
+
+
+# -- truth rows: a 0-dim CPU item meets a CUDA tensor, a 1-dim one raises ----------------------------
+
+TRUTH = [
+    ("max-of-a-vector-over-its-dim-is-0-dim",
+     "cpu = torch.randn(5)\nvalue, index = cpu.max(0)\ny = torch.ones(3, device='cuda') * value\n", False, None),
+    ("max-of-a-matrix-over-a-dim-is-a-vector",
+     "cpu = torch.randn(4, 5)\nvalue, index = cpu.max(1)\ny = torch.ones(4, device='cuda') * value\n", True, "TP101"),
+    ("torch-max-with-keepdim-keeps-the-dim",
+     "cpu = torch.randn(5)\nvalue = torch.max(cpu, 0, keepdim=True)[0]\ny = torch.ones(5, device='cuda') + value\n",
+     True, "TP101"),
+    ("topk-keeps-the-rank",
+     "cpu = torch.randn(2, 5)\nscores, _ = cpu.topk(2)\ny = torch.ones(2, 2, device='cuda') + scores\n", True, "TP101"),
+    ("sort-values-field-keeps-the-rank",
+     "cpu = torch.randn(5)\ny = torch.ones(5, device='cuda') + cpu.sort().values\n", True, "TP101"),
+    ("std-mean-over-everything-is-0-dim",
+     "cpu = torch.randn(4, 5)\nstd, mean = torch.std_mean(cpu)\ny = (torch.ones(5, device='cuda') - mean) / std\n",
+     False, None),
+    ("std-mean-over-a-dim-drops-it",
+     "cpu = torch.randn(4, 5)\nstd, mean = torch.std_mean(cpu, 0)\ny = torch.ones(5, device='cuda') - mean\n",
+     True, "TP101"),
+    ("kthvalue-of-a-vector-is-0-dim",
+     "cpu = torch.randn(5)\nmedian, _ = cpu.kthvalue(3)\ny = torch.ones(5, device='cuda') - median\n", False, None),
+]
+
+
+@pytest.mark.parametrize("name,code,raises,expected", TRUTH, ids=[t[0] for t in TRUTH])
+def test_tuple_op_truth_rows(name, code, raises, expected):
+    assert_truth_row(name, code, raises, expected)
+
+
+# -- constructs: an index picked from a tuple op's result --------------------------------------------
+
+H = "import torch\n"
+CONSTRUCTS = {
+    # the index of the best of a CUDA vector is 0-dim: read as a number by the CPU table (`select(item())`)
+    "index-of-the-max-of-a-vector-indexes-a-cpu-table": ("""\
+        def best(scores, table):
+            _, at = scores.max(0)
+            return table[at]
+        best(torch.randn(5, device="cuda"), torch.zeros(5, 3))
+        """, set()),
+    "index-of-the-max-of-a-vector-by-torch-max": ("""\
+        def best(scores, table):
+            at = torch.max(scores, dim=0).indices
+            return table[at]
+        best(torch.randn(5, device="cuda"), torch.zeros(5, 3))
+        """, set()),
+    # the twin: the indices of the maxima of the rows of a CUDA matrix are 1-D: advanced indexing raises
+    "indices-of-the-row-maxima-index-a-cpu-table": ("""\
+        def best(scores, table):
+            _, at = scores.max(1)
+            return table[at]
+        best(torch.randn(4, 5, device="cuda"), torch.zeros(5, 3))
+        """, {(3, "TP101")}),
+    # a beam search (review14's DGL): each pick from the top-k indices of a matrix is 0-dim
+    "top-k-index-picked-by-two-ints-indexes-a-cpu-tensor": ("""\
+        def beam(scores, done):
+            scores = scores.view(scores.size(0), -1)
+            _, order = scores.topk(dim=-1, k=3)
+            flags = []
+            for i in range(scores.size(0)):
+                for j in range(3):
+                    src = order[i][j] // 3
+                    flags.append(done[i][src])
+            return flags
+        beam(torch.randn(2, 9, device="cuda"), torch.zeros(2, 3))
+        """, set()),
+    "top-k-row-picked-by-one-int-indexes-a-cpu-tensor": ("""\
+        def beam(scores, done):
+            scores = scores.view(scores.size(0), -1)
+            _, order = scores.topk(dim=-1, k=3)
+            flags = []
+            for i in range(scores.size(0)):
+                src = order[i] // 3
+                flags.append(done[i][src])
+            return flags
+        beam(torch.randn(2, 9, device="cuda"), torch.zeros(2, 3))
+        """, {(7, "TP101")}),
+    # sorted indices of a vector: one picked by an int is 0-dim
+    "sorted-index-picked-by-an-int": ("""\
+        def first(scores, table):
+            order = torch.sort(scores, descending=True)[1]
+            return table[order[0]]
+        first(torch.randn(5, device="cuda"), torch.zeros(5, 3))
+        """, set()),
+}
+
+
+@pytest.mark.parametrize("name", list(CONSTRUCTS))
+def test_tuple_op_constructs(name):
+    body, expected = CONSTRUCTS[name]
+    assert_findings(H, body, expected)
