@@ -181,3 +181,112 @@ CONSTRUCTS = {
 def test_tuple_op_constructs(name):
     body, expected = CONSTRUCTS[name]
     assert_findings(H, body, expected)
+
+
+# -- a method that re-binds a submodule to a moved copy (review14 cause S's second snippet, DeepWalk) -----
+
+SET_DEVICE = """\
+    import torch.nn as nn
+
+
+    class SkipGram(nn.Module):
+        def __init__(self, n):
+            super().__init__()
+            self.emb = nn.Embedding(n, 8)
+
+        def set_device(self, gpu_id):
+            self.emb = {rebind}
+
+        def forward(self, nodes):
+            return self.emb(nodes).sum(1)
+
+
+    m = SkipGram(10)
+    m.set_device(0)
+    m(torch.arange(4, device="cuda"))
+    """
+METHOD_MOVES = {
+    # `self.emb` moved to the GPU by a method: the module is split between devices, not "never moved"
+    "a-method-rebinds-a-submodule-to-a-moved-copy": (SET_DEVICE.replace("{rebind}", "self.emb.cuda(gpu_id)"),
+                                                     set()),
+    "a-method-rebinds-a-submodule-moved-with-to": (SET_DEVICE.replace("{rebind}", "self.emb.to(f'cuda:{gpu_id}')"),
+                                                   set()),
+    # the twin: a method that re-builds the submodule on the CPU leaves the whole module there
+    "a-method-rebuilds-a-submodule-on-the-cpu": (SET_DEVICE.replace("{rebind}", "nn.Embedding(10, 8)"),
+                                                {(18, "TP102")}),
+}
+
+
+@pytest.mark.parametrize("name", list(METHOD_MOVES))
+def test_a_method_moving_a_submodule(name):
+    body, expected = METHOD_MOVES[name]
+    assert_findings(H, body, expected)
+
+
+@pytest.mark.parametrize("name", list(METHOD_MOVES))
+def test_a_method_moving_a_submodule_in_torch(name):
+    import textwrap
+
+    from .fake_gpu import run_on_fake_gpu
+    body, expected = METHOD_MOVES[name]
+    error = run_on_fake_gpu("import torch\n" + textwrap.dedent(body))
+    assert (error is not None) == bool(expected), error
+
+
+# -- review14 cause Q: a checkpoint an imported helper class writes earlier in the run (TP204) -----------
+
+EARLY_STOPPING = """\
+    import torch
+
+
+    class EarlyStopping:
+        def __init__(self, patience=10):
+            self.best = None
+
+        def step(self, score, model):
+            if self.best is None or score > self.best:
+                self.best = score
+                self.save_checkpoint(model)
+
+        def save_checkpoint(self, model):
+            torch.save(model.state_dict(), "es_checkpoint.pt")
+    """
+TRAIN = """\
+    import torch
+    import torch.nn as nn
+    from utils import EarlyStopping
+
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    model = nn.Linear(4, 2).to(device)
+    stopper = EarlyStopping(patience=5)
+    {loop}
+    model.load_state_dict(torch.load("{path}"))
+    """
+
+
+def _tp204(tmp_path, train: str):
+    import textwrap
+
+    from torchplace_rules import Config, Severity, check_path
+    from torchplace_rules.project_index import ProjectIndex
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (tmp_path / "utils.py").write_text(textwrap.dedent(EARLY_STOPPING))
+    (tmp_path / "train.py").write_text(textwrap.dedent(train))
+    return [(f.span.start_line + 1, f.code) for f in check_path(tmp_path / "train.py", Config(),
+                                                                project=ProjectIndex(tmp_path))
+            if f.severity <= Severity.WARNING]
+
+
+def test_a_checkpoint_an_imported_helper_wrote_earlier_in_the_run_is_quiet(tmp_path):
+    loop = "for epoch in range(3):\n        stopper.step(float(epoch), model)"
+    assert _tp204(tmp_path, TRAIN.replace("{loop}", loop).replace("{path}", "es_checkpoint.pt")) == []
+
+
+def test_a_checkpoint_loaded_before_the_helper_runs_is_reported(tmp_path):
+    # the twin: nothing calls the writer before the load
+    assert _tp204(tmp_path, TRAIN.replace("{loop}", "").replace("{path}", "es_checkpoint.pt")) == [(9, "TP204")]
+
+
+def test_another_file_than_the_helper_writes_is_reported(tmp_path):
+    loop = "for epoch in range(3):\n        stopper.step(float(epoch), model)"
+    assert _tp204(tmp_path, TRAIN.replace("{loop}", loop).replace("{path}", "pretrained.pt")) == [(10, "TP204")]

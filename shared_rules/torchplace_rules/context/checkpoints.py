@@ -313,25 +313,11 @@ class Provenance:
         (`run_training_test(root)` then `run_inference_test(root)`), or the loader's own code calls it
         (or a function or method of this file that calls it) before the load (`stopper.step(loss, model)`,
         whose `save_checkpoint` writes `"es_checkpoint.pt"`, in the training loop above the load)."""
-        writers = set()
         functions = [n for n in ast.walk(self.tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-        for other in functions:
-            if other is not func:
-                scope = self.scope(other)
-                for call in scope.calls_before(other.end_lineno + 1):
-                    if is_writer_call(call) and any(path_keys(a, scope, call.lineno) & keys for a in _arguments(call)):
-                        writers.add(other.name)
+        writers = self._writers(functions, keys, func)
         if not writers:
             return False
-        reaching = set(writers)  # ... and the functions of this file that call one of them
-        grown = True
-        while grown:
-            grown = False
-            for other in functions:
-                if other is not func and other.name not in reaching and any(
-                        _called_name(c.func) in reaching for c in self.scope(other).calls_before(other.end_lineno + 1)):
-                    reaching.add(other.name)
-                    grown = True
+        reaching = self._reaching(functions, writers, func)
         if any(_called_name(c.func) in reaching for c in own.calls_before(line)):
             return True
         if func is None:
@@ -346,6 +332,54 @@ class Provenance:
                     first_write = call.lineno
                 elif name == func.name and first_write is not None and call.lineno > first_write:
                     return True
+        return False
+
+    def _writers(self, functions: list, keys: set, func) -> set:
+        """The names of the functions (other than `func`) that write a path of these keys."""
+        writers = set()
+        for other in functions:
+            if other is not func:
+                scope = self.scope(other)
+                for call in scope.calls_before(other.end_lineno + 1):
+                    if is_writer_call(call) and any(path_keys(a, scope, call.lineno) & keys for a in _arguments(call)):
+                        writers.add(other.name)
+        return writers
+
+    def _reaching(self, functions: list, writers: set, func) -> set:
+        """The writers and the functions (other than `func`) that call one of them, transitively."""
+        reaching = set(writers)
+        grown = True
+        while grown:
+            grown = False
+            for other in functions:
+                if other is not func and other.name not in reaching and any(
+                        _called_name(c.func) in reaching for c in self.scope(other).calls_before(other.end_lineno + 1)):
+                    reaching.add(other.name)
+                    grown = True
+        return reaching
+
+    def written_by_imported_helper(self, load: ast.Call, modules: list) -> bool:
+        """The load reads a literal path (`torch.load("es_checkpoint.pt")`) that a function or method of a
+        project module this file imports writes, and the loader's code calls it (or one of that module's
+        functions that calls it) before the load: `stopper.step(acc, model)` of `from utils import
+        EarlyStopping`, whose `save_checkpoint` writes that file, in the training loop above the load.
+        Only a literal names the same file in two modules.  `modules`: those modules' trees."""
+        path = load_path(load)
+        if path is None or not modules:
+            return False
+        func = self.enclosing_function(load)
+        own = self.scope(func)
+        literal = _unwrap(expand(path, own, load.lineno))
+        if not (isinstance(literal, ast.Constant) and isinstance(literal.value, str)):
+            return False
+        keys = {("exact", ast.unparse(literal))}
+        called = {_called_name(c.func) for c in own.calls_before(load.lineno)}
+        for tree in modules:
+            other = Provenance(tree, None)
+            functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            writers = other._writers(functions, keys, None)
+            if writers and other._reaching(functions, writers, None) & called:
+                return True
         return False
 
 
