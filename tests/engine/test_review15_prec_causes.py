@@ -290,3 +290,41 @@ def test_a_checkpoint_loaded_before_the_helper_runs_is_reported(tmp_path):
 def test_another_file_than_the_helper_writes_is_reported(tmp_path):
     loop = "for epoch in range(3):\n        stopper.step(float(epoch), model)"
     assert _tp204(tmp_path, TRAIN.replace("{loop}", loop).replace("{path}", "pretrained.pt")) == [(10, "TP204")]
+
+
+# -- review14 cause Q: the path handed to a helper of the file that writes it (DGL rgcn link.py) -----------
+
+HANDED = """\
+    import torch
+    import torch.nn as nn
+
+
+    def train(model, epochs, {param}):
+        for epoch in range(epochs):
+            torch.save({"state_dict": model.state_dict(), "epoch": epoch}, {written})
+
+
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    model = nn.Linear(4, 2).to(device)
+    model_state_file = "model_state.pth"
+    train(model, 3, model_state_file)
+    checkpoint = torch.load(model_state_file)
+    model.load_state_dict(checkpoint["state_dict"])
+    """
+
+
+def _loud(source: str) -> set:
+    import textwrap
+
+    from torchplace_rules import Severity, check_source
+    return {(f.span.start_line + 1, f.code) for f in check_source(textwrap.dedent(source), "link.py")
+            if f.severity <= Severity.WARNING}
+
+
+def test_a_path_handed_to_a_helper_that_writes_it_is_the_runs_checkpoint():
+    assert _loud(HANDED.replace("{param}", "state_file").replace("{written}", "state_file")) == set()
+
+
+def test_a_path_handed_to_a_helper_that_writes_another_file_is_reported():
+    # the twin: the helper takes the path but writes a file of its own
+    assert _loud(HANDED.replace("{param}", "state_file").replace("{written}", '"other.pth"')) == {(14, "TP204")}

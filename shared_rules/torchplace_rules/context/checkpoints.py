@@ -314,6 +314,8 @@ class Provenance:
         (or a function or method of this file that calls it) before the load (`stopper.step(loss, model)`,
         whose `save_checkpoint` writes `"es_checkpoint.pt"`, in the training loop above the load)."""
         functions = [n for n in ast.walk(self.tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        if self._path_handed_to_writer(functions, keys, own, line, func):
+            return True
         writers = self._writers(functions, keys, func)
         if not writers:
             return False
@@ -331,6 +333,30 @@ class Provenance:
                 if name in writers and first_write is None:
                     first_write = call.lineno
                 elif name == func.name and first_write is not None and call.lineno > first_write:
+                    return True
+        return False
+
+    def _path_handed_to_writer(self, functions: list, keys: set, own: Scope, line: int, func) -> bool:
+        """Before the load, the loader's code hands the same path to a function of this file that writes
+        the parameter it takes it as (`train(..., model_state_file)`, whose loop does
+        `torch.save(state, model_state_file)`)."""
+        by_name = {f.name: f for f in functions if f is not func}
+        for call in own.calls_before(line):
+            target = by_name.get(_called_name(call.func))
+            if target is None or any(isinstance(a, ast.Starred) for a in call.args):
+                continue
+            params = [a.arg for a in target.args.posonlyargs + target.args.args]
+            if params and params[0] in ("self", "cls") and isinstance(call.func, ast.Attribute):
+                params = params[1:]
+            handed = [p for p, a in zip(params, call.args) if path_keys(a, own, call.lineno) & keys]
+            handed += [k.arg for k in call.keywords if k.arg is not None and path_keys(k.value, own, call.lineno) & keys]
+            if not handed:
+                continue
+            scope = self.scope(target)
+            for write in scope.calls_before(target.end_lineno + 1):
+                if is_writer_call(write) and any(isinstance(a, ast.Name) and a.id in handed and
+                                                 scope.binding_before(a.id, write.lineno) is None
+                                                 for a in _arguments(write)):
                     return True
         return False
 
