@@ -328,3 +328,65 @@ def test_a_path_handed_to_a_helper_that_writes_it_is_the_runs_checkpoint():
 def test_a_path_handed_to_a_helper_that_writes_another_file_is_reported():
     # the twin: the helper takes the path but writes a file of its own
     assert _loud(HANDED.replace("{param}", "state_file").replace("{written}", '"other.pth"')) == {(14, "TP204")}
+
+
+# -- review14 cause R, DeepWalk: a plain attribute in arithmetic with a local CPU vector, moved after ------
+
+DEEPWALK = """\
+    import torch.nn as nn
+
+
+    class DeepWalk(nn.Module):
+        def __init__(self, n, walk_length):
+            super().__init__()
+            self.walk_length = walk_length
+            self.emb = nn.Embedding(n, 8)
+            self.idx_list = torch.LongTensor([j for j in range(walk_length)])
+
+        def forward(self, walk):
+            batch_size = len(walk)
+            device = walk.device
+            emb = self.emb(walk).view(-1, 8)
+            offset = torch.arange({size}) * self.walk_length
+            offset = offset.unsqueeze(1)
+            idx = offset + self.idx_list.unsqueeze(0)
+            idx = idx.view(-1).to(device)
+            pos = emb.index_select(0, idx)
+            neg = idx.unsqueeze(1) + torch.zeros(len(idx), 2, device=device)
+            return pos.sum() + neg.sum()
+
+
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    model = DeepWalk(10, 4).to(device)
+    model(torch.randint(0, 10, (3, 4), device=device))
+    """
+DEEPWALK_CASES = {
+    # `torch.arange(n)` with no device is a CPU vector: the sum with the attribute is on the CPU (or raises),
+    # then moved; the re-bound `idx` (on the device) is another value
+    "attribute-added-to-a-local-cpu-vector-then-moved": (DEEPWALK.replace("{size}", "batch_size"), set()),
+    # the twin: the offsets are made on the input's device, so the CPU attribute meets them
+    "attribute-added-to-a-device-vector": (DEEPWALK.replace("{size}", "batch_size, device=device"), {(9, "TP203")}),
+}
+
+
+@pytest.mark.parametrize("name", list(DEEPWALK_CASES))
+def test_attribute_in_arithmetic_with_a_local_cpu_vector(name):
+    body, expected = DEEPWALK_CASES[name]
+    assert_findings(H, body, expected)
+
+
+@pytest.mark.parametrize("name", list(DEEPWALK_CASES))
+def test_attribute_in_arithmetic_with_a_local_cpu_vector_in_torch(name):
+    import textwrap
+
+    from .fake_gpu import run_on_fake_gpu
+    body, expected = DEEPWALK_CASES[name]
+    error = run_on_fake_gpu("import torch\n" + textwrap.dedent(body))
+    assert (error is not None) == bool(expected), error
+
+
+def test_a_cpu_vector_times_a_cuda_0_dim_tensor_raises():
+    # the arithmetic of a CPU vector is on the CPU or raises: a CUDA operand, even 0-dim, is refused
+    from .fake_gpu import run_on_fake_gpu
+    assert run_on_fake_gpu("import torch\ny = torch.arange(4) * torch.tensor(3, device='cuda')\n") is not None
+    assert run_on_fake_gpu("import torch\ny = torch.arange(4) * torch.ones(4, device='cuda')\n") is not None
