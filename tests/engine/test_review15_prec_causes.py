@@ -390,3 +390,51 @@ def test_a_cpu_vector_times_a_cuda_0_dim_tensor_raises():
     from .fake_gpu import run_on_fake_gpu
     assert run_on_fake_gpu("import torch\ny = torch.arange(4) * torch.tensor(3, device='cuda')\n") is not None
     assert run_on_fake_gpu("import torch\ny = torch.arange(4) * torch.ones(4, device='cuda')\n") is not None
+
+
+# -- review14 cause 5 (MAG240M): a load after an unconditional `.cuda()` never runs without a GPU -----------
+
+AFTER_CUDA = """\
+    import argparse
+    import torch
+    import torch.nn as nn
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--model-path", default="model.pt")
+    parser.add_argument("--device", default="cuda")
+    args = parser.parse_args()
+    device = torch.device(args.device if torch.cuda.is_available() else "cpu")
+
+
+    def test(path):
+        {make}
+        state_dict = torch.load(path)
+        model.load_state_dict(state_dict)
+        return model
+    """
+AFTER_CUDA_CASES = {
+    "load-after-an-unconditional-cuda-call": (AFTER_CUDA.replace("{make}", "model = nn.Linear(4, 2).cuda()"), set()),
+    # twins: the `.cuda()` may not run (a guard, a conditional expression): a CPU machine reaches the load
+    "load-after-a-guarded-cuda-call": (AFTER_CUDA.replace(
+        "{make}", "model = nn.Linear(4, 2)\n        if torch.cuda.is_available():\n            model = model.cuda()"),
+        {(16, "TP204")}),
+    "load-after-a-conditional-cuda-expression": (AFTER_CUDA.replace(
+        "{make}", "model = nn.Linear(4, 2).cuda() if torch.cuda.is_available() else nn.Linear(4, 2)"), {(14, "TP204")}),
+}
+
+
+@pytest.mark.parametrize("name", list(AFTER_CUDA_CASES))
+def test_a_load_after_an_unconditional_cuda_call(name):
+    body, expected = AFTER_CUDA_CASES[name]
+    assert _loud(body) == expected
+
+
+def test_cuda_raises_without_a_cuda_gpu():
+    # torch 2.13's CPU build (this test environment): `.cuda()` of a module or a tensor raises
+    if torch.cuda.is_available():
+        pytest.skip("a CUDA machine")
+    with pytest.raises((AssertionError, RuntimeError)):
+        nn_linear = torch.nn.Linear(2, 2)
+        nn_linear.cuda()
+    with pytest.raises((AssertionError, RuntimeError)):
+        torch.zeros(2).cuda()
