@@ -438,3 +438,10 @@ def test_cuda_raises_without_a_cuda_gpu():
         nn_linear.cuda()
     with pytest.raises((AssertionError, RuntimeError)):
         torch.zeros(2).cuda()
+
+
+def test_cuda_of_a_module_without_tensors_runs_without_a_gpu():
+    # `Module.cuda()` moves the module's parameters and buffers: a loss or an activation has none, so it runs
+    # on torch 2.13's CPU build (the `.cuda(args.gpu)` of test_finding_context's c05 twin)
+    assert isinstance(torch.nn.CrossEntropyLoss().cuda(None), torch.nn.CrossEntropyLoss)
+    assert isinstance(torch.nn.ReLU().cuda(), torch.nn.ReLU)
