@@ -445,3 +445,14 @@ def test_cuda_of_a_module_without_tensors_runs_without_a_gpu():
     # on torch 2.13's CPU build (the `.cuda(args.gpu)` of test_finding_context's c05 twin)
     assert isinstance(torch.nn.CrossEntropyLoss().cuda(None), torch.nn.CrossEntropyLoss)
     assert isinstance(torch.nn.ReLU().cuda(), torch.nn.ReLU)
+
+
+def test_a_path_handed_to_a_download_is_reported():
+    # fastMRI's run_pretrained_unet_inference (a true finding of the review): `download_model(url, fname)`
+    # writes the file with `open(fname, "wb")`, but what it holds was saved elsewhere
+    download = HANDED.replace('''def train(model, epochs, {param}):
+        for epoch in range(epochs):
+            torch.save({"state_dict": model.state_dict(), "epoch": epoch}, {written})''', '''def train(model, epochs, fname):
+        with open(fname, "wb") as fh:
+            fh.write(b"downloaded")''')
+    assert _loud(download) == {(14, "TP204")}

@@ -213,6 +213,12 @@ def is_writer_call(call: ast.Call) -> bool:
     return bool(_WRITER.search(name)) and not _READER.match(name)
 
 
+def _saves(call: ast.Call) -> bool:
+    """A writer that serializes (`torch.save`, `save_checkpoint`): `open(path, "wb")` is also what a
+    download of someone else's file does."""
+    return is_writer_call(call) and _called_name(call.func) != "open"
+
+
 def _arguments(call: ast.Call) -> list[ast.AST]:
     return [a.value if isinstance(a, ast.Starred) else a for a in call.args] + [k.value for k in call.keywords]
 
@@ -337,9 +343,9 @@ class Provenance:
         return False
 
     def _path_handed_to_writer(self, functions: list, keys: set, own: Scope, line: int, func) -> bool:
-        """Before the load, the loader's code hands the same path to a function of this file that writes
-        the parameter it takes it as (`train(..., model_state_file)`, whose loop does
-        `torch.save(state, model_state_file)`)."""
+        """Before the load, the loader's code hands the same path to a function of this file that saves
+        to the parameter it takes it as (`train(..., model_state_file)`, whose loop does
+        `torch.save(state, model_state_file)`; not a download that writes it with `open(path, "wb")`)."""
         by_name = {f.name: f for f in functions if f is not func}
         for call in own.calls_before(line):
             target = by_name.get(_called_name(call.func))
@@ -354,20 +360,21 @@ class Provenance:
                 continue
             scope = self.scope(target)
             for write in scope.calls_before(target.end_lineno + 1):
-                if is_writer_call(write) and any(isinstance(a, ast.Name) and a.id in handed and
+                if _saves(write) and any(isinstance(a, ast.Name) and a.id in handed and
                                                  scope.binding_before(a.id, write.lineno) is None
                                                  for a in _arguments(write)):
                     return True
         return False
 
-    def _writers(self, functions: list, keys: set, func) -> set:
-        """The names of the functions (other than `func`) that write a path of these keys."""
+    def _writers(self, functions: list, keys: set, func, saves: bool = False) -> set:
+        """The names of the functions (other than `func`) that write a path of these keys (`saves`: with a
+        writer that serializes, not `open(path, "wb")`, which a download also does)."""
         writers = set()
         for other in functions:
             if other is not func:
                 scope = self.scope(other)
                 for call in scope.calls_before(other.end_lineno + 1):
-                    if is_writer_call(call) and any(path_keys(a, scope, call.lineno) & keys for a in _arguments(call)):
+                    if (_saves(call) if saves else is_writer_call(call)) and any(path_keys(a, scope, call.lineno) & keys for a in _arguments(call)):
                         writers.add(other.name)
         return writers
 
@@ -403,7 +410,7 @@ class Provenance:
         for tree in modules:
             other = Provenance(tree, None)
             functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-            writers = other._writers(functions, keys, None)
+            writers = other._writers(functions, keys, None, saves=True)
             if writers and other._reaching(functions, writers, None) & called:
                 return True
         return False
