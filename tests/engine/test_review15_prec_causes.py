@@ -223,14 +223,18 @@ def test_a_method_moving_a_submodule(name):
     assert_findings(H, body, expected)
 
 
-@pytest.mark.parametrize("name", list(METHOD_MOVES))
-def test_a_method_moving_a_submodule_in_torch(name):
+def _raises_where_reported(body: str, expected: set) -> None:
+    """PyTorch (on the fake GPU) raises on the snippet exactly when the engine reports something."""
     import textwrap
 
     from .fake_gpu import run_on_fake_gpu
-    body, expected = METHOD_MOVES[name]
     error = run_on_fake_gpu("import torch\n" + textwrap.dedent(body))
     assert (error is not None) == bool(expected), error
+
+
+@pytest.mark.parametrize("name", list(METHOD_MOVES))
+def test_a_method_moving_a_submodule_in_torch(name):
+    _raises_where_reported(*METHOD_MOVES[name])
 
 
 # -- review14 cause Q: a checkpoint an imported helper class writes earlier in the run (TP204) -----------
@@ -377,12 +381,7 @@ def test_attribute_in_arithmetic_with_a_local_cpu_vector(name):
 
 @pytest.mark.parametrize("name", list(DEEPWALK_CASES))
 def test_attribute_in_arithmetic_with_a_local_cpu_vector_in_torch(name):
-    import textwrap
-
-    from .fake_gpu import run_on_fake_gpu
-    body, expected = DEEPWALK_CASES[name]
-    error = run_on_fake_gpu("import torch\n" + textwrap.dedent(body))
-    assert (error is not None) == bool(expected), error
+    _raises_where_reported(*DEEPWALK_CASES[name])
 
 
 def test_a_cpu_vector_times_a_cuda_0_dim_tensor_raises():
