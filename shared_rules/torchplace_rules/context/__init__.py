@@ -15,8 +15,8 @@ from typing import Optional
 from .checkpoints import Provenance
 from .cpu_checkpoints import saved_on_cpu, saved_on_cpu_at_path
 from .device_choice import (
-    accelerator_made_default, commits_to_accelerator, has_cpu_path, needs_a_guarded_wrapper, runs_only_with_accelerator,
-    under_device_guard,
+    accelerator_made_default, after_an_unconditional_cuda_call, commits_to_accelerator, has_cpu_path,
+    needs_a_guarded_wrapper, runs_only_with_accelerator, under_device_guard,
 )
 from .scopes import FUNCTIONS, enclosing, is_script, is_test_path, mentions_accelerator, parent_map, statement_blocks
 
@@ -66,7 +66,7 @@ class FileContext:
         return under_device_guard(self.parents, node)
 
     def runs_only_with_accelerator(self, node: ast.AST) -> bool:
-        if runs_only_with_accelerator(self.parents, node):
+        if runs_only_with_accelerator(self.parents, node) or after_an_unconditional_cuda_call(self.parents, node):
             return True
         bindings = self.provenance.scope(self.enclosing_function(node)).bindings
         return needs_a_guarded_wrapper(self.parents, bindings, node)

@@ -213,6 +213,12 @@ def is_writer_call(call: ast.Call) -> bool:
     return bool(_WRITER.search(name)) and not _READER.match(name)
 
 
+def _saves(call: ast.Call) -> bool:
+    """A writer that serializes (`torch.save`, `save_checkpoint`): `open(path, "wb")` is also what a
+    download of someone else's file does."""
+    return is_writer_call(call) and _called_name(call.func) != "open"
+
+
 def _arguments(call: ast.Call) -> list[ast.AST]:
     return [a.value if isinstance(a, ast.Starred) else a for a in call.args] + [k.value for k in call.keywords]
 
@@ -313,25 +319,13 @@ class Provenance:
         (`run_training_test(root)` then `run_inference_test(root)`), or the loader's own code calls it
         (or a function or method of this file that calls it) before the load (`stopper.step(loss, model)`,
         whose `save_checkpoint` writes `"es_checkpoint.pt"`, in the training loop above the load)."""
-        writers = set()
         functions = [n for n in ast.walk(self.tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-        for other in functions:
-            if other is not func:
-                scope = self.scope(other)
-                for call in scope.calls_before(other.end_lineno + 1):
-                    if is_writer_call(call) and any(path_keys(a, scope, call.lineno) & keys for a in _arguments(call)):
-                        writers.add(other.name)
+        if self._path_handed_to_writer(functions, keys, own, line, func):
+            return True
+        writers = self._writers(functions, keys, func)
         if not writers:
             return False
-        reaching = set(writers)  # ... and the functions of this file that call one of them
-        grown = True
-        while grown:
-            grown = False
-            for other in functions:
-                if other is not func and other.name not in reaching and any(
-                        _called_name(c.func) in reaching for c in self.scope(other).calls_before(other.end_lineno + 1)):
-                    reaching.add(other.name)
-                    grown = True
+        reaching = self._reaching(functions, writers, func)
         if any(_called_name(c.func) in reaching for c in own.calls_before(line)):
             return True
         if func is None:
@@ -346,6 +340,79 @@ class Provenance:
                     first_write = call.lineno
                 elif name == func.name and first_write is not None and call.lineno > first_write:
                     return True
+        return False
+
+    def _path_handed_to_writer(self, functions: list, keys: set, own: Scope, line: int, func) -> bool:
+        """Before the load, the loader's code hands the same path to a function of this file that saves
+        to the parameter it takes it as (`train(..., model_state_file)`, whose loop does
+        `torch.save(state, model_state_file)`; not a download that writes it with `open(path, "wb")`)."""
+        by_name = {f.name: f for f in functions if f is not func}
+        for call in own.calls_before(line):
+            target = by_name.get(_called_name(call.func))
+            if target is None or any(isinstance(a, ast.Starred) for a in call.args):
+                continue
+            params = [a.arg for a in target.args.posonlyargs + target.args.args]
+            if params and params[0] in ("self", "cls") and isinstance(call.func, ast.Attribute):
+                params = params[1:]
+            handed = [p for p, a in zip(params, call.args) if path_keys(a, own, call.lineno) & keys]
+            handed += [k.arg for k in call.keywords if k.arg is not None and path_keys(k.value, own, call.lineno) & keys]
+            if not handed:
+                continue
+            scope = self.scope(target)
+            for write in scope.calls_before(target.end_lineno + 1):
+                if _saves(write) and any(isinstance(a, ast.Name) and a.id in handed and
+                                                 scope.binding_before(a.id, write.lineno) is None
+                                                 for a in _arguments(write)):
+                    return True
+        return False
+
+    def _writers(self, functions: list, keys: set, func, saves: bool = False) -> set:
+        """The names of the functions (other than `func`) that write a path of these keys (`saves`: with a
+        writer that serializes, not `open(path, "wb")`, which a download also does)."""
+        writers = set()
+        for other in functions:
+            if other is not func:
+                scope = self.scope(other)
+                for call in scope.calls_before(other.end_lineno + 1):
+                    if (_saves(call) if saves else is_writer_call(call)) and any(path_keys(a, scope, call.lineno) & keys for a in _arguments(call)):
+                        writers.add(other.name)
+        return writers
+
+    def _reaching(self, functions: list, writers: set, func) -> set:
+        """The writers and the functions (other than `func`) that call one of them, transitively."""
+        reaching = set(writers)
+        grown = True
+        while grown:
+            grown = False
+            for other in functions:
+                if other is not func and other.name not in reaching and any(
+                        _called_name(c.func) in reaching for c in self.scope(other).calls_before(other.end_lineno + 1)):
+                    reaching.add(other.name)
+                    grown = True
+        return reaching
+
+    def written_by_imported_helper(self, load: ast.Call, modules: list) -> bool:
+        """The load reads a literal path (`torch.load("es_checkpoint.pt")`) that a function or method of a
+        project module this file imports writes, and the loader's code calls it (or one of that module's
+        functions that calls it) before the load: `stopper.step(acc, model)` of `from utils import
+        EarlyStopping`, whose `save_checkpoint` writes that file, in the training loop above the load.
+        Only a literal names the same file in two modules.  `modules`: those modules' trees."""
+        path = load_path(load)
+        if path is None or not modules:
+            return False
+        func = self.enclosing_function(load)
+        own = self.scope(func)
+        literal = _unwrap(expand(path, own, load.lineno))
+        if not (isinstance(literal, ast.Constant) and isinstance(literal.value, str)):
+            return False
+        keys = {("exact", ast.unparse(literal))}
+        called = {_called_name(c.func) for c in own.calls_before(load.lineno)}
+        for tree in modules:
+            other = Provenance(tree, None)
+            functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            writers = other._writers(functions, keys, None, saves=True)
+            if writers and other._reaching(functions, writers, None) & called:
+                return True
         return False
 
 

@@ -7,6 +7,7 @@ guards is a deliberate device decision, not a hard-coded one.
 from __future__ import annotations
 
 import ast
+import re
 
 from ..flow.devices import ACCEL_TYPES
 from .scopes import ancestors, is_main_guard
@@ -57,6 +58,54 @@ def runs_only_with_accelerator(parents: dict, node: ast.AST) -> bool:
             return False
         child = parent
     return False
+
+
+def after_an_unconditional_cuda_call(parents: dict, node: ast.AST) -> bool:
+    """Does a `.cuda()` run before `node` on every path to it within its function (a simple statement
+    earlier in a block that holds `node`, `model = Net(...).cuda()`)?  `.cuda()` raises on a machine without
+    a CUDA GPU ("Torch not compiled with CUDA enabled" / "Found no NVIDIA driver"), so `node` never runs there."""
+    child = node
+    for parent in ancestors(parents, node):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(parent, field, None)
+            if isinstance(block, list) and child in block:
+                for stmt in block[:block.index(child)]:
+                    if isinstance(stmt, (ast.Assign, ast.Expr, ast.AnnAssign, ast.AugAssign)) and _calls_cuda(stmt):
+                        return True
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ExceptHandler)):
+            return False
+        child = parent
+    return False
+
+
+def _calls_cuda(stmt: ast.AST) -> bool:
+    """A `.cuda(...)` call that runs whenever `stmt` does (not under a conditional expression, a short-circuit
+    or a lambda), of something that may hold tensors: `Module.cuda()` of a module without parameters or
+    buffers (`nn.CrossEntropyLoss().cuda()`, `criterion.cuda(args.gpu)`) moves nothing and runs on a CPU-only
+    build too."""
+    stack = [stmt]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.IfExp, ast.BoolOp, ast.Lambda, ast.comprehension, ast.ListComp, ast.SetComp,
+                             ast.DictComp, ast.GeneratorExp)):
+            continue
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "cuda" \
+                and not _maybe_stateless(node.func.value):
+            return True
+        stack.extend(ast.iter_child_nodes(node))
+    return False
+
+
+_STATELESS = re.compile(r"loss|criterion|relu|sigmoid|tanh|softmax|dropout|identity|flatten|pool|upsample|activation",
+                        re.IGNORECASE)
+
+
+def _maybe_stateless(receiver: ast.AST) -> bool:
+    """A loss, an activation or another module that may hold no tensors (its name says so)."""
+    while isinstance(receiver, ast.Call):
+        receiver = receiver.func
+    name = receiver.attr if isinstance(receiver, ast.Attribute) else receiver.id if isinstance(receiver, ast.Name) else ""
+    return bool(_STATELESS.search(name))
 
 
 _WRAPPERS = frozenset({"DataParallel", "DistributedDataParallel"})  # the modules that give `.module`

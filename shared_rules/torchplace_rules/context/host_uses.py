@@ -68,6 +68,7 @@ def first_device_use(method: ast.FunctionDef, methods: dict, name: Optional[str]
     tainted = {name} if name is not None else set()
     pending = list(tainted)
     uses = list(starts)
+    since = {}  # a local name -> the line where a value derived from the argument was bound to it
     while uses or pending:
         if not uses:
             current = pending.pop()
@@ -76,6 +77,13 @@ def first_device_use(method: ast.FunctionDef, methods: dict, name: Optional[str]
                 rebound = min((n.lineno for n in nodes if isinstance(n, ast.Name) and n.id == name
                                and isinstance(n.ctx, ast.Store)), default=None)
                 uses = [n for n in uses if rebound is None or n.lineno <= rebound]
+            elif current in since and not _in_loop(parents, since[current][1]):
+                # a local name bound once from it, outside loops: its uses up to where it is bound again
+                # (`idx = idx.view(-1).to(device)`), the loads of that line included
+                line = since[current][0]
+                rebound = min((n.lineno for n in nodes if isinstance(n, ast.Name) and n.id == current
+                               and not isinstance(n.ctx, ast.Load) and n.lineno > line), default=None)
+                uses = [n for n in uses if n.lineno >= line and (rebound is None or n.lineno <= rebound)]
             continue
         node = uses.pop(0)
         verdict = _use(node, parents, methods, depth, functions)
@@ -85,7 +93,18 @@ def first_device_use(method: ast.FunctionDef, methods: dict, name: Optional[str]
             if new not in tainted:
                 tainted.add(new)
                 pending.append(new)
+                since[new] = (node.lineno, node)
+            else:
+                since.pop(new, None)  # (bound from it at two places: every use is followed)
     return None
+
+
+def _in_loop(parents: dict, node: ast.AST) -> bool:
+    while node is not None:
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.comprehension)):
+            return True
+        node = parents.get(id(node))
+    return False
 
 
 def _calls_a_method_that_binds(node: ast.AST, methods: dict, attr: str) -> bool:
@@ -123,7 +142,9 @@ def _use(node: ast.AST, parents: dict, methods: dict, depth: int, functions: Opt
         if isinstance(parent, ast.Call) and parent.args and parent.args[0] is child and _is_torch_multinomial(parent.func):
             child, parent = parent, parents.get(id(parent))  # `torch.multinomial(w, n)`: indices sampled where `w` is
             continue
-        if isinstance(parent, ast.BinOp) and _plain_number(parent.right if parent.left is child else parent.left):
+        if isinstance(parent, ast.BinOp) and (_plain_number(parent.right if parent.left is child else parent.left)
+                                              or _cpu_vector(parent.right if parent.left is child else parent.left,
+                                                             parents, 0, ())):
             child, parent = parent, parents.get(id(parent))
             continue
         if isinstance(parent, ast.UnaryOp) and not isinstance(parent.op, ast.Not):
@@ -270,6 +291,47 @@ def _loop_number(loop: ast.For, name: str, parents: dict) -> bool:
         iterable = binding.value if binding.__class__ is ast.Assign and binding.targets == [stores[0]] else None
     return iterable.__class__ is ast.Call and iterable.func.__class__ is ast.Attribute \
         and iterable.func.attr in ("tolist", "numpy") and not iterable.args
+
+
+# Methods that keep a tensor where it is and never make a 1-D or larger tensor 0-dim.
+_SHAPE_KEEPING = frozenset({"unsqueeze", "view", "reshape", "long", "int", "float", "double", "repeat", "expand",
+                            "flatten", "clone", "detach", "contiguous", "t", "permute", "transpose", "repeat_interleave",
+                            "flip", "roll", "cumsum"})
+
+
+def _cpu_vector(node: ast.AST, parents: dict, depth: int, seen: tuple) -> bool:
+    """A tensor of one dimension or more on the CPU, wherever the code runs: `torch.arange(n)` or
+    `torch.randperm(n)` with no device, reshaped (`.unsqueeze(1)`), in arithmetic with anything (a tensor
+    elsewhere makes the op raise: checked on the fake GPU, `torch.arange(4) * cuda_0_dim` too), or a
+    local name the method binds only to such (`off = off.unsqueeze(1)` re-binds it to one).  Arithmetic
+    with it keeps an attribute's data on the CPU."""
+    if depth > 2 * _MAX_DEPTH:
+        return False
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        func = node.func
+        if func.attr in ("arange", "randperm") and isinstance(func.value, ast.Name) and func.value.id == "torch":
+            return not any(k.arg in ("device", None, "out") for k in node.keywords)
+        return func.attr in _SHAPE_KEEPING and _cpu_vector(func.value, parents, depth + 1, seen)
+    if isinstance(node, ast.BinOp):
+        return _cpu_vector(node.left, parents, depth + 1, seen) or _cpu_vector(node.right, parents, depth + 1, seen)
+    if isinstance(node, ast.Name):
+        if node.id in seen:
+            return True  # (re-bound from itself: what its other bindings are)
+        method = node
+        while parents.get(id(method)) is not None:
+            method = parents[id(method)]
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.id in {
+                a.arg for a in method.args.posonlyargs + method.args.args + method.args.kwonlyargs}:
+            return False
+        values = []
+        for n in ast.walk(method):
+            if isinstance(n, ast.Name) and n.id == node.id and not isinstance(n.ctx, ast.Load):
+                bound = parents.get(id(n))
+                if not (isinstance(bound, ast.Assign) and len(bound.targets) == 1 and bound.targets[0] is n):
+                    return False  # (bound by a loop, a tuple, a `with`, deleted: not followed)
+                values.append(bound.value)
+        return bool(values) and all(_cpu_vector(v, parents, depth + 1, seen + (node.id,)) for v in values)
+    return False
 
 
 def _is_static(method: ast.AST) -> bool:

@@ -32,6 +32,7 @@ from .device_choice import commits_to_accelerator, has_cpu_path
 from .scopes import parent_map
 
 MAX_IMPORTERS = 4
+MAX_IMPORTED = 8
 MAX_PROJECT_FILES = 4000
 _SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", "site-packages", ".venv", "venv", ".tox", "build", "dist"}
 _NOT_WRITERS = ("load", "read", "restore", "resume", "from_")
@@ -129,6 +130,26 @@ def _called_helpers(project, path: Path, tree: ast.Module, called: set) -> list:
         if module is not None:
             helpers += [f for f in module.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name in wanted]
     return helpers
+
+
+def imported_project_modules(ev) -> list:
+    """The trees of the project modules the checked file imports names from (`from utils import
+    EarlyStopping`, at its top level), at most MAX_IMPORTED; read only when a load is about to be reported."""
+    project = getattr(ev, "project", None)
+    if project is None or not ev.path:
+        return []
+    path = Path(ev.path)
+    trees = []
+    for node in ev.tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module:
+            source = project.resolve(path, node.module, node.level)
+            if source is not None and source != path:
+                tree = _parsed(project, source)
+                if tree is not None:
+                    trees.append(tree)
+                    if len(trees) >= MAX_IMPORTED:
+                        break
+    return trees
 
 
 def project_saves_cpu_state(ev) -> bool:

@@ -799,6 +799,11 @@ def apply_effects(ev, effects: dict, paths: dict, assigned: Optional[dict] = Non
                 before = _held_at(env, path, suffix, entries.get(name) if entries is not None else None)
                 if before is not value and before.__class__ in (ModuleV, PlacedV) and before.dev != value.dev:
                     forget_aliases(env, [before], path + suffix)  # (`t.setup()` moved `t.model`, which is `model`)
+                owner = env.get(path) if suffix.rfind(".") == 0 else None
+                if owner.__class__ is ModuleV and owner.dev is not None and owner.dev != value.dev:
+                    # `m.set_device(0)` re-bound `self.emb = self.emb.cuda(gpu)`: a submodule is elsewhere than
+                    # the rest, so no one device holds the whole module
+                    env[path] = replace(owner, dev=None)
             env[path + suffix] = value
             stmt = assigned.get((name, suffix)) if assigned else None
             if stmt is not None:

@@ -552,6 +552,8 @@ class ExpressionEvaluator:
             if base.module_output and attr not in TENSOR_METADATA:
                 return TensorV(base.dev, origin=node, grad=base.grad, module_output=True)  # `out.logits`
             return UNKNOWN
+        if base.__class__ is SeqV and base.fields is not None and attr in base.fields:
+            return base.items[base.fields.index(attr)]  # `x.max(1).indices`
         if base.__class__ is SelfV:
             value = self_attribute(self, base, attr, node)
             return unproven(value) if value is not UNKNOWN else self.class_member(base, attr, node)
@@ -637,8 +639,7 @@ class ExpressionEvaluator:
                     indices = [(i, n) for i, n in zip(index.items, node.slice.elts) if isinstance(i, TensorV)]
                 for index_value, index_node in indices:
                     if isinstance(index_value, TensorV) and index_value.dev is not None \
-                            and index_value.dev.kind in (ACCEL_KIND, "self") and index_value.rank != 0 \
-                            and not (index_value.maybe_scalar and _picked_by_plain_indices(index_value.origin)):
+                            and index_value.dev.kind in (ACCEL_KIND, "self") and index_value.rank != 0:
                         # (a 0-dim integer index is read as a number, `.item()`: `cpu[t]` runs, t on any device)
                         # (indices on the module's device: the rule reports it where that device is an accelerator)
                         self.emit("conflict", Conflict(node, "index", base, node.value, index_value, index_node,
@@ -1225,18 +1226,3 @@ def _with_item_stored(container: Value, stored: Value) -> Value:
     items = tuple(item.join(stored) for item in container.items)
     return UNKNOWN if any(item is UNKNOWN for item in items) else SeqV(items, UNKNOWN, container.not_none)
 
-
-def _picked_by_plain_indices(node) -> bool:
-    """`t[i][j]`, `t[i, j] // n`: an item picked from a tensor of unknown rank by names and int constants,
-    which may well be 0-dim (`src = idx[b][k] // beam`): as an index it is then read as a number
-    (`Tensor.item()`; checked on the meta device), wherever it is, so no mismatch is proven."""
-    while node.__class__ is ast.BinOp and node.right.__class__ in (ast.Constant, ast.Name):
-        node = node.left
-    if node.__class__ is not ast.Subscript:
-        return False
-    while node.__class__ is ast.Subscript:
-        parts = node.slice.elts if node.slice.__class__ is ast.Tuple else [node.slice]
-        if not all(p.__class__ is ast.Name or p.__class__ is ast.Constant and type(p.value) is int for p in parts):
-            return False
-        node = node.value
-    return True

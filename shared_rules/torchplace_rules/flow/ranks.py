@@ -12,7 +12,7 @@ import ast
 from typing import Optional
 
 from . import torch_api as api
-from .values import NUMBER, IntV, Number, BatchV, PlacedV, SeqV, TensorV
+from .values import NUMBER, UNKNOWN, IntV, Number, BatchV, PlacedV, SeqV, TensorV
 
 # Methods whose result has the receiver's rank (elementwise ops, dtype changes, moves, in-place fills).
 SAME_RANK = {
@@ -22,7 +22,7 @@ SAME_RANK = {
     "cumprod", "softmax", "log_softmax", "masked_fill", "fill_", "zero_", "normal_", "uniform_", "requires_grad_",
     "pin_memory", "nan_to_num", "erf", "pow", "square", "reciprocal", "sin", "cos", "triu", "tril", "mul", "add",
     "sub", "div", "mul_", "add_", "sub_", "div_", "clamp_", "copy_", "exp_", "log_", "sigmoid_", "tanh_",
-    "relu_", "abs_", "float_power", "argsort", "sort", "to", "cuda", "cpu", "type_as", "masked_fill_",
+    "relu_", "abs_", "float_power", "argsort", "to", "cuda", "cpu", "type_as", "masked_fill_",
     "transpose_", "detach_", "expand_as", "view_as", "reshape_as",
 }
 # Products that take operands of one rank only and give that rank (`torch.bmm` raises "batch1 must be a
@@ -143,3 +143,138 @@ def factory_rank(node: ast.Call, name: str) -> Optional[int]:
         if isinstance(data, (ast.List, ast.Tuple, ast.ListComp)):
             return 1
     return None
+
+
+# Ops that give a tuple of tensors (`torch.return_types`), as Tensor methods and torch functions, with the
+# names of its fields; each item is on the input's device.  The rank of each item, checked against torch on
+# FakeTensorMode for inputs of rank 0 to 3 (tests/engine/test_ranks.py): `topk` and `sort` keep the input's
+# rank; `max`/`min`/`median`/`nanmedian` given a dim, `kthvalue`, `mode` and `aminmax(dim=)` drop that dim
+# (`keepdim=True` keeps it; a 0-dim input stays 0-dim); `std_mean`/`var_mean` drop the dims they are given
+# (all of them without); `unique(return_inverse=/return_counts=)` gives a 1-D output (the input's rank with
+# `dim=`), the inverse of the input's rank (1-D with `dim=`) and 1-D counts; `torch.where(cond)` and
+# `nonzero(as_tuple=True)` one 1-D index per dim of the input (one for a 0-dim input); `split`, `chunk` and
+# `tensor_split` pieces of the input's rank, `unbind` slices of one rank less.
+RETURN_FIELDS = {
+    "topk": ("values", "indices"), "sort": ("values", "indices"), "kthvalue": ("values", "indices"),
+    "mode": ("values", "indices"), "max": ("values", "indices"), "min": ("values", "indices"),
+    "median": ("values", "indices"), "nanmedian": ("values", "indices"), "aminmax": ("min", "max"),
+    "std_mean": None, "var_mean": None, "unique": None, "unique_consecutive": None, "where": None,
+    "nonzero": None, "split": None, "chunk": None, "tensor_split": None, "unbind": None,
+}
+_DIM_OPTIONAL = {"kthvalue": 2, "mode": 1}  # (where their dim stands among the arguments after the input)
+_DIM_GIVES_TUPLE = {"max": 1, "min": 1, "median": 1, "nanmedian": 1}
+
+
+def _keyword(node: ast.Call, name: str):
+    for k in node.keywords:
+        if k.arg == name:
+            return k.value
+    return None
+
+
+def _int_arg(arg, value) -> bool:
+    return value is NUMBER and not isinstance(arg, ast.Constant) or isinstance(arg, ast.Constant) and \
+        type(arg.value) is int or isinstance(arg, ast.UnaryOp) and isinstance(arg.operand, ast.Constant) \
+        and type(arg.operand.value) is int
+
+
+def _flag(arg) -> Optional[bool]:
+    """A `keepdim=` / `return_inverse=` argument: True, False (absent) or None (not known)."""
+    if arg is None:
+        return False
+    return arg.value if isinstance(arg, ast.Constant) and type(arg.value) is bool else None
+
+
+def _drop(rank: Optional[int], least: int, count: Optional[int], keep: Optional[bool]) -> tuple[Optional[int], int]:
+    """The rank after reducing `count` dims (None: not known how many), kept as size 1 where `keep`."""
+    if keep is True:
+        return rank, least
+    if keep is None or count is None:
+        return None, 0 if count is None else max(least - count, 0)
+    return (max(rank - count, 0) if rank is not None else None), max(least - count, 0)
+
+
+def tuple_ranks(name: str, recv: TensorV, node: ast.Call, args: list, first: int):
+    """`recv.<name>(...)` / `torch.<name>(recv, ...)` (`first`: where the arguments after the input
+    start in `node.args`, `args` their values): the (rank, least rank, index dtype) of each item of the
+    tuple it returns, with True after them where the count of items is not known (one entry stands for
+    every item); None where it returns no tuple or that is not known."""
+    given = node.args[first:]
+    values = args[first:] if len(args) >= len(node.args) else [UNKNOWN] * len(given)
+    rank, least = recv.rank, floor(recv)
+    if any(isinstance(a, ast.Starred) for a in given) or any(k.arg is None for k in node.keywords):
+        return None
+    if name in ("topk", "sort"):
+        return ((rank, least, None), (rank, least, "int64")), False
+    if name in _DIM_GIVES_TUPLE or name in _DIM_OPTIONAL or name == "aminmax":
+        at = _DIM_GIVES_TUPLE.get(name) or _DIM_OPTIONAL.get(name) or 0
+        dim = _keyword(node, "dim")
+        if dim is None and len(given) >= at > 0:
+            dim, dim_value = given[at - 1], values[at - 1]
+            if not _int_arg(dim, dim_value):
+                return None  # (`torch.max(x, y)`: elementwise, one tensor)
+        if dim is None and name not in _DIM_OPTIONAL and name != "aminmax":
+            return None  # (`x.max()`: one 0-dim tensor)
+        keep = _keyword(node, "keepdim")
+        if keep is None and len(given) > at > 0:
+            keep = given[at]
+        keep = _flag(keep)
+        if dim is None and name == "aminmax":
+            rank, least = (0, 0) if keep is False else (None, 0)
+        else:
+            rank, least = _drop(rank, least, 1, keep)
+        return ((rank, least, None), (rank, least, None if name == "aminmax" else "int64")), False
+    if name in ("std_mean", "var_mean"):
+        dim = _keyword(node, "dim")
+        if dim is None and given:
+            dim = given[0]
+        keep = _flag(_keyword(node, "keepdim"))
+        if dim is None or isinstance(dim, ast.Constant) and (dim.value is None or type(dim.value) is bool):
+            out = (0, 0) if keep is False else (None, 0)  # every dim (a bool first: `unbiased`)
+        else:
+            count = len(dim.elts) if isinstance(dim, (ast.Tuple, ast.List)) and not any(
+                isinstance(e, ast.Starred) for e in dim.elts) else 1 if _int_arg(dim, values[0] if given else UNKNOWN) \
+                else None
+            out = _drop(rank, least, count, keep)
+        return ((*out, None), (*out, None)), False
+    if name in ("unique", "unique_consecutive"):
+        inverse, counts = _flag(_keyword(node, "return_inverse")), _flag(_keyword(node, "return_counts"))
+        if inverse is None or counts is None or not (inverse or counts) or given and name == "unique_consecutive":
+            return None  # (one tensor, or not known which)
+        if len(given) > 1:
+            return None  # (flags given by position)
+        by_dim = _keyword(node, "dim")
+        by_dim = by_dim is not None and not (isinstance(by_dim, ast.Constant) and by_dim.value is None)
+        items = [(rank, least, None) if by_dim else (1, 1, None)]
+        if inverse:
+            items.append((1, 1, "int64") if by_dim else (rank, least, "int64"))
+        if counts:
+            items.append((1, 1, "int64"))
+        return tuple(items), False
+    if name in ("where", "nonzero"):
+        if name == "where" and (given or node.keywords) or name == "nonzero" and (
+                _flag(_keyword(node, "as_tuple")) is not True or given):
+            return None
+        if rank is not None:
+            return ((1, 1, "int64"),) * max(rank, 1), False
+        return ((1, 1, "int64"),), True
+    if name in ("split", "chunk", "tensor_split"):
+        return ((rank, least, None),), True
+    if name == "unbind":
+        return (((rank - 1 if rank else None), max(least - 1, 0), None),), True
+    return None
+
+
+def tuple_value(name: str, recv: TensorV, node: ast.Call, args: list, first: int, dev) -> Optional[SeqV]:
+    """What a tuple-returning op (`RETURN_FIELDS`) gives: a tuple of tensors on `dev` of the ranks
+    `tuple_ranks` says (None where no tuple is known)."""
+    shape = tuple_ranks(name, recv, node, args, first)
+    if shape is None:
+        return None
+    entries, open_ended = shape
+    grad = recv.grad
+    items = tuple(TensorV(dev, origin=node, rank=rank, min_rank=least, dtype=dtype, grad=grad and dtype is None,
+                          batch=recv.batch) for rank, least, dtype in entries)
+    if open_ended:
+        return SeqV(None, items[0])
+    return SeqV(items, UNKNOWN, True, RETURN_FIELDS[name])

@@ -16,7 +16,7 @@ from typing import Optional
 from . import operators
 from . import torch_api as api
 from .devices import ACCEL_KIND, CPU, RUNTIME, Dev, parse_device_string
-from .ranks import FIXED_RANK, SAME_RANK, factory_rank
+from .ranks import FIXED_RANK, RETURN_FIELDS, SAME_RANK, factory_rank, tuple_value
 from .state import forget_moved_arguments
 from .optimizers import make_optimizer, optimizer_class
 from .torchvision_transforms import transform_call
@@ -236,6 +236,10 @@ def operator_call(ev, node: ast.Call, name: str, callable_, args: list, kwargs: 
         return factory(ev, node, name, args, kwargs, overload, operands)
     if result == "inputs":
         out = operators.tensor_result(ev, node, overload, operands)
+        if name in RETURN_FIELDS and out.__class__ is TensorV:  # `torch.max(x, 1)`, `torch.where(cond)`: a tuple
+            seq = _tuple_result(node, name, args, out.dev)
+            if seq is not None:
+                return seq
         if isinstance(out, TensorV) and name in SAME_RANK:
             sources = [op.value for op in operands if op.param.name in overload.follows and isinstance(op.value, TensorV)]
             if len(sources) == 1 and out.rank is None:  # torch.clamp(x, 0, 1) keeps x's rank
@@ -255,8 +259,17 @@ def operator_call(ev, node: ast.Call, name: str, callable_, args: list, kwargs: 
     if result == "receiver":  # torch.relu_(x): x itself
         return next((op.value for op in operands if isinstance(op.value, TensorV)), UNKNOWN)
     if result == "unknown":
-        return _first_tensor_device(node, args)
+        out = _first_tensor_device(node, args)
+        if name in RETURN_FIELDS and out.__class__ is TensorV:  # `torch.unique(x, return_inverse=True)`
+            return _tuple_result(node, name, args, out.dev) or out
+        return out
     return UNKNOWN
+
+
+def _tuple_result(node: ast.Call, name: str, args: list, dev) -> Optional[SeqV]:
+    """`torch.<name>(x, ...)` of a tuple-returning op: its tensors, on `dev`, of the ranks x gives them."""
+    first = operators._as_tensor(args[0], node.args[0]) if node.args and args else None
+    return tuple_value(name, first, node, args, 1, dev) if first is not None else None
 
 
 # `torch.cat` refuses 0-dim tensors ("zero-dimensional tensor (at position 0) cannot be concatenated"),

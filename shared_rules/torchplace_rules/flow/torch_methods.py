@@ -16,7 +16,7 @@ from . import operators
 from . import torch_api as api
 from .devices import ACCEL_KIND, CPU, CPU_KIND, RUNTIME, SELF_KIND, Dev, devices_conflict, mac_conflict
 from .events import Conflict
-from .ranks import FIXED_RANK, SAME_RANK, method_rank
+from .ranks import FIXED_RANK, RETURN_FIELDS, SAME_RANK, method_rank, tuple_value
 from .state import follow_move, forget_aliases, held_values
 from .torch_calls import dtype_of, kw_device
 from .values import (
@@ -171,8 +171,10 @@ def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
             return recv
         if overload.result == "none":
             return UNKNOWN
-    if name in ("split", "chunk", "unbind", "tensor_split"):
-        return SeqV(None, TensorV(recv.dev, origin=node, batch=batch, grad=recv.grad))
+    if name in RETURN_FIELDS:  # `values, idx = x.topk(k)`, `x.max(1)`, `x.split(n)`: a tuple of tensors
+        out = tuple_value(name, recv if batch is recv.batch else replace(recv, batch=batch), node, args, 0, recv.dev)
+        if out is not None:
+            return out
     if name in api.DTYPE_METHODS:
         return replace(recv, origin=node, factory=None, dtype=api.DTYPE_METHODS[name])
     if name in api.PRESERVING_METHODS or bound is not None and bound[0].result == "inputs":

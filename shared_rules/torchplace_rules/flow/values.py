@@ -490,6 +490,7 @@ class SeqV(Value):
     items: Optional[tuple] = None
     elem: Value = UNKNOWN
     not_none: bool = False  # a list or tuple made on every path (a display, a list appended to): `is None` is False
+    fields: Optional[tuple] = None  # the names of its items (`torch.return_types`: `values`, `indices`)
 
     def maybe_none(self):
         return replace(self, not_none=False) if self.not_none else self
@@ -512,7 +513,8 @@ class SeqV(Value):
                 return self
             not_none = self.not_none and other.not_none
             if self.items is not None and other.items is not None and len(self.items) == len(other.items):
-                return SeqV(tuple(a.join(b) for a, b in zip(self.items, other.items)), UNKNOWN, not_none)
+                return SeqV(tuple(a.join(b) for a, b in zip(self.items, other.items)), UNKNOWN, not_none,
+                            self.fields if self.fields == other.fields else None)
             return SeqV(None, self.element().join(other.element()), not_none)
         return UNKNOWN
 

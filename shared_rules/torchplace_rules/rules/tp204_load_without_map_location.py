@@ -3,7 +3,7 @@ import ast
 import re
 
 from ..context import file_context
-from ..context.load_callers import project_saves_cpu_state, run_by_device_choosing_importer
+from ..context.load_callers import imported_project_modules, project_saves_cpu_state, run_by_device_choosing_importer
 from ..edits import insert_keyword, make_fix
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
@@ -180,9 +180,15 @@ class LoadWithoutMapLocation(Rule):
                 return
         if ctx.cuda_only:
             return  # no machine without the GPU ever runs this program
+        imported = None
         for node, device_name, entry in loads:
             if ctx.loads_own_checkpoint(node) or ctx.runs_only_with_accelerator(node):
                 continue
+            if ctx.in_this_file(node):
+                if imported is None:
+                    imported = imported_project_modules(ev)
+                if ctx.provenance.written_by_imported_helper(node, imported):
+                    continue  # written earlier in the run by a helper of another project module
             if entry and project_saves_cpu_state(ev):
                 continue  # an entry of the project's own checkpoints, which it writes from the CPU
             location = device_name or '"cpu"'
