@@ -417,6 +417,12 @@ AFTER_CUDA_CASES = {
     "load-after-a-guarded-cuda-call": (AFTER_CUDA.replace(
         "{make}", "model = nn.Linear(4, 2)\n        if torch.cuda.is_available():\n            model = model.cuda()"),
         {(16, "TP204")}),
+    # a torch.nn module built without what gives it tensors moves nothing: `.cuda()` runs without a GPU too
+    "load-after-the-cuda-call-of-a-stateless-loss": (AFTER_CUDA.replace(
+        "{make}", "criterion = nn.CrossEntropyLoss().cuda()\n        model = nn.Linear(4, 2)"), {(15, "TP204")}),
+    "load-after-the-cuda-call-of-a-weighted-loss": (AFTER_CUDA.replace(
+        "{make}", "criterion = nn.CrossEntropyLoss(weight=torch.ones(2)).cuda()\n        model = nn.Linear(4, 2)"),
+        set()),
     "load-after-a-conditional-cuda-expression": (AFTER_CUDA.replace(
         "{make}", "model = nn.Linear(4, 2).cuda() if torch.cuda.is_available() else nn.Linear(4, 2)"), {(14, "TP204")}),
 }

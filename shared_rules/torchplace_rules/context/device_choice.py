@@ -7,8 +7,8 @@ guards is a deliberate device decision, not a hard-coded one.
 from __future__ import annotations
 
 import ast
-import re
 
+from .. import torch_semantics as semantics
 from ..flow.devices import ACCEL_TYPES
 from .scopes import ancestors, is_main_guard
 
@@ -96,16 +96,20 @@ def _calls_cuda(stmt: ast.AST) -> bool:
     return False
 
 
-_STATELESS = re.compile(r"loss|criterion|relu|sigmoid|tanh|softmax|dropout|identity|flatten|pool|upsample|activation",
-                        re.IGNORECASE)
-
-
 def _maybe_stateless(receiver: ast.AST) -> bool:
-    """A loss, an activation or another module that may hold no tensors (its name says so)."""
-    while isinstance(receiver, ast.Call):
-        receiver = receiver.func
-    name = receiver.attr if isinstance(receiver, ast.Attribute) else receiver.id if isinstance(receiver, ast.Name) else ""
-    return bool(_STATELESS.search(name))
+    """A module that may hold no tensors, so that its `.cuda()` moves nothing and runs without a GPU: a
+    torch.nn class built without the arguments that give it parameters or buffers (`nn.CrossEntropyLoss()`,
+    not `nn.CrossEntropyLoss(weight=w)`), by the module model generated from torch.  What a name holds
+    (`criterion.cuda()`) is not known here: it is taken as a module that holds tensors."""
+    if receiver.__class__ is not ast.Call:
+        return False
+    func = receiver.func
+    name = func.attr if func.__class__ is ast.Attribute else func.id if func.__class__ is ast.Name else None
+    found = semantics.lookup_module_class("torch.nn." + name) if name else None
+    if found is None:
+        return False
+    given = {k.arg: True for k in receiver.keywords if k.arg is not None}
+    return found.holds_state(given, tuple(True for _ in receiver.args)) is not True
 
 
 _WRAPPERS = frozenset({"DataParallel", "DistributedDataParallel"})  # the modules that give `.module`
