@@ -172,7 +172,9 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         scope = ev.frame.func if ev.frame.kind != "module" and ev.frame.func is not None else ev.tree
         return parsed_namespace(scope, node)  # (the numbers of a command line: `torch.device(args.gpu)`)
     if recv.__class__ is ModuleV:
-        if name == "forward":
+        # (a library model's `generate(input_ids, ...)`, transformers' GenerationMixin, runs its forward on
+        # the inputs as given: they must be where the model is, as for `model(input_ids)`)
+        if name == "forward" or name == "generate" and recv.cls is None and recv.known_class and not recv.torch_layer:
             args, kwargs = ev.eval_args(node)
             ev.emit("call", node, None, name, recv, args, kwargs)
             return module_call(ev, node, recv, evaluated=(args, kwargs))

@@ -247,11 +247,6 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
         return NONE
     if name in MODULE_SELF_METHODS:
         return module
-    if name == "generate" and module.cls is None and module.known_class and not module.torch_layer:
-        # a library model's `generate(input_ids, ...)` (transformers' GenerationMixin) runs its forward on
-        # the inputs as given: they must be where the model is, as for `model(input_ids)`
-        from .calls import module_call  # (calls imports this module)
-        return module_call(ev, node, module, evaluated=(args, kwargs))
     if module.dev is not None and module.dev.is_cpu and module.known_class and module.cls is None \
             and not module.torch_layer and name not in _KEEPS_PLACE:
         # a library model left on the CPU (`from_pretrained`) and one of its own methods (transformers'
