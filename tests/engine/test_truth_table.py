@@ -325,6 +325,18 @@ CASES = [
      "        self.weight = nn.Parameter(weight.detach().clone())\n    def forward(self, x):\n"
      "        return torch.nn.functional.linear(x, self.weight)\n"
      "body = nn.Linear(8, 4)\nhead = Head(body.weight)\ny = head(torch.ones(2, 8).to(device))\n", True, "TP102"),
+    # `nn.ModuleList(self.blocks_list)` registers the very modules the plain list holds: `.to()` moves them
+    # in place, so calling them through the plain list runs on the device (review s15, cause V1)
+    ("plain-module-list-also-wrapped-in-a-module-list",
+     "class Stack(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+     "        self.blocks_list = [nn.Linear(4, 4) for _ in range(2)]\n        self.blocks = nn.ModuleList(self.blocks_list)\n"
+     "    def forward(self, x):\n        for b in self.blocks_list:\n            x = b(x)\n        return x\n"
+     "net = Stack().to(device)\ny = net(torch.ones(2, 4, device=device))\n", False, None),
+    ("plain-module-list-registered-nowhere",
+     "class Stack(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+     "        self.blocks_list = [nn.Linear(4, 4) for _ in range(2)]\n"
+     "    def forward(self, x):\n        for b in self.blocks_list:\n            x = b(x)\n        return x\n"
+     "net = Stack().to(device)\ny = net(torch.ones(2, 4, device=device))\n", True, "TP203"),
 ]
 # Advanced indexing with CPU indices is allowed on CUDA, but FakeTensorMode in a
 # CPU build cannot run it; the engine side is still checked.
