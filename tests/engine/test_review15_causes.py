@@ -69,6 +69,78 @@ CASES = {
         net = Stack(3).cuda()
         net(torch.randn(2, 8, device="cuda"))
         """, {(4, "TP203")}),
+    # V2: a plain tensor attribute used only as an index among others (SchNetPack's RealSphericalHarmonics)
+    "attribute-only-an-index-among-others": ("""\
+        class SH(nn.Module):
+            def __init__(self, lmax: int):
+                super().__init__()
+                self.lmax = lmax
+                self.register_buffer("c", torch.ones(lmax + 1, 2 * lmax + 1))
+                ls = torch.arange(0, lmax + 1)
+                self.lidx = torch.repeat_interleave(ls, 2 * ls + 1)
+                self.midx = torch.cat([torch.arange(-l, l + 1) for l in ls])
+
+            def forward(self, d):
+                pi = d[:, None, None] * self.c
+                a = pi[:, 0, self.midx + self.lmax]
+                return pi[:, self.lidx, abs(self.midx)] * a
+        sh = SH(2).to("cuda")
+        sh(torch.ones(4, device="cuda"))
+        """, set()),
+    "attribute-an-index-and-an-operand": ("""\
+        class SH(nn.Module):
+            def __init__(self, lmax: int):
+                super().__init__()
+                self.register_buffer("c", torch.ones(lmax + 1, 2 * lmax + 1))
+                self.midx = torch.arange(0, 2 * lmax + 1)
+
+            def forward(self, d):
+                pi = d[:, None, None] * self.c
+                return pi[:, 0, self.midx] * self.midx
+        sh = SH(2).to("cuda")
+        sh(torch.ones(4, device="cuda"))
+        """, {(5, "TP203")}),
+    "attribute-index-shifted-by-a-tensor-attribute": ("""\
+        class SH(nn.Module):
+            def __init__(self, lmax: int):
+                super().__init__()
+                self.register_buffer("c", torch.ones(lmax + 1, 2 * lmax + 1))
+                self.register_buffer("shift", torch.ones(2 * lmax + 1, dtype=torch.long))
+                self.midx = torch.arange(0, 2 * lmax + 1)
+
+            def forward(self, d):
+                pi = d[:, None, None] * self.c
+                return pi[:, 0, self.midx + self.shift]
+        sh = SH(2).to("cuda")
+        sh(torch.ones(4, device="cuda"))
+        """, {(6, "TP203")}),
+    # V3: the attribute re-bound, converted and moved to the input's device, before any use (metric-learning's PNP test)
+    "attribute-converted-and-moved-before-use": ("""\
+        class Ranker(nn.Module):
+            def __init__(self, n):
+                super().__init__()
+                self.mask = torch.ones(n, n)
+
+            def forward(self, batch):
+                dtype, device = batch.dtype, batch.device
+                self.mask = self.mask.type(dtype).to(device)
+                return (batch @ batch.T) * self.mask
+        r = Ranker(4).to("cuda")
+        r(torch.ones(4, 3, device="cuda"))
+        """, set()),
+    "attribute-converted-not-moved-before-use": ("""\
+        class Ranker(nn.Module):
+            def __init__(self, n):
+                super().__init__()
+                self.mask = torch.ones(n, n)
+
+            def forward(self, batch):
+                dtype = batch.dtype
+                mask = self.mask.type(dtype)
+                return (batch @ batch.T) * mask
+        r = Ranker(4).to("cuda")
+        r(torch.ones(4, 3, device="cuda"))
+        """, {(4, "TP203")}),
 }
 
 
