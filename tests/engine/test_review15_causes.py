@@ -69,6 +69,53 @@ CASES = {
         net = Stack(3).cuda()
         net(torch.randn(2, 8, device="cuda"))
         """, {(4, "TP203")}),
+    "list-of-named-blocks-also-wrapped-in-module-list": ("""\
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(8, 8)
+
+            def forward(self, x):
+                return self.fc(x)
+        class TCN(nn.Module):
+            def __init__(self, n):
+                super().__init__()
+                self.res_blocks_list = []
+                for i in range(n):
+                    res_block = Block()
+                    self.res_blocks_list.append(res_block)
+                self.res_blocks = nn.ModuleList(self.res_blocks_list)
+
+            def forward(self, x):
+                for block in self.res_blocks_list:
+                    x = block(x)
+                return x
+        net = TCN(3).cuda()
+        net(torch.randn(2, 8, device="cuda"))
+        """, set()),
+    "list-of-named-blocks-registered-nowhere": ("""\
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(8, 8)
+
+            def forward(self, x):
+                return self.fc(x)
+        class TCN(nn.Module):
+            def __init__(self, n):
+                super().__init__()
+                self.res_blocks_list = []
+                for i in range(n):
+                    res_block = Block()
+                    self.res_blocks_list.append(res_block)
+
+            def forward(self, x):
+                for block in self.res_blocks_list:
+                    x = block(x)
+                return x
+        net = TCN(3).cuda()
+        net(torch.randn(2, 8, device="cuda"))
+        """, {(11, "TP203")}),
     # V2: a plain tensor attribute used only as an index among others (SchNetPack's RealSphericalHarmonics)
     "attribute-only-an-index-among-others": ("""\
         class SH(nn.Module):

@@ -645,7 +645,7 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
             # `self.layers = nn.ModuleList(self.layers)`: the later registration wins.
             info.plain_module_lists.pop(name, None)
             info.plain_tensors.pop(name, None)
-            if kind == "module" and info.plain_module_lists and value.__class__ is ast.Call:
+            if kind == "module" and value.__class__ is ast.Call:
                 _drop_wrapped_lists(value, info, analyzer)
         if kind in ("param", "buffer", "module"):
             _note_guard(info, name, guards.get(id(node)), unguarded)
