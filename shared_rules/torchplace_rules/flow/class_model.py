@@ -673,15 +673,16 @@ def _drop_wrapped_lists(value: ast.Call, info: ClassInfo, analyzer) -> None:
     container registers the very modules the plain list holds, so `.to()` moves them in place and
     `parameters()`/`state_dict()` see them.  (Modules appended to the list later are not in the
     container: an `append` after this line lists the attribute again.)"""
+    names = [a.attr for a in (arg.value if arg.__class__ is ast.Starred else arg for arg in value.args)
+             if a.__class__ is ast.Attribute and a.value.__class__ is ast.Name and a.value.id == "self"]
+    if not names:
+        return  # (most layers: no `self.<list>` argument, no evaluation)
     qual = _qual(value.func, analyzer)
     if not qual or not is_torch_layer(qual) or qual.split(".")[-1] not in CONTAINERS:
         return
-    for arg in value.args:
-        if arg.__class__ is ast.Starred:
-            arg = arg.value
-        if arg.__class__ is ast.Attribute and arg.value.__class__ is ast.Name and arg.value.id == "self":
-            info.plain_module_lists.pop(arg.attr, None)
-            info.wrapped_lists.add(arg.attr)
+    for name in names:
+        info.plain_module_lists.pop(name, None)
+        info.wrapped_lists.add(name)
 
 
 def _to_constructor_device(value, name: str, params: set, aliases: set) -> bool:
