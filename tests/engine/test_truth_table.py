@@ -395,10 +395,48 @@ CASES = [
      "        self.schedule = torch.linspace(0.04, 0.07, 30)\n    def forward(self, x, epoch: int):\n"
      "        return (x - self.center) / self.schedule[epoch:epoch + 1]\n"
      "loss = Loss().to(device)\ny = loss(torch.ones(2, 4, device=device), 3)\n", True, "TP203"),
+    # `nn.ModuleList(self.blocks_list)` registers the very modules the plain list holds: `.to()` moves them
+    # in place, so calling them through the plain list runs on the device (review s15, cause V1)
+    ("plain-module-list-also-wrapped-in-a-module-list",
+     "class Stack(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+     "        self.blocks_list = [nn.Linear(4, 4) for _ in range(2)]\n        self.blocks = nn.ModuleList(self.blocks_list)\n"
+     "    def forward(self, x):\n        for b in self.blocks_list:\n            x = b(x)\n        return x\n"
+     "net = Stack().to(device)\ny = net(torch.ones(2, 4, device=device))\n", False, None),
+    # `.type(dtype)` converts where the tensor is: a plain attribute converted and moved to the input's device at
+    # the start of `forward` runs there; converted only, it stays on the CPU (review s15, cause V3)
+    ("plain-attribute-converted-and-moved-in-forward",
+     "class Ranker(nn.Module):\n    def __init__(self, n):\n        super().__init__()\n        self.mask = torch.ones(n, n)\n"
+     "    def forward(self, b):\n        self.mask = self.mask.type(b.dtype).to(b.device)\n        return (b @ b.T) * self.mask\n"
+     "r = Ranker(4).to(device)\ny = r(torch.ones(4, 3, device=device))\n", False, None),
+    ("plain-attribute-converted-only-in-forward",
+     "class Ranker(nn.Module):\n    def __init__(self, n):\n        super().__init__()\n        self.mask = torch.ones(n, n)\n"
+     "    def forward(self, b):\n        mask = self.mask.type(b.dtype)\n        return (b @ b.T) * mask\n"
+     "r = Ranker(4).to(device)\ny = r(torch.ones(4, 3, device=device))\n", True, "TP203"),
+    ("plain-module-list-registered-nowhere",
+     "class Stack(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+     "        self.blocks_list = [nn.Linear(4, 4) for _ in range(2)]\n"
+     "    def forward(self, x):\n        for b in self.blocks_list:\n            x = b(x)\n        return x\n"
+     "net = Stack().to(device)\ny = net(torch.ones(2, 4, device=device))\n", True, "TP203"),
 ]
 # Advanced indexing with CPU indices is allowed on CUDA, but FakeTensorMode in a
 # CPU build cannot run it; the engine side is still checked.
 ENGINE_ONLY = [
+    # CPU index tensors among other indices (`pi[:, self.lidx, abs(self.midx)]`, `pi[:, 0, self.midx + self.lmax]`,
+    # lmax an int) index a CUDA tensor (review s15, cause V2; the PyTorch side:
+    # test_cpu_indices_among_others_may_index_an_accelerator_tensor): a plain attribute used only so never meets it
+    ("plain-attribute-only-an-index-among-others",
+     "class SH(nn.Module):\n    def __init__(self, lmax: int):\n        super().__init__()\n        self.lmax = lmax\n"
+     "        self.register_buffer('c', torch.ones(lmax + 1, 2 * lmax + 1))\n"
+     "        self.midx = torch.arange(-lmax, lmax + 1)\n        self.lidx = torch.arange(0, lmax + 1)\n"
+     "    def forward(self, d):\n        pi = d[:, None, None] * self.c\n"
+     "        return pi[:, self.lidx, abs(self.midx)] * pi[:, 0, self.midx + self.lmax]\n"
+     "sh = SH(2).to(device)\ny = sh(torch.ones(4, device=device))\n", None),
+    ("plain-attribute-an-index-and-an-operand",
+     "class SH(nn.Module):\n    def __init__(self, lmax: int):\n        super().__init__()\n"
+     "        self.register_buffer('c', torch.ones(lmax + 1, 2 * lmax + 1))\n"
+     "        self.midx = torch.arange(0, 2 * lmax + 1)\n"
+     "    def forward(self, d):\n        pi = d[:, None, None] * self.c\n        return pi[:, 0, self.midx] * self.midx\n"
+     "sh = SH(2).to(device)\ny = sh(torch.ones(4, device=device))\n", "TP203"),
     # `torch.multinomial(w, n)` samples CPU indices from a CPU weight vector; they index a CUDA tensor (an engine-only row: see above)
     # (review s14, cause R): a plain attribute used only that way never meets the module's tensors
     ("plain-attribute-only-sampled-from",
@@ -635,6 +673,15 @@ def test_cpu_indices_may_index_an_accelerator_tensor_but_not_the_reverse():
     # the same device as the indexed tensor").
     assert torch.ones(4, device="meta")[torch.tensor([0, 1])].device.type == "meta"
     assert _roles(_overload("__getitem__", ["tensor"], method=True)) == {"self": "s", "indices": "i"}
+
+
+def test_cpu_indices_among_others_may_index_an_accelerator_tensor():
+    # the same with a CPU index tensor among slices and other CPU index tensors (`pi[:, lidx, abs(midx)]`):
+    # every index is checked against the CPU or self's device, as above
+    pi = torch.ones(3, 4, 5, device="meta")
+    lidx, midx = torch.tensor([0, 1]), torch.tensor([-1, 2])
+    assert pi[:, lidx, abs(midx)].device.type == "meta"
+    assert pi[:, 0, midx + 2].device.type == "meta"
 
 
 def test_setitem_checks_its_values():

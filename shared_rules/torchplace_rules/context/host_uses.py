@@ -22,7 +22,7 @@ _HOST_ATTRS = {"shape", "size", "dim", "ndim", "dtype", "device", "tolist", "ite
 _KEEP_ATTRS = {"int", "long", "float", "double", "half", "bool", "round", "floor", "ceil", "clone", "detach",
                "contiguous", "squeeze", "unsqueeze", "flatten", "view", "reshape", "t", "T", "max", "min", "sum",
                "mean", "prod", "argmax", "argmin", "abs", "cumsum", "repeat", "expand", "permute", "transpose",
-               "repeat_interleave", "narrow", "flip", "roll", "multinomial"}
+               "repeat_interleave", "narrow", "flip", "roll", "multinomial", "type"}
 _MAX_DEPTH = 2
 #: factories that read only the shape, dtype and device of their first argument
 _METADATA_FACTORIES = frozenset({"empty_like", "zeros_like", "ones_like", "full_like", "rand_like", "randn_like",
@@ -142,17 +142,22 @@ def _use(node: ast.AST, parents: dict, methods: dict, depth: int, functions: Opt
         if isinstance(parent, ast.Call) and parent.args and parent.args[0] is child and _is_torch_multinomial(parent.func):
             child, parent = parent, parents.get(id(parent))  # `torch.multinomial(w, n)`: indices sampled where `w` is
             continue
-        if isinstance(parent, ast.BinOp) and (_plain_number(parent.right if parent.left is child else parent.left)
+        if isinstance(parent, ast.BinOp) and (_number_operand(parent.right if parent.left is child else parent.left, methods)
                                               or _cpu_vector(parent.right if parent.left is child else parent.left,
                                                              parents, 0, ())):
             child, parent = parent, parents.get(id(parent))
             continue
-        if isinstance(parent, ast.UnaryOp) and not isinstance(parent.op, ast.Not):
-            child, parent = parent, parents.get(id(parent))
+        if isinstance(parent, ast.UnaryOp) and not isinstance(parent.op, ast.Not) or parent.__class__ is ast.Call \
+                and parent.func.__class__ is ast.Name and parent.func.id == "abs" and len(parent.args) == 1:
+            child, parent = parent, parents.get(id(parent))  # (`abs(t)` is `t.abs()`: where `t` is)
             continue
         break
     if parent is None:
         return False
+    if parent.__class__ is ast.Tuple:  # `x[:, idx]`: an index among others (CPU indices may index any device)
+        outer = parents.get(id(parent))
+        if outer.__class__ is ast.Subscript and outer.slice is parent:
+            return True
     if isinstance(parent, ast.Attribute) and parent.attr in _HOST_ATTRS:
         return True
     if parent.__class__ is ast.Return or (parent.__class__ is ast.Tuple and parents.get(id(parent)).__class__ is ast.Return):
@@ -348,6 +353,31 @@ def _plain_number(node: ast.AST) -> bool:
         return all(isinstance(n, (ast.Constant, ast.Name)) for n in leaves) and any(
             isinstance(n, ast.Constant) and isinstance(n.value, (int, float)) for n in leaves)
     return False
+
+
+def _number_operand(node: ast.AST, methods: dict) -> bool:
+    """A plain number, or `self.<name>` that `__init__` binds only to a parameter annotated `int`/`float`
+    (`def __init__(self, lmax: int): self.lmax = lmax`) or to a numeric constant."""
+    if _plain_number(node):
+        return True
+    if not (node.__class__ is ast.Attribute and node.value.__class__ is ast.Name and node.value.id == "self"):
+        return False
+    init = methods.get("__init__")
+    if init is None:
+        return False
+    a = init.args
+    numbers = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs
+               if p.annotation.__class__ is ast.Name and p.annotation.id in ("int", "float")}
+    bound = False
+    for stmt in own_nodes(init.body):
+        if stmt.__class__ in (ast.Assign, ast.AnnAssign, ast.AugAssign):
+            targets = stmt.targets if stmt.__class__ is ast.Assign else [stmt.target]
+            if any(_is_self_attr(t, node.attr) for t in targets):
+                value = stmt.value
+                if not (value.__class__ is ast.Name and value.id in numbers or _plain_number(value)):
+                    return False
+                bound = True
+    return bound
 
 
 def _names(target: ast.AST) -> set:

@@ -34,6 +34,7 @@ class ClassInfo:
     submodules: dict = field(default_factory=dict)  # name -> has_params
     plain_tensors: dict = field(default_factory=dict)  # name -> ast.Assign in __init__
     plain_module_lists: dict = field(default_factory=dict)  # name -> ast.Assign
+    wrapped_lists: set = field(default_factory=set)  # plain lists `nn.ModuleList(self.<name>)` registers whole
     overrides_apply: bool = False
     apply_moves: Optional[frozenset] = None  # with overrides_apply: the only attributes its `to`/`cuda` move
     registers_modules: bool = False  # __init__ calls self.add_module/register_module
@@ -635,6 +636,9 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
                 info.moves_parts = True
         if node.__class__ is ast.Call and node.func.__class__ is ast.Name and info.is_module:  # setattr(self, k, m)
             info.registers_modules = True
+        if info.wrapped_lists and node.__class__ is ast.Call and node.func.__class__ is ast.Attribute \
+                and node.func.attr in ("append", "extend", "insert") and node.func.value.__class__ is ast.Attribute:
+            info.wrapped_lists.discard(node.func.value.attr)  # added after the container copied the list
         if node.__class__ is ast.Call and node.func.__class__ is ast.Attribute and node.func.attr == "append" \
                 and node.args and _classify(node.args[0], analyzer) == "module" and _module_has_params(node.args[0], analyzer):
             owner = node.func.value
@@ -662,6 +666,8 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
             # `self.layers = nn.ModuleList(self.layers)`: the later registration wins.
             info.plain_module_lists.pop(name, None)
             info.plain_tensors.pop(name, None)
+            if kind == "module" and value.__class__ is ast.Call:
+                _drop_wrapped_lists(value, info, analyzer)
         if kind in ("param", "buffer", "module"):
             _note_guard(info, name, guards.get(id(node)), unguarded)
         if kind == "param":
@@ -681,6 +687,23 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
         elif kind == "module_list" and isinstance(node, ast.Assign) \
                 and any(_module_has_params(e, analyzer) for e in (value.elts if isinstance(value, ast.List) else [value.elt])):
             info.plain_module_lists.setdefault(name, node)  # modules with nothing to move, train or save: harmless
+
+
+def _drop_wrapped_lists(value: ast.Call, info: ClassInfo, analyzer) -> None:
+    """`self.blocks = nn.ModuleList(self.blocks_list)` / `nn.Sequential(*self.blocks_list)`: the
+    container registers the very modules the plain list holds, so `.to()` moves them in place and
+    `parameters()`/`state_dict()` see them.  (Modules appended to the list later are not in the
+    container: an `append` after this line lists the attribute again.)"""
+    names = [a.attr for a in (arg.value if arg.__class__ is ast.Starred else arg for arg in value.args)
+             if a.__class__ is ast.Attribute and a.value.__class__ is ast.Name and a.value.id == "self"]
+    if not names:
+        return  # (most layers: no `self.<list>` argument, no evaluation)
+    qual = _qual(value.func, analyzer)
+    if not qual or not is_torch_layer(qual) or qual.split(".")[-1] not in CONTAINERS:
+        return
+    for name in names:
+        info.plain_module_lists.pop(name, None)
+        info.wrapped_lists.add(name)
 
 
 def _to_constructor_device(value, name: str, params: set, aliases: set) -> bool:

@@ -74,7 +74,8 @@ def _plain_tensor_attributes(cls, frame) -> dict:
     out = {}
     for key, value in frame.env.items():
         name = key[5:]
-        if value.__class__ is SeqV and isinstance(value.element(), ModuleV) and name not in cls.plain_module_lists:
+        if value.__class__ is SeqV and isinstance(value.element(), ModuleV) and name not in cls.plain_module_lists \
+                and name not in cls.wrapped_lists:
             stmt = frame.assigned.get(key)
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute) \
                     and value.element().has_params and not _aliases_of_attributes(stmt.value) \
