@@ -194,4 +194,4 @@ CASES = {
 @pytest.mark.parametrize("name", list(CASES))
 def test_review15_cause(name):
     body, expected = CASES[name]
-    assert_findings(H, body, expected)
+    assert_findings(H, body, expected, hints_of=("TP203",))  # (TP203 from forward's text alone is a hint)

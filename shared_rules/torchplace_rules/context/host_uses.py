@@ -82,7 +82,8 @@ def first_device_use(method: ast.FunctionDef, methods: dict, name: Optional[str]
                 # (`idx = idx.view(-1).to(device)`), the loads of that line included
                 line = since[current][0]
                 rebound = min((n.lineno for n in nodes if isinstance(n, ast.Name) and n.id == current
-                               and not isinstance(n.ctx, ast.Load) and n.lineno > line), default=None)
+                               and not isinstance(n.ctx, ast.Load) and n.lineno > line
+                               and _same_block(parents, since[current][1], n)), default=None)
                 uses = [n for n in uses if n.lineno >= line and (rebound is None or n.lineno <= rebound)]
             continue
         node = uses.pop(0)
@@ -97,6 +98,21 @@ def first_device_use(method: ast.FunctionDef, methods: dict, name: Optional[str]
             else:
                 since.pop(new, None)  # (bound from it at two places: every use is followed)
     return None
+
+
+def _same_block(parents: dict, a: ast.AST, b: ast.AST) -> bool:
+    """Are the statements holding `a` and `b` in one statement list (one after the other on every path),
+    not in two branches of an `if` (`t = x[i]` ... `else: t = y`: a use after the `if` may read either)?"""
+    def statement(node):
+        while node is not None and not isinstance(node, ast.stmt):
+            node = parents.get(id(node))
+        return node
+    first, second = statement(a), statement(b)
+    owner = parents.get(id(first)) if first is not None else None
+    if owner is None or owner is not parents.get(id(second)):
+        return False
+    return any(isinstance(block, list) and first in block and second in block
+               for block in (getattr(owner, f, None) for f in ("body", "orelse", "finalbody", "handlers")))
 
 
 def _in_loop(parents: dict, node: ast.AST) -> bool:
