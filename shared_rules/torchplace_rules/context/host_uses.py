@@ -14,7 +14,7 @@ import ast
 from typing import Optional
 
 from .called_functions import CalledFunctions
-from .scopes import ancestors, own_nodes, parent_map
+from .scopes import ancestors, enclosing, enclosing_statement, own_nodes, parent_map
 
 _HOST_CALLS = {"len", "int", "float", "bool", "str", "repr", "isinstance", "print", "range", "round", "tuple", "list"}
 _HOST_ATTRS = {"shape", "size", "dim", "ndim", "dtype", "device", "tolist", "item", "numpy", "numel", "is_cuda",
@@ -103,24 +103,19 @@ def first_device_use(method: ast.FunctionDef, methods: dict, name: Optional[str]
 def _same_block(parents: dict, a: ast.AST, b: ast.AST) -> bool:
     """Are the statements holding `a` and `b` in one statement list (one after the other on every path),
     not in two branches of an `if` (`t = x[i]` ... `else: t = y`: a use after the `if` may read either)?"""
-    def statement(node):
-        while node is not None and not isinstance(node, ast.stmt):
-            node = parents.get(id(node))
-        return node
-    first, second = statement(a), statement(b)
+    first, second = enclosing_statement(parents, a), enclosing_statement(parents, b)
     owner = parents.get(id(first)) if first is not None else None
     if owner is None or owner is not parents.get(id(second)):
         return False
     return any(isinstance(block, list) and first in block and second in block
-               for block in (getattr(owner, f, None) for f in ("body", "orelse", "finalbody", "handlers")))
+               for block in (getattr(owner, f, None) for f in ("body", "orelse", "finalbody")))
+
+
+_LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.comprehension)
 
 
 def _in_loop(parents: dict, node: ast.AST) -> bool:
-    while node is not None:
-        if isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.comprehension)):
-            return True
-        node = parents.get(id(node))
-    return False
+    return isinstance(node, _LOOPS) or enclosing(parents, node, _LOOPS) is not None
 
 
 def _calls_a_method_that_binds(node: ast.AST, methods: dict, attr: str) -> bool:

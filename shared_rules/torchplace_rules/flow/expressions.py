@@ -1108,6 +1108,8 @@ _MAX_TEXT = 40  # a longer string constant (a message, a docstring) is never a m
 _DEVICE_LITERALS = {"cpu": "cpu", "cuda": "accel"}
 _PATH_NODES = (ast.Name, ast.Attribute)
 _NAMED_TEST = ("named",)
+
+
 def _is_main_guard(test: ast.Compare) -> bool:
     """`__name__ == "__main__"` (either way round)."""
     if len(test.ops) != 1 or test.ops[0].__class__ is not ast.Eq:
@@ -1225,4 +1227,3 @@ def _with_item_stored(container: Value, stored: Value) -> Value:
         return UNKNOWN if elem is UNKNOWN else SeqV(None, elem, container.not_none)
     items = tuple(item.join(stored) for item in container.items)
     return UNKNOWN if any(item is UNKNOWN for item in items) else SeqV(items, UNKNOWN, container.not_none)
-
