@@ -99,3 +99,12 @@ def ends_the_program(call: ast.AST) -> bool:
         return func.id in ("exit", "quit")
     return func.__class__ is ast.Attribute and func.value.__class__ is ast.Name \
         and (func.value.id, func.attr) in _PROGRAM_ENDS
+
+
+def is_main_test(test: ast.AST) -> bool:
+    """`__name__ == "__main__"` (either way round): true only where the file runs as the program."""
+    if test.__class__ is not ast.Compare or len(test.ops) != 1 or test.ops[0].__class__ is not ast.Eq:
+        return False
+    sides = (test.left, test.comparators[0])
+    return any(a.__class__ is ast.Name and a.id == "__name__" and b.__class__ is ast.Constant and b.value == "__main__"
+               for a, b in (sides, sides[::-1]))

@@ -49,3 +49,22 @@ def test_generate_with_cpu_ids_on_a_moved_model():
 
 def test_generate_with_moved_ids():
     assert_findings(H, GENERATE.format(move=".to(device)"), set())
+
+
+def test_one_predicate_names_the_main_block_for_the_flow_and_the_scopes():
+    """The flow decides `__name__ == "__main__"` and the context layer finds the program's block with
+    the same predicate: either way round, alone or inside a condition, never another comparison."""
+    import ast
+
+    from torchplace_rules.context.scopes import is_main_guard
+    from torchplace_rules.syntax_nodes import is_main_test
+
+    def test_of(src):
+        return ast.parse(src).body[0]
+
+    assert is_main_test(test_of('__name__ == "__main__"\n').value)
+    assert is_main_test(test_of('"__main__" == __name__\n').value)
+    assert not is_main_test(test_of('__name__ != "__main__"\n').value)
+    assert not is_main_test(test_of('name == "__main__"\n').value)
+    assert is_main_guard(test_of('if __name__ == "__main__" and not args.dry:\n    pass\n'))
+    assert not is_main_guard(test_of('if sys.argv[0] == "__main__.py":\n    pass\n'))

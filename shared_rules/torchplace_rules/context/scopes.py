@@ -11,7 +11,7 @@ import os
 from typing import Iterator, Optional
 
 from ..flow.devices import ACCEL_TYPES
-from ..syntax_nodes import child_fields
+from ..syntax_nodes import child_fields, is_main_test
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers")
@@ -117,8 +117,8 @@ def is_test_path(path: Optional[str]) -> bool:
 
 
 def is_main_guard(stmt: ast.stmt) -> bool:
-    """`if __name__ == "__main__":`: the block that runs when the file is the program."""
-    return isinstance(stmt, ast.If) and "__main__" in ast.unparse(stmt.test)
+    """`if __name__ == "__main__":` (alone or in a condition): the block that runs when the file is the program."""
+    return isinstance(stmt, ast.If) and any(is_main_test(node) for node in ast.walk(stmt.test))
 
 
 def is_script(tree: ast.Module) -> bool:

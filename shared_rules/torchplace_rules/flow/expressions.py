@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Optional
 
 from . import torch_api as api
-from ..syntax_nodes import access_path
+from ..syntax_nodes import access_path, is_main_test
 from .calls import dispatch_call
 from .contexts import default_value, lambda_function, static_lambda
 from .project_calls import find_method, property_value, self_attribute
@@ -246,7 +246,7 @@ class ExpressionEvaluator:
         """Tests whose answer the values give exactly: `x is None` for a local name that is None on
         every path, `t.is_cuda` / `t.is_cpu` / `t.is_mps` for a tensor whose device type is known,
         `isinstance(v, torch.Tensor / dict)` for a value whose kind is known.  None: not known."""
-        if test.__class__ is ast.Compare and self.frame.kind == "module" and _is_main_guard(test) \
+        if test.__class__ is ast.Compare and self.frame.kind == "module" and is_main_test(test) \
                 and self.lookup("__name__") is UNKNOWN:
             # `if __name__ == "__main__":` runs where the file is the program: the file checked, or an
             # importer followed for what it passes (its own program); not a module read for what it defines
@@ -1108,15 +1108,6 @@ _MAX_TEXT = 40  # a longer string constant (a message, a docstring) is never a m
 _DEVICE_LITERALS = {"cpu": "cpu", "cuda": "accel"}
 _PATH_NODES = (ast.Name, ast.Attribute)
 _NAMED_TEST = ("named",)
-
-
-def _is_main_guard(test: ast.Compare) -> bool:
-    """`__name__ == "__main__"` (either way round)."""
-    if len(test.ops) != 1 or test.ops[0].__class__ is not ast.Eq:
-        return False
-    sides = (test.left, test.comparators[0])
-    return any(a.__class__ is ast.Name and a.id == "__name__" and b.__class__ is ast.Constant and b.value == "__main__"
-               for a, b in (sides, sides[::-1]))
 
 
 _MAX_REBUILT_KEYS = 16  # (a dict rebuilt item by item: more items are joined, as before)
