@@ -1013,7 +1013,9 @@ class ExpressionEvaluator:
                     if kind == "op_index" and b.label == RUNTIME or kind == "op_mac" and mac_kind(b) == "mps":
                         first, other = other, first  # (`other` is the one on the run-time index, or on mps on a Mac)
                     self.emit("conflict", Conflict(node, kind, other[0], other[1], first[0], first[1], first[0].dev))
-                    return True
+                    # (an index hazard raises only for some indices: where it does not, both are one device
+                    # and the result is on it, which later ops meet; a Mac's mps/cpu pair raises there)
+                    return kind != "op_index"
             return False
         if other[0].dev.kind == ACCEL_KIND or other[0].dev is SELF_DEV or other[0].dev.kind == "self":
             self.emit("conflict", Conflict(node, "op", cpu[0], cpu[1], other[0], other[1], other[0].dev))
