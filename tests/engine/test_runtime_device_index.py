@@ -204,3 +204,31 @@ def test_numpy_dtype_by_position(expr, float64):
     assert (eval(expr, {"np": np}).dtype == np.float64) == float64
     source = f"import numpy as np\nimport torch\nx = torch.from_numpy({expr}).to(torch.device('cuda'))\n"
     assert [f.code for f in check_source(source, "t.py") if f.code == "TP302"] == (["TP302"] if float64 else [])
+
+
+# After an index hazard (cuda:<i> against cuda:0) the result is on the one device both are where the op
+# does not raise (i = 0): later ops that meet it keep being checked (recall16b, s16; neural-collapse's
+# `WH = torch.mm(W, H.cuda())` then `WH - sub`, `sub` made with `.cuda()`).  Each such line is one the
+# fix of the first must also move.
+AFTER_HAZARD = """\
+gpu = int(input())
+device = torch.device("cuda:" + str(gpu))
+W = torch.ones(3, 4, device=device)
+WH = torch.mm(W, torch.ones(4, 3, device="cuda"))
+sub = torch.eye(3, device="cuda")
+res = torch.norm(WH - sub)
+"""
+
+
+def test_an_op_after_an_index_hazard_is_checked_too():
+    assert_findings(H, AFTER_HAZARD, {(4, "TP101"), (6, "TP101")})
+
+
+def test_an_op_after_an_index_hazard_with_a_tensor_on_the_same_index_is_quiet():
+    assert_findings(H, AFTER_HAZARD.replace('sub = torch.eye(3, device="cuda")', "sub = torch.eye(3, device=device)"), {(4, "TP101")})
+
+
+def test_the_fixed_program_runs_on_any_index():
+    fixed = AFTER_HAZARD.replace("gpu = int(input())", "gpu = 1").replace('device="cuda"', "device=device")
+    assert run_on_fake_gpu(H + fixed) is None
+    assert run_on_fake_gpu(H + AFTER_HAZARD.replace("gpu = int(input())", "gpu = 1")) is not None

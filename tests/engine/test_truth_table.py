@@ -418,6 +418,26 @@ CASES = [
      "        self.blocks_list = [nn.Linear(4, 4) for _ in range(2)]\n"
      "    def forward(self, x):\n        for b in self.blocks_list:\n            x = b(x)\n        return x\n"
      "net = Stack().to(device)\ny = net(torch.ones(2, 4, device=device))\n", True, "TP203"),
+    # torch.meshgrid gives one grid per input, each with one dimension per input (recall16b, s16): CPU
+    # grids are never 0-dim, so they fail next to CUDA tensors, even a 0-dim one (TTS's `grid_y / ilen`)
+    ("meshgrid-cpu-grid-plus-cuda-features",
+     "feat = torch.ones(2, 3, 4, 5, device=device)\nys, xs = torch.meshgrid(torch.arange(4), torch.arange(5), indexing='ij')\n"
+     "y = feat + xs\n", True, "TP101"),
+    ("meshgrid-list-form-cpu-grid-plus-cuda",
+     "feat = torch.ones(4, 5, device=device)\nys, xs = torch.meshgrid([torch.arange(4), torch.arange(5)], indexing='ij')\n"
+     "y = ys * feat\n", True, "TP101"),
+    ("meshgrid-cpu-grid-by-cuda-0-dim",
+     "ilen = torch.tensor(5, device=device)\ngx, gy = torch.meshgrid(torch.arange(3), torch.arange(5), indexing='ij')\n"
+     "y = gy.float() / ilen\n", True, "TP101"),
+    ("meshgrid-of-one-input-is-1-d",
+     "feat = torch.ones(5, device=device)\n(g,) = torch.meshgrid(torch.arange(5), indexing='ij')\ny = g + feat\n", True, "TP101"),
+    ("meshgrid-of-a-list-held-by-a-name",
+     "coords = [torch.arange(4), torch.arange(5)]\ngrids = torch.meshgrid(coords, indexing='ij')\n"
+     "y = grids[0] + torch.ones(4, 5, device=device)\n", True, "TP101"),
+    ("meshgrid-on-the-features-device",
+     "feat = torch.ones(4, 5, device=device)\n"
+     "ys, xs = torch.meshgrid(torch.arange(4, device=device), torch.arange(5, device=device), indexing='ij')\n"
+     "y = feat + xs\n", False, None),
 ]
 # Advanced indexing with CPU indices is allowed on CUDA, but FakeTensorMode in a
 # CPU build cannot run it; the engine side is still checked.

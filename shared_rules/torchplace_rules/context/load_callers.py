@@ -29,7 +29,7 @@ from typing import Optional
 from .checkpoints import _called_name, is_writer_call
 from .cpu_checkpoints import is_torch_save
 from .device_choice import commits_to_accelerator, has_cpu_path
-from .scopes import parent_map
+from .scopes import own_nodes, parent_map
 
 MAX_IMPORTERS = 4
 MAX_IMPORTED = 8
@@ -155,22 +155,35 @@ def imported_project_modules(ev) -> list:
 def project_saves_cpu_state(ev) -> bool:
     """Does a function of the project (the checked file's, without a project) call `torch.save` and
     move tensors to the CPU?"""
+    return _project_has(ev, "_saves_cpu_state", "cpu", _saves_cpu_state)
+
+
+def project_saves_from_chosen_gpu(ev) -> bool:
+    """Does a file of the project (the checked file, without a project) call `torch.save` and put
+    things on a GPU whose index the run picks (`.cuda(args.gpu)`, `torch.device("cuda", rank)`)?  Its
+    checkpoints then hold tensors of that GPU, which a machine with fewer GPUs cannot restore as saved."""
+    return _project_has(ev, "_saves_from_chosen_gpu", "cuda", _saves_from_chosen_gpu)
+
+
+def _project_has(ev, key: str, needle: str, test) -> bool:
+    """`test(tree)` for some file of the project that calls `torch.save` and mentions `needle` (the
+    answer kept on the ProjectIndex per root), or for the checked file."""
     project = getattr(ev, "project", None)
     if project is None:
-        return _saves_cpu_state(ev.tree)
-    cache = project.__dict__.setdefault("_saves_cpu_state", {})
+        return test(ev.tree)
+    cache = project.__dict__.setdefault(key, {})
     root = project.root
     if root is None and ev.path:
         from ..project_index import find_project_root  # (the CLI's index serves every project it meets)
         root = find_project_root(Path(ev.path)) or Path(ev.path).parent
     if root is None:
-        return _saves_cpu_state(ev.tree)
+        return test(ev.tree)
     if root not in cache:
-        cache[root] = _scan(project, Path(root))
-    return cache[root] or _saves_cpu_state(ev.tree)
+        cache[root] = _scan(project, Path(root), needle, test)
+    return cache[root] or test(ev.tree)
 
 
-def _scan(project, root: Path) -> bool:
+def _scan(project, root: Path, needle: str, test) -> bool:
     seen = 0
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
@@ -181,15 +194,34 @@ def _scan(project, root: Path) -> bool:
             if seen > MAX_PROJECT_FILES:
                 return False
             text = project.read(Path(folder) / name)
-            if text is None or "torch.save(" not in text or "cpu" not in text:
+            if text is None or "torch.save(" not in text or needle not in text:
                 continue
             try:
                 tree = ast.parse(text)
             except (SyntaxError, ValueError):
                 continue
-            if _saves_cpu_state(tree):
+            if test(tree):
                 return True
     return False
+
+
+def _saves_from_chosen_gpu(tree: ast.AST) -> bool:
+    """One body (a function's, or the module's own statements) calls `torch.save` and picks the GPU."""
+    scopes = [tree] + [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for scope in scopes:
+        calls = [n for n in own_nodes(scope) if isinstance(n, ast.Call)]
+        if any(is_torch_save(c) for c in calls) and any(_chosen_gpu(c) for c in calls):
+            return True
+    return False
+
+
+def _chosen_gpu(call: ast.Call) -> bool:
+    """`m.cuda(args.gpu)` (an index that is no literal), `torch.device("cuda", rank)`."""
+    args = call.args
+    if isinstance(call.func, ast.Attribute) and call.func.attr == "cuda" and len(args) == 1:
+        return not isinstance(args[0], ast.Constant)
+    return _called_name(call.func) == "device" and len(args) == 2 and isinstance(args[0], ast.Constant) \
+        and args[0].value == "cuda" and not isinstance(args[1], ast.Constant)
 
 
 def _saves_cpu_state(tree: ast.AST) -> bool:

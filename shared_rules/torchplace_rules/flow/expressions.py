@@ -7,9 +7,11 @@ import ast
 import operator
 import re
 from dataclasses import replace
+from pathlib import Path
 from typing import Optional
 
 from . import torch_api as api
+from ..flag_writes import binds_locally, declares_global, flag_may_be_rebound
 from ..syntax_nodes import access_path, is_main_test
 from .calls import dispatch_call
 from .contexts import default_value, lambda_function, static_lambda
@@ -263,6 +265,8 @@ class ExpressionEvaluator:
             if isinstance(value, (DeviceV, SeqV, ModuleV)) and value.not_none or value.__class__ is TextV or value.__class__ is IntV:
                 return not narrowed[1]  # (made on every path, a string, an int: not None)
             return None
+        if test.__class__ is ast.Constant:  # `if True:`, `if 0:`
+            return bool(test.value)
         if isinstance(test, (ast.Name, ast.Attribute)):
             # `if model:` / `if not model:`: a model made on every path is true (nn.Module has no
             # __bool__ or __len__; the containers, empty, are false, and a project class may define them)
@@ -271,6 +275,8 @@ class ExpressionEvaluator:
                 value = self.held_flag(test)
             elif value is None and self.frame.kind == "module":
                 value = self.module_flag(test)
+            if value is None and self.frame.kind != "module":
+                value = self.global_flag(test)
             if value.__class__ is FlagV:  # `first = True` ... `if first:`
                 return value.truth
             if value.__class__ is IntV and self.exact_int(value):  # `use_gpu = 1` ... `if use_gpu:`
@@ -404,6 +410,8 @@ class ExpressionEvaluator:
             value = self.frame_bound(left)
             if value is None and left.__class__ is ast.Name and self.frame.kind == "module":
                 value = self.module_flag(left)
+            elif value is None and self.frame.kind != "module":
+                value = self.global_flag(left)
             return _INT_TESTS[op.__class__](value.n, right.value) if value.__class__ is IntV and self.exact_int(value) else None
         if not isinstance(right.value, str) or op.__class__ not in (ast.Eq, ast.NotEq):
             return None
@@ -454,6 +462,34 @@ class ExpressionEvaluator:
         after this module's code, which is what imports it)."""
         value = self.frame.env.get(node.id)
         return value if (value.__class__ is FlagV or value.__class__ is IntV) and not declares_global(self.src.text) else None
+
+    def global_flag(self, node) -> Optional[Value]:
+        """`GPU = True` (or `= 1`) at module level, then `if GPU:` in a function of the file, or `if
+        settings.GPU:` for a project module's flag: decided as module code's test is, where nothing may
+        rebind the flag before the function runs (`flag_writes`: a `global` statement, an attribute
+        write `mod.GPU = ...` in the checked file, the flag's module or one of its importers)."""
+        if self.module_env is not self.own_env or self.home is not None:
+            return None  # (another file's function, run for a call: its flags are its module's business)
+        if node.__class__ is ast.Name:
+            name = node.id
+            if name in self.frame.env or binds_locally(self.frame.func, name):
+                return None
+            value = self.lookup(name)
+            home, home_text = (Path(self.path) if self.path else None), self.file_src.text
+        elif node.__class__ is ast.Attribute and node.value.__class__ is ast.Name and node.value.id not in self.frame.env:
+            owner = self.lookup(node.value.id)
+            if owner.__class__ is not ProjectModuleV or owner.file is None or self.project is None:
+                return None
+            name = node.attr
+            value = owner.member(self, name, node)
+            home, home_text = owner.file, self.project.read(owner.file)
+        else:
+            return None
+        if not (value.__class__ is FlagV and not value.held or value.__class__ is IntV and self.exact_int(value)):
+            return None
+        if self.project is not None and self.recorder is not None:
+            self.recorder.uncacheable = True  # (other files' text decided it: not a read the memo can check)
+        return None if flag_may_be_rebound(self.project, home, home_text, self.file_src.text, name) else value
 
     def held_flag(self, node: ast.Attribute) -> Optional[Value]:
         """`self.on_gpu` in a method whose caller bound it before the call (a held flag, `FlagV`)."""
@@ -977,7 +1013,9 @@ class ExpressionEvaluator:
                     if kind == "op_index" and b.label == RUNTIME or kind == "op_mac" and mac_kind(b) == "mps":
                         first, other = other, first  # (`other` is the one on the run-time index, or on mps on a Mac)
                     self.emit("conflict", Conflict(node, kind, other[0], other[1], first[0], first[1], first[0].dev))
-                    return True
+                    # (an index hazard raises only for some indices: where it does not, both are one device
+                    # and the result is on it, which later ops meet; a Mac's mps/cpu pair raises there)
+                    return kind != "op_index"
             return False
         if other[0].dev.kind == ACCEL_KIND or other[0].dev is SELF_DEV or other[0].dev.kind == "self":
             self.emit("conflict", Conflict(node, "op", cpu[0], cpu[1], other[0], other[1], other[0].dev))
@@ -1184,13 +1222,7 @@ def _off_device(value: Value, dev: Dev) -> Optional[Value]:
     return None
 
 
-_GLOBAL_STATEMENT = re.compile(r"^[ \t]*(?:[^#\n]*;[ \t]*)?global[ \t]", re.M)
 _NONLOCAL_STATEMENT = re.compile(r"^[ \t]*(?:[^#\n]*;[ \t]*)?nonlocal[ \t]", re.M)
-
-
-def declares_global(text: str) -> bool:
-    """Does a `global` statement appear in this source (a function that may rebind module names)?"""
-    return "global" in text and _GLOBAL_STATEMENT.search(text) is not None
 
 
 def none_test(test) -> Optional[tuple]:

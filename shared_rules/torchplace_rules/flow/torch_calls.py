@@ -240,6 +240,8 @@ def operator_call(ev, node: ast.Call, name: str, callable_, args: list, kwargs: 
             seq = _tuple_result(node, name, args, out.dev)
             if seq is not None:
                 return seq
+        if name == "meshgrid" and out.__class__ is TensorV:
+            return _meshgrid_result(node, args, out)
         if isinstance(out, TensorV) and name in SAME_RANK:
             sources = [op.value for op in operands if op.param.name in overload.follows and isinstance(op.value, TensorV)]
             if len(sources) == 1 and out.rank is None:  # torch.clamp(x, 0, 1) keeps x's rank
@@ -270,6 +272,20 @@ def _tuple_result(node: ast.Call, name: str, args: list, dev) -> Optional[SeqV]:
     """`torch.<name>(x, ...)` of a tuple-returning op: its tensors, on `dev`, of the ranks x gives them."""
     first = operators._as_tensor(args[0], node.args[0]) if node.args and args else None
     return tuple_value(name, first, node, args, 1, dev) if first is not None else None
+
+
+def _meshgrid_result(node: ast.Call, args: list, out: TensorV) -> SeqV:
+    """`torch.meshgrid(a, b)` / `torch.meshgrid([a, b])`: a tuple of one grid per input, each with one
+    dimension per input (the inputs are 0-D or 1-D), on the inputs' device; never 0-dim."""
+    inputs = node.args
+    if len(inputs) == 1 and isinstance(inputs[0], (ast.List, ast.Tuple)):
+        inputs = inputs[0].elts
+    elif len(inputs) == 1 and not isinstance(args[0], TensorV):
+        inputs = None  # `torch.meshgrid(coords)`: a list of unknown length
+    if not inputs or any(isinstance(a, ast.Starred) for a in inputs):
+        return SeqV(None, replace(out, min_rank=1))
+    grid = replace(out, rank=len(inputs), min_rank=len(inputs))
+    return SeqV(tuple(grid for _ in inputs), UNKNOWN, True)
 
 
 # `torch.cat` refuses 0-dim tensors ("zero-dimensional tensor (at position 0) cannot be concatenated"),

@@ -3,7 +3,9 @@ import ast
 import re
 
 from ..context import file_context
-from ..context.load_callers import imported_project_modules, project_saves_cpu_state, run_by_device_choosing_importer
+from ..context.load_callers import (
+    imported_project_modules, project_saves_cpu_state, project_saves_from_chosen_gpu, run_by_device_choosing_importer,
+)
 from ..edits import insert_keyword, make_fix
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
@@ -44,7 +46,10 @@ class LoadWithoutMapLocation(Rule):
         accelerator: an unconditional `.cuda()`, `device = "cuda"`, no CPU fallback; where the program
         does that, a test of which GPU (`if args.gpu is not None:`) or a helper's `device` parameter
         is no CPU fallback), or when the load
-        runs only where there is one (`if torch.cuda.is_available():`, `if args.cuda:`), and when the
+        runs only where there is one (`if torch.cuda.is_available():`, `if args.cuda:`) unless the
+        project's own writer saves from a GPU the run picks (`.cuda(args.gpu)` and `torch.save` in one
+        body: its checkpoints may name a GPU this machine lacks; then a `map_location` dict that remaps
+        only the CUDA devices it names, `{"cuda:0": "cpu"}`, is reported too), and when the
         file was written earlier by the same run (the same path, variable or format template given
         to `torch.save` or to another writer such as `trainer.save_checkpoint(p)` or
         `open(p, "wb")`, a path under the run's or test's temporary directory, a path handed out
@@ -161,12 +166,15 @@ class LoadWithoutMapLocation(Rule):
     ]
 
     def on_call(self, ev, node, qual, method, recv, args, kwargs) -> None:
-        if qual != "torch.load" or "map_location" in kwargs or len(node.args) >= 2 or any(k.startswith("**") for k in kwargs):
+        if qual != "torch.load" or len(node.args) >= 2 or any(k.startswith("**") for k in kwargs):
+            return
+        partial = "map_location" in kwargs
+        if partial and not _remaps_only_cuda_devices(node):
             return
         how = _loads_weights(node, ev.current_stmt, ev.frame.func or ev.tree, ev.tree)
         if not how:
             return
-        ev.deferred.append((self.code, (node, device_variable_in_scope(ev), how == "entry")))
+        ev.deferred.append((self.code, (node, device_variable_in_scope(ev), how == "entry", partial)))
 
     def on_finish(self, ev) -> None:
         loads = [payload for code, payload in ev.deferred if code == self.code]
@@ -181,9 +189,11 @@ class LoadWithoutMapLocation(Rule):
         if ctx.cuda_only:
             return  # no machine without the GPU ever runs this program
         imported = None
-        for node, device_name, entry in loads:
-            if ctx.loads_own_checkpoint(node) or ctx.runs_only_with_accelerator(node):
+        for node, device_name, entry, partial in loads:
+            if ctx.loads_own_checkpoint(node):
                 continue
+            if (partial or ctx.runs_only_with_accelerator(node)) and not project_saves_from_chosen_gpu(ev):
+                continue  # (a GPU path, or a remap of the GPUs named: fine unless they may hold another GPU's tensors)
             if ctx.in_this_file(node):
                 if imported is None:
                     imported = imported_project_modules(ev)
@@ -191,11 +201,24 @@ class LoadWithoutMapLocation(Rule):
                     continue  # written earlier in the run by a helper of another project module
             if entry and project_saves_cpu_state(ev):
                 continue  # an entry of the project's own checkpoints, which it writes from the CPU
+            if partial:
+                ev.report(self, node, "this `map_location` remaps only the CUDA devices it names, and the project saves "
+                          "checkpoints from a GPU the run picks (`.cuda(<index>)`): one saved on another GPU fails to "
+                          "load on a machine without that GPU; map every storage with `map_location=<device>`")
+                continue
             location = device_name or '"cpu"'
             edit = insert_keyword(ev.src, node, f"map_location={location}")
             fix = make_fix(f"Add `map_location={location}`", False, edit) if edit else None
             ev.report(self, node, "`torch.load` restores tensors on the device they were saved from; without "
                       "`map_location` a GPU checkpoint fails on a machine without that GPU", [], fix)
+
+
+def _remaps_only_cuda_devices(load: ast.Call) -> bool:
+    """`map_location={"cuda:0": "cpu"}`: a dict whose keys are all CUDA device strings (a storage saved on
+    any other device is restored where it was saved)."""
+    given = next((k.value for k in load.keywords if k.arg == "map_location"), None)
+    return isinstance(given, ast.Dict) and bool(given.keys) and all(
+        isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value.startswith("cuda") for k in given.keys)
 
 
 _WEIGHTS = re.compile(r"model|ckpt|checkpoint|state_dict|weights|params|net\b", re.IGNORECASE)
