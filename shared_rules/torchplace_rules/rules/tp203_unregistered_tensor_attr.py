@@ -560,6 +560,6 @@ def _may_be_zero_dim(value) -> bool:
         first = value.args[0] if value.args else None
         return not isinstance(first, (ast.List, ast.Tuple, ast.ListComp))
     if name in ("zeros", "ones", "empty", "full", "rand", "randn"):
-        first = value.args[0] if value.args else None
+        first = value.args[0] if value.args else next((k.value for k in value.keywords if k.arg == "size"), None)
         return first is None or (isinstance(first, (ast.Tuple, ast.List)) and not first.elts)
     return name in ("sum", "mean", "max", "min", "norm", "item")
