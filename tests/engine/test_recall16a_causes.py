@@ -127,3 +127,11 @@ def test_a_factory_sized_by_keyword_has_that_rank():
     assert found(source, "TP203") == [(10, Severity.WARNING)]
     assert found(source.replace("torch.full(fill_value=0.0, size=(1000,))", "torch.full(size=(), fill_value=0.0)")
                  .replace("self.logvar[t]", "self.logvar"), "TP203") == []
+
+
+def test_forward_optional_state_annotated_a_tensor_keeps_its_tensor_meaning():
+    # `mask: Optional[torch.Tensor] = None` is a tensor on the module's device where it is used unguarded
+    # (test_device_flow's optional mask); the default path is read only for parameters not annotated so
+    source = RNN.replace("def forward(self, x, h=None):", "def forward(self, x, h: Optional[torch.Tensor] = None):")
+    source = source.replace("import torch\n", "from typing import Optional\n\nimport torch\n", 1)
+    assert found(source, "TP202") == []

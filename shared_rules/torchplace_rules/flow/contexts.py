@@ -183,10 +183,12 @@ def entry_parameter_value(ev, arg: ast.arg, default, cls, func) -> Value:
         ev.targets_accelerator = True
         return DeviceV(Dev("accel", "target", name, arg))
     if cls is not None and cls.is_module and func.name in MODULE_CALL_ENTRIES:
-        if isinstance(default, ast.Constant) and default.value is None:
-            return NONE  # optional state (`h=None`): the default path, a caller that passes none (None joins as the other value)
         if _annotated_tensor(arg.annotation) or (arg.annotation is None and default is None and not _NOT_A_TENSOR.search(name)):
             return TensorV(SELF_DEV, origin=arg)
+        if isinstance(default, ast.Constant) and default.value is None:
+            # optional state (`h=None`, not annotated a tensor): the default path, a caller that passes none
+            # (None joins as the value a branch gives it: `if h is None: h = torch.zeros(...)`)
+            return NONE
     elif cls is not None and cls.is_module and _annotated_tensor(arg.annotation):
         return TensorV(SELF_DEV, origin=arg)
     if name.endswith("loader") and arg.annotation is None and default is None:

@@ -26,7 +26,10 @@ class UnregisteredTensorAttr(Rule):
         tensor attributes created on the CPU in `__init__` (or in a method it calls,
         or from a CPU tensor a caller passes the constructor) and used in another
         method, plain lists, tuples and dicts of CPU tensors (reported where they
-        meet the module's tensors), and plain Python lists of submodules.
+        meet the module's tensors), and plain Python lists of submodules.  An
+        attribute `__init__` makes an `nn.Parameter` only under a flag that defaults
+        to False (`if learn_logvar: self.logvar = nn.Parameter(self.logvar)`) stays
+        plain in a default construction.
     """
     why_bad = """
         `model.to(device)` moves parameters, buffers and registered submodules -
