@@ -91,6 +91,18 @@ CASES = [
     ("plain-attr-does-not-move",
      "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.s = torch.ones(3)\n"
      "    def forward(self, x):\n        return x * self.s\nm = M().to(device)\ny = m(torch.ones(3, device=device))\n", True, "TP203"),
+    # made a Parameter only when a flag that defaults to False is set: a default construction keeps the plain
+    # tensor, which Module.to() leaves on the CPU (latent diffusion's `self.logvar`, `learn_logvar=False`)
+    ("plain-attr-made-a-parameter-only-under-an-unset-flag-does-not-move",
+     "class M(nn.Module):\n    def __init__(self, learn=False):\n        super().__init__()\n"
+     "        self.s = torch.full(fill_value=0.5, size=(3,))\n        if learn:\n            self.s = nn.Parameter(self.s)\n"
+     "    def forward(self, x):\n        return x * self.s\nm = M().to(device)\ny = m(torch.ones(3, device=device))\n",
+     True, "TP203"),
+    # forward's optional state made on the CPU when the caller passes none (an RNN's initial hidden state)
+    ("forward-optional-state-made-on-the-cpu-by-default",
+     "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(3, 3)\n"
+     "    def forward(self, x, h=None):\n        if h is None:\n            h = torch.zeros(2, 3)\n"
+     "        return self.fc(x) + h\nm = M().to(device)\ny = m(torch.ones(2, 3, device=device))\n", True, "TP202"),
     # a plain dict (or list, tuple) of tensors is never registered: Module.to() leaves them where they are,
     # even when the same tensors were registered as buffers (pytorch/pytorch#43815, #29807)
     ("plain-dict-of-tensors-does-not-move",

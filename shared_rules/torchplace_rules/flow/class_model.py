@@ -15,7 +15,7 @@ from .torch_api import (
 from .devices import CPU, SELF_DEV
 from .torch_placement import container_elements
 from .values import NONE, UNKNOWN, ClassV, DeviceV, DictV, ModuleV, ObjectV, QualV, SeqV, TensorV, Value, map_leaves
-from ..syntax_nodes import calls_and_assignments, own_nodes
+from ..syntax_nodes import access_path, calls_and_assignments, own_nodes
 
 MOVE_METHODS = {"to", "cuda", "cpu", "type_as", "type"}
 _HOST_USES = {"cpu", "tolist", "item", "numpy", "to", "cuda"}  # what forward may do with a CPU input itself
@@ -613,6 +613,7 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
         empty_lists.update(part.empty_lists)
     relevant.sort(key=lambda n: (n.lineno, n.col_offset))  # stable: ties keep the walk's order
     guards, unguarded = _none_guarded(init), set()
+    off_by_default, kept_plain = _off_by_default(init), set()
     params = {a.arg for a in init.args.args[1:] + init.args.kwonlyargs}
     aliases = set()  # self.<attr> = <a parameter of __init__>
     for node in relevant:
@@ -623,6 +624,8 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
                     key = node.args[0]
                     if isinstance(key, ast.Constant) and isinstance(key.value, str):
                         (info.buffers if node.func.attr == "register_buffer" else info.params).add(key.value)
+                        if key.value in kept_plain:  # (`else: self.register_buffer(...)` after a flag's Parameter)
+                            info.plain_tensors.pop(key.value, None)
                         _note_guard(info, key.value, guards.get(id(node)), unguarded)
                 elif node.func.attr in ("to", "cuda"):
                     info.moves_self = True
@@ -662,6 +665,9 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
             info.plain_tensors.pop(name, None)
             continue
         kind = _classify(value, analyzer)
+        if kind == "param" and name in info.plain_tensors and id(node) in off_by_default:
+            kept_plain.add(name)
+            continue  # `if learn: self.t = nn.Parameter(self.t)` with `learn=False`: by default `self.t` stays plain
         if kind in ("param", "buffer", "module"):
             # `self.layers = nn.ModuleList(self.layers)`: the later registration wins.
             info.plain_module_lists.pop(name, None)
@@ -730,12 +736,17 @@ def _none_guarded(init) -> dict:
     return known
 
 
-def _find_none_guards(init) -> dict:
+def _constant_defaults(init, values: tuple) -> set:
+    """The parameters of `__init__` whose default is one of the constants `values`."""
     a = init.args
     positional = a.posonlyargs + a.args
     defaults = dict(zip([p.arg for p in positional[len(positional) - len(a.defaults):]], a.defaults))
     defaults.update((p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)
-    optional = {n for n, d in defaults.items() if isinstance(d, ast.Constant) and d.value is None}
+    return {n for n, d in defaults.items() if d.__class__ is ast.Constant and any(d.value is v for v in values)}
+
+
+def _find_none_guards(init) -> dict:
+    optional = _constant_defaults(init, (None,))
     guards = {}
     if not optional:
         return guards  # no parameter defaults to None: nothing to guard, no walk
@@ -748,6 +759,47 @@ def _find_none_guards(init) -> dict:
                 for inner in own_nodes(stmt):
                     guards.setdefault(id(inner), test.left.id)
     return guards
+
+
+def _off_by_default(init) -> frozenset:
+    """id(node) of the nodes in the `if flag:` / `if self.flag:` blocks of `__init__` whose flag is an
+    argument of `__init__` defaulting to False or None (`learn_logvar=False`; `self.flag = flag` set
+    before) and never set otherwise: what a default construction never runs.  Memoised on the node."""
+    if "_tp_off_by_default" not in init.__dict__:
+        init._tp_off_by_default = _find_off_by_default(init)
+    return init._tp_off_by_default
+
+
+def _find_off_by_default(init) -> frozenset:
+    flags = _constant_defaults(init, (False, None))
+    if not flags:
+        return frozenset()
+    copies = {}  # self.<attr> = <flag>, in `__init__`'s own statements: attr -> flag
+    for stmt in init.body:
+        if stmt.__class__ is ast.Assign and len(stmt.targets) == 1 and stmt.value.__class__ is ast.Name \
+                and stmt.value.id in flags and _self_attr(stmt.targets[0]) is not None:
+            copies[stmt.targets[0].attr] = stmt.value.id
+    found = set()
+    for node in own_nodes(init):
+        if node.__class__ is not ast.If:
+            continue
+        test = node.test
+        flag = test.id if test.__class__ is ast.Name else copies.get(_self_attr(test)) if test.__class__ is ast.Attribute else None
+        if flag in flags and not _reassigned(init, flag, copies):
+            for stmt in node.body:
+                found.update(id(inner) for inner in own_nodes(stmt))
+    return frozenset(found)
+
+
+def _reassigned(init, flag: str, copies: dict) -> bool:
+    """Is the flag (or its `self.` copy) assigned anywhere in `__init__` but the copy itself?"""
+    names = {flag} | {f"self.{attr}" for attr, f in copies.items() if f == flag}
+    count = 0
+    for node in own_nodes(init):
+        if node.__class__ in (ast.Assign, ast.AugAssign, ast.AnnAssign):
+            targets = node.targets if node.__class__ is ast.Assign else [node.target]
+            count += sum(1 for t in targets if access_path(t) in names)
+    return count > sum(1 for f in copies.values() if f == flag)
 
 
 def _note_guard(info: ClassInfo, name: str, guard: Optional[str], unguarded: set) -> None:
@@ -803,12 +855,12 @@ def _module_has_params(value: ast.AST, analyzer, depth: int = 0) -> bool:
 
 
 def _rank_hint(value: ast.AST) -> Optional[int]:
-    if isinstance(value, ast.Call) and value.args:
+    if isinstance(value, ast.Call):
         func = value.func
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
         if name in TORCH_FACTORIES and name not in ("tensor", "as_tensor"):
-            return factory_rank(value, name)  # `torch.full((1, 1, 1), v)`: 3
-        if name in ("tensor", "as_tensor", "scalar_tensor"):
+            return factory_rank(value, name)  # `torch.full((1, 1, 1), v)`, `torch.full(size=(n,), fill_value=v)`
+        if name in ("tensor", "as_tensor", "scalar_tensor") and value.args:
             first = value.args[0]
             if isinstance(first, ast.Constant) and isinstance(first.value, (int, float, bool)):
                 return 0

@@ -185,6 +185,10 @@ def entry_parameter_value(ev, arg: ast.arg, default, cls, func) -> Value:
     if cls is not None and cls.is_module and func.name in MODULE_CALL_ENTRIES:
         if _annotated_tensor(arg.annotation) or (arg.annotation is None and default is None and not _NOT_A_TENSOR.search(name)):
             return TensorV(SELF_DEV, origin=arg)
+        if isinstance(default, ast.Constant) and default.value is None:
+            # optional state (`h=None`, not annotated a tensor): the default path, a caller that passes none
+            # (None joins as the value a branch gives it: `if h is None: h = torch.zeros(...)`)
+            return NONE
     elif cls is not None and cls.is_module and _annotated_tensor(arg.annotation):
         return TensorV(SELF_DEV, origin=arg)
     if name.endswith("loader") and arg.annotation is None and default is None:

@@ -122,8 +122,9 @@ def factory_rank(node: ast.Call, name: str) -> Optional[int]:
             return len(args)
         size = next((k.value for k in node.keywords if k.arg == "size"), None)
         return len(size.elts) if isinstance(size, (ast.Tuple, ast.List)) else None
-    if kind == "first" and args and isinstance(args[0], (ast.Tuple, ast.List)):
-        return len(args[0].elts)
+    if kind == "first":
+        size = args[0] if args else next((k.value for k in node.keywords if k.arg == "size"), None)
+        return len(size.elts) if isinstance(size, (ast.Tuple, ast.List)) else None
     if kind == "randint":
         size = next((a for a in args if isinstance(a, (ast.Tuple, ast.List))), None)
         size = size or next((k.value for k in node.keywords if k.arg == "size"), None)

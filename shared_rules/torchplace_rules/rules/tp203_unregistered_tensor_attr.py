@@ -26,7 +26,10 @@ class UnregisteredTensorAttr(Rule):
         tensor attributes created on the CPU in `__init__` (or in a method it calls,
         or from a CPU tensor a caller passes the constructor) and used in another
         method, plain lists, tuples and dicts of CPU tensors (reported where they
-        meet the module's tensors), and plain Python lists of submodules.
+        meet the module's tensors), and plain Python lists of submodules.  An
+        attribute `__init__` makes an `nn.Parameter` only under a flag that defaults
+        to False (`if learn_logvar: self.logvar = nn.Parameter(self.logvar)`) stays
+        plain in a default construction.
     """
     why_bad = """
         `model.to(device)` moves parameters, buffers and registered submodules -
@@ -560,6 +563,6 @@ def _may_be_zero_dim(value) -> bool:
         first = value.args[0] if value.args else None
         return not isinstance(first, (ast.List, ast.Tuple, ast.ListComp))
     if name in ("zeros", "ones", "empty", "full", "rand", "randn"):
-        first = value.args[0] if value.args else None
+        first = value.args[0] if value.args else next((k.value for k in value.keywords if k.arg == "size"), None)
         return first is None or (isinstance(first, (ast.Tuple, ast.List)) and not first.elts)
     return name in ("sum", "mean", "max", "min", "norm", "item")
