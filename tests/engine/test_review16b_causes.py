@@ -61,3 +61,162 @@ def test_y1_real_syntax_errors_stay_tp001(text):
 
 def test_y1_type_as_a_name_is_left_alone():
     assert without_type_params("type = 3\nx = type(3)\n") is None
+
+
+# Y2: a buffer-only module whose forward hands its buffer to a function (or method) that moves it to the input.
+FILTER = """\
+    import torch.nn.functional as F
+
+
+    def filter2d(inp, kernel):
+        k = kernel.flip((-2, -1))[None, None].to(device=inp.device, dtype=inp.dtype)
+        return F.conv2d(inp, k.expand(inp.shape[1], 1, -1, -1), groups=inp.shape[1])
+
+
+    class BoxBlur(nn.Module):
+        def __init__(self, k):
+            super().__init__()
+            self.register_buffer("kernel", torch.ones(k, k) / (k * k))
+
+        def forward(self, inp):
+            return filter2d(inp, self.kernel)
+
+
+    data = torch.rand(1, 1, 10, 10, device="cuda")
+    out = BoxBlur(3)(data)
+"""
+
+METHOD = """\
+    class Smooth(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("weights", torch.ones(3) / 3)
+
+        def forward(self, x):
+            return self._apply_weights(x, weights=self.weights)
+
+        def _apply_weights(self, x, weights):
+            w = weights.to(x.device)
+            return x * w
+
+
+    y = Smooth()(torch.rand(2, 3, device="cuda"))
+"""
+
+
+@pytest.mark.parametrize("body", [FILTER, METHOD], ids=["function", "method"])
+def test_y2_buffer_moved_by_the_function_forward_hands_it_to(body):
+    assert_findings(H, body, set())
+
+
+@pytest.mark.parametrize("body, line", [
+    (FILTER.replace(".to(device=inp.device, dtype=inp.dtype)", ""), 19),
+    (METHOD.replace("weights.to(x.device)", "weights * 1"), 14),
+], ids=["function", "method"])
+def test_y2_twin_callee_that_does_not_move_it_is_still_reported(body, line):
+    assert_findings(H, body, {(line, "TP102")})
+
+
+BLUR_PKG = {
+    "pkg/__init__.py": "",
+    "pkg/filters/__init__.py": "from .blur import BoxBlur\n",
+    "pkg/filters/filter.py": (
+        "import torch.nn.functional as F\n\n\n"
+        "def filter2d(inp, kernel):\n"
+        "    k = kernel[None, None].to(device=inp.device, dtype=inp.dtype)\n"
+        "    return F.conv2d(inp, k.expand(inp.shape[1], 1, -1, -1), groups=inp.shape[1])\n"),
+    "pkg/filters/blur.py": (
+        "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\nfrom .filter import filter2d\n\n\n"
+        "class BoxBlur(nn.Module):\n"
+        "    def __init__(self, k):\n"
+        "        super().__init__()\n"
+        "        self.register_buffer('kernel', torch.ones(k, k) / (k * k))\n\n"
+        "    def forward(self, inp):\n"
+        "        return filter2d(inp, self.kernel)\n"),
+    "main.py": (
+        "import torch\nfrom pkg.filters import BoxBlur\n\n"
+        "data = torch.rand(1, 1, 10, 10, device='cuda')\n"
+        "out = BoxBlur(3)(data)\n"),
+}
+
+
+@pytest.mark.parametrize("forward, expected", [
+    ("filter2d(inp, self.kernel)", []),  # imported deeper than cross-file reads: unknown, no evidence
+    ("F.conv2d(inp, self.kernel[None, None])", [(5, "TP102")]),  # used unmoved by a torch function: reported
+], ids=["unknown-function", "twin-torch-function"])
+def test_y2_buffer_handed_to_a_function_imported_too_deep_to_read(tmp_path, forward, expected):
+    from torchplace_rules import Config, check_path
+    from torchplace_rules.project_index import ProjectIndex
+
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    for name, text in BLUR_PKG.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text.replace("filter2d(inp, self.kernel)\n", forward + "\n")
+                                     if name.endswith("blur.py") else text)
+    got = [(f.span.start_line + 1, f.code)
+           for f in check_path(tmp_path / "main.py", Config(), project=ProjectIndex(tmp_path)) if f.code.startswith("TP1")]
+    assert got == expected
+
+
+# Y3: a buffer-only module built from a tensor argument, through a local name and a base class's __init__.
+FROM_REFERENCE = """\
+    def normalize(signal, eps):
+        return (signal - signal.min()) / (signal.max() - signal.min() + eps)
+
+
+    class Base(nn.Module):
+        def __init__(self, reference_signal, num_bins=8):
+            super().__init__()
+            signal = reference_signal
+            self.register_buffer("signal", normalize(signal, 1e-6))
+            self.bins = torch.arange(num_bins, device=self.signal.device)
+
+        def forward(self, other):
+            return (self.bins.unsqueeze(-1) - self.signal.unsqueeze(-2)).abs().mean() + other.mean()
+
+
+    class FromRef(Base):
+        def __init__(self, reference_signal, num_bins=8):
+            super().__init__(self.arrange(reference_signal), num_bins)
+
+        @staticmethod
+        def arrange(t):
+            return t.flatten(1)
+
+
+    pred = torch.rand(2, 3, device="cuda")
+    target = torch.rand(2, 3, device="cuda")
+    loss = {cls}({target})(pred)
+"""
+
+
+@pytest.mark.parametrize("cls", ["Base", "FromRef"])
+def test_y3_buffers_made_from_a_tensor_argument_are_where_it_is(cls):
+    assert_findings(H, FROM_REFERENCE.format(cls=cls, target="target"), set())
+
+
+@pytest.mark.parametrize("cls", ["Base", "FromRef"])
+def test_y3_twin_built_from_a_cpu_tensor_is_still_reported(cls):
+    assert_findings(H, FROM_REFERENCE.format(cls=cls, target="target.cpu()"), {(27, "TP102")})
+
+
+# Y8: `torch.load` without map_location in the `else` of `if not torch.cuda.is_available():`.
+GUARDED_LOAD = """\
+    def load_dict_from_checkpoint(ckpt_path):
+        if {test}:
+            ckpt_dict = torch.load(ckpt_path, map_location=lambda storage, loc: storage, weights_only=False)
+        else:
+            ckpt_dict = torch.load(ckpt_path, weights_only=False)
+        return ckpt_dict
+
+
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+"""
+
+
+def test_y8_load_in_the_else_of_a_negated_cuda_test_runs_only_with_cuda():
+    assert_findings(H, GUARDED_LOAD.format(test="not torch.cuda.is_available()"), set())
+
+
+def test_y8_twin_load_in_the_else_of_another_test_runs_on_the_cpu():
+    assert_findings(H, GUARDED_LOAD.format(test="ckpt_path.endswith('.pt')"), {(5, "TP204")})
