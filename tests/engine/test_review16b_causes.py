@@ -220,3 +220,52 @@ def test_y8_load_in_the_else_of_a_negated_cuda_test_runs_only_with_cuda():
 
 def test_y8_twin_load_in_the_else_of_another_test_runs_on_the_cpu():
     assert_findings(H, GUARDED_LOAD.format(test="ckpt_path.endswith('.pt')"), {(5, "TP204")})
+
+
+# Y4: `nn.Sequential(*mods)` of modules the analysis cannot see holds weights of unknown placement.
+SEQUENTIAL_OF_PARAMETER = """\
+    def run(mods, device):
+        seq = nn.Sequential({members})
+        x = torch.randn(2, 3, device=device)
+        return seq(x)
+"""
+
+
+def test_y4_sequential_of_unknown_modules_is_at_an_unknown_place():
+    assert_findings(H, SEQUENTIAL_OF_PARAMETER.format(members="*mods"), set())
+
+
+def test_y4_twin_a_known_cpu_layer_among_them_is_still_reported():
+    assert_findings(H, SEQUENTIAL_OF_PARAMETER.format(members="nn.Linear(3, 3), *mods"), {(4, "TP102")})
+
+
+# Y6: a helper method that only `__init__` calls runs before the module can be moved (TP202).
+ROPE = """\
+    class Rope(nn.Module):
+        def __init__(self, dim, max_len=16):
+            super().__init__()
+            inv_freq = 1.0 / (10000 ** (torch.arange(0, dim, 2).float() / dim))
+            self.register_buffer("inv_freq", inv_freq, persistent=False)
+            self._precompute(max_len)
+
+        def _precompute(self, n):
+            t = torch.arange(n, dtype=self.inv_freq.dtype)
+            freqs = torch.outer(t, self.inv_freq)
+            self.register_buffer("cos_cached", freqs.cos(), persistent=False)
+
+        def forward(self, q):{extra}
+            return q * self.cos_cached[: q.shape[-2]]
+
+
+    model = Rope(8).cuda()
+    y = model(torch.randn(2, 16, 4, device="cuda"))
+"""
+
+
+def test_y6_helper_called_only_from_init_runs_before_any_move():
+    assert_findings(H, ROPE.format(extra=""), set())
+
+
+def test_y6_twin_helper_also_called_from_forward_is_reported():
+    extra = "\n            if q.shape[-2] > self.cos_cached.shape[0]:\n                self._precompute(q.shape[-2])"
+    assert_findings(H, ROPE.format(extra=extra), {(9, "TP202")})
