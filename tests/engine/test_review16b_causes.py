@@ -266,6 +266,39 @@ def test_y6_helper_called_only_from_init_runs_before_any_move():
     assert_findings(H, ROPE.format(extra=""), set())
 
 
+def test_y6_twin_reset_parameters_is_called_by_pytorch_on_a_gpu_module():
+    """Meta-device initialisation (FSDP, Lightning's `empty_init`) calls `reset_parameters` after
+    `to_empty(device="cuda")`: only-from-`__init__` in the project does not mean before any move."""
+    assert_findings(H, ROPE.format(extra="").replace("_precompute", "reset_parameters"), {(9, "TP202")})
+
+
 def test_y6_twin_helper_also_called_from_forward_is_reported():
     extra = "\n            if q.shape[-2] > self.cos_cached.shape[0]:\n                self._precompute(q.shape[-2])"
     assert_findings(H, ROPE.format(extra=extra), {(9, "TP202")})
+
+
+# Y7: modules hidden in a plain list on purpose, put back moved where they are used (TP203).
+FROZEN = """\
+    class Frozen(nn.Module):
+        def __init__(self):
+            super().__init__()
+            backbone = nn.Linear(4, 4).eval()
+            self.backbone = [backbone]  # hidden from DDP and the optimizer
+
+        def forward(self, x):{move}
+            with torch.inference_mode():
+                return self.backbone[0](x)
+
+
+    m = Frozen().cuda()
+    y = m(torch.randn(2, 4, device="cuda"))
+"""
+
+
+def test_y7_list_whose_module_is_moved_back_where_used_is_deliberate():
+    move = "\n            if self.backbone[0].weight.device != x.device:\n                self.backbone[0] = self.backbone[0].to(x.device)"
+    assert_findings(H, FROZEN.format(move=move), set())
+
+
+def test_y7_twin_list_never_moved_is_reported():
+    assert_findings(H, FROZEN.format(move=""), {(5, "TP203")})

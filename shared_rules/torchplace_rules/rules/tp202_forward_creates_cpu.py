@@ -100,7 +100,8 @@ class ForwardCreatesCpu(Rule):
         init = ev.frame.cls.methods.get("__init__")
         if func.name == "__init__" or init is not None and id(init) in ev.active_calls:
             return  # while the module is built its tensors are where they were created, not yet moved
-        if init is not None and _called_only_from(init, func.name, ev.frame.cls.node, ev.tree):
+        if init is not None and func.name not in _CALLED_BY_PYTORCH \
+                and _called_only_from(init, func.name, ev.frame.cls.node, ev.tree):
             return  # (a helper only `__init__` calls, `self._precompute_cache(n)`: it too runs before any move)
         func = _made_in(ev.frame.cls, c.cpu.factory) or func  # (a method of the module that called this one)
         # Reported at the end: whether this module ever reaches an accelerator depends on the whole file.
@@ -134,6 +135,12 @@ def _on_self(call) -> bool:
     what the same module's method passed, known in that method."""
     return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
         and isinstance(call.func.value, ast.Name) and call.func.value.id == "self"
+
+
+#: methods PyTorch itself calls on a module that may already be on a GPU: `reset_parameters` after
+#: `to_empty(device=...)` in meta-device initialisation (FSDP's `_materialize_meta_module`, Lightning's
+#: `empty_init`), whatever the project's own callers are (review15a's V4)
+_CALLED_BY_PYTORCH = frozenset({"reset_parameters"})
 
 
 def _called_only_from(init, name: str, class_node, tree) -> bool:
