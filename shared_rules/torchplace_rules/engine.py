@@ -10,6 +10,7 @@ from .analysis_memo import AnalysisMemo
 from .config import Config
 from .context.expected_errors import expected_error_lines, inside, may_expect_errors
 from .model import EngineError, Finding, Severity, Span
+from .newer_syntax import without_type_params
 from .rules import ACTIVE_RULES, SYNTAX_ERROR
 from .flow.cross_file import GuardedSource
 from .source_text import SourceText
@@ -48,6 +49,14 @@ def _check(text, path, config, errors, project, memo) -> list[Finding]:
         else:
             tree = ast.parse(text, filename=path or "<unknown>")
     except SyntaxError as exc:
+        rewritten = without_type_params(text)
+        if rewritten is not None:  # Python 3.12 syntax on an older interpreter: valid code
+            try:
+                ast.parse(rewritten)
+            except SyntaxError:
+                pass
+            else:
+                return _check(rewritten, path, config, errors, project, memo)
         line = max((exc.lineno or 1) - 1, 0)
         col = max((exc.offset or 1) - 1, 0)
         return _syntax_finding(f"syntax error: {exc.msg}", line, col, config, path, text)

@@ -450,6 +450,30 @@ CASES = [
      "feat = torch.ones(4, 5, device=device)\n"
      "ys, xs = torch.meshgrid(torch.arange(4, device=device), torch.arange(5, device=device), indexing='ij')\n"
      "y = feat + xs\n", False, None),
+    # Y2 (review16b): a buffer-only module whose forward hands the buffer to a function that moves it to the
+    # input (`kernel.to(device=x.device)`) runs on a CUDA input; the same function without the move raises
+    ("buffer-moved-by-the-function-forward-hands-it-to",
+     "def filt(x, k):\n    return x * k.to(device=x.device, dtype=x.dtype)\n"
+     "class Blur(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+     "        self.register_buffer('kernel', torch.ones(4))\n    def forward(self, x):\n        return filt(x, self.kernel)\n"
+     "y = Blur()(torch.ones(2, 4, device=device))\n", False, None),
+    ("buffer-handed-to-a-function-that-does-not-move-it",
+     "def filt(x, k):\n    return x * k\n"
+     "class Blur(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+     "        self.register_buffer('kernel', torch.ones(4))\n    def forward(self, x):\n        return filt(x, self.kernel)\n"
+     "y = Blur()(torch.ones(2, 4, device=device))\n", True, "TP102"),
+    # Y3 (review16b): `register_buffer` keeps the tensor it is given where it is: a module built from a CUDA
+    # tensor (through a local name and a base class's `__init__`) holds CUDA state without any `.to()`
+    ("buffer-registered-from-a-device-tensor-argument",
+     "class Base(nn.Module):\n    def __init__(self, ref):\n        super().__init__()\n        s = ref.flatten(1)\n"
+     "        self.register_buffer('signal', s)\n    def forward(self, x):\n        return self.signal - x\n"
+     "class FromRef(Base):\n    def __init__(self, ref):\n        super().__init__(ref * 2)\n"
+     "t = torch.ones(2, 3, device=device)\ny = FromRef(t)(torch.ones(2, 3, device=device))\n", False, None),
+    ("buffer-registered-from-a-cpu-tensor-argument",
+     "class Base(nn.Module):\n    def __init__(self, ref):\n        super().__init__()\n        s = ref.flatten(1)\n"
+     "        self.register_buffer('signal', s)\n    def forward(self, x):\n        return self.signal - x\n"
+     "class FromRef(Base):\n    def __init__(self, ref):\n        super().__init__(ref * 2)\n"
+     "t = torch.ones(2, 3)\ny = FromRef(t)(torch.ones(2, 3, device=device))\n", True, "TP102"),
 ]
 # Advanced indexing with CPU indices is allowed on CUDA, but FakeTensorMode in a
 # CPU build cannot run it; the engine side is still checked.

@@ -49,10 +49,14 @@ def under_device_guard(parents: dict, node: ast.AST) -> bool:
 
 def runs_only_with_accelerator(parents: dict, node: ast.AST) -> bool:
     """Is `node` in the branch taken only when an accelerator is there (`if torch.cuda.is_available():`,
-    `if args.cuda:`, `if device.type == "cuda":`)?  Tests that negate or name the CPU are not read."""
+    `if args.cuda:`, `if device.type == "cuda":`), or in the `else` of its negation (`if not
+    torch.cuda.is_available(): ... else: <node>`)?  Other tests that negate or name the CPU are not read."""
     child = node
     for parent in ancestors(parents, node):
         if isinstance(parent, (ast.If, ast.IfExp)) and _in_body(parent, child) and _asserts_accelerator(parent.test):
+            return True
+        if isinstance(parent, (ast.If, ast.IfExp)) and _in_orelse(parent, child) and parent.test.__class__ is ast.UnaryOp \
+                and parent.test.op.__class__ is ast.Not and _asserts_accelerator(parent.test.operand):
             return True
         if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             return False
@@ -133,6 +137,10 @@ def needs_a_guarded_wrapper(parents: dict, bindings: dict, node: ast.AST) -> boo
 
 def _in_body(branch, child) -> bool:
     return child is branch.body or (isinstance(branch.body, list) and any(s is child for s in branch.body))
+
+
+def _in_orelse(branch, child) -> bool:
+    return child is branch.orelse or (isinstance(branch.orelse, list) and any(s is child for s in branch.orelse))
 
 
 def _asserts_accelerator(test: ast.AST) -> bool:

@@ -361,7 +361,7 @@ def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
     if module.torch_layer and not module.has_params:  # a loss, pooling, an activation: runs where its input is
         return stateless_module_output(ev, node, args)
     if module.dev is not None and module.dev.is_cpu and not _has_cpu_tensor(args, kwargs):
-        if buffers_only(module):
+        if buffers_only(module, ev):
             # Its forward decides: a buffer may be moved to the input there (`self.w.to(x)`), or be 0-dim.
             followed = follow_forward(ev, node, module, args, kwargs)
             if followed is not None:

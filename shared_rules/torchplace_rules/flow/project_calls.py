@@ -384,7 +384,7 @@ def instantiate(ev, node: ast.Call, cls: ClassV) -> Value:
     if device_parameter(info, ev) is not None:  # Net(device=device): its layers are built there
         dev = _argument_device(ev, node, info, args, kwargs)
     else:  # a device argument not followed to the layers, or modules held: unknown, not the default
-        dev = constructor_device(node, _init_of(info), args, kwargs, dev)
+        dev = constructor_device(node, _init_of(info), args, kwargs, dev, info)
     if info.moves_parts or copies_module_argument(node, _init_of(info), args, kwargs):
         # `self.lin.to(dev)` in `__init__`, or a deep copy of a module passed in (`self.module =
         # deepcopy(model)`): where its parts are, as this call's `__init__` left them, when they agree

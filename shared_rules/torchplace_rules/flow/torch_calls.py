@@ -464,6 +464,10 @@ def layer(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
             dev = child_devs.pop()
         elif children and len(child_devs) > 1:
             dev = None
+        elif len(children) < len(members) and not any(c.has_params for c in children):
+            # (`nn.Sequential(*mods)` of a parameter: the weights it may hold are where their modules were
+            # made, which is not known; no known member shows the default device either)
+            dev = None
         items = None
         if children and len(children) == len(members):
             items = children[0]

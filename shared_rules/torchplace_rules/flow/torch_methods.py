@@ -14,13 +14,14 @@ from typing import Optional
 
 from . import operators
 from . import torch_api as api
+from .cross_file import resolved
 from .devices import ACCEL_KIND, CPU, CPU_KIND, RUNTIME, SELF_KIND, Dev, devices_conflict, mac_conflict
 from .events import Conflict
 from .ranks import FIXED_RANK, RETURN_FIELDS, SAME_RANK, method_rank, tuple_value
 from .state import follow_move, forget_aliases, held_values
 from .torch_calls import dtype_of, kw_device
 from .values import (
-    NONE, NUMBER, IntV, Number, UNKNOWN, BatchV, DeviceV, DictV, ItemsV, ModuleV, NumpyV, ParamsV, PlacedV, QualV, SeqV, TensorV, TextV, Value,
+    NONE, NUMBER, IntV, Number, UNKNOWN, BatchV, DeviceV, DictV, FuncV, ItemsV, ModuleV, NumpyV, ParamsV, PlacedV, QualV, SeqV, TensorV, TextV, Value,
     join_members,
 )
 
@@ -281,10 +282,12 @@ _KEEPS_PLACE = frozenset({"load_state_dict", "zero_grad", "modules", "named_modu
                           "register_full_backward_hook", "forward", "extra_repr", "get_submodule", "get_parameter"})
 
 
-def buffers_only(module: "ModuleV") -> bool:
+def buffers_only(module: "ModuleV", ev=None) -> bool:
     """A module class of the project whose only state is buffers, which its `forward` moves where it
-    uses them (`self.w.to(x)`: MONAI's losses): the call is no evidence, `forward` is followed and
-    decides (a buffer it uses unmoved still makes the call a TP102)."""
+    uses them (`self.w.to(x)`: MONAI's losses), or hands to a function or method that moves them
+    (`filter2d(x, self.kernel)` doing `kernel.to(x.device)`: kornia's filters; found with `ev`): the call
+    is no evidence, `forward` is followed and decides (a buffer it uses unmoved still makes the call a
+    TP102)."""
     info = module.cls
     if info is None or module.torch_layer or not info.buffers or info.params or any(info.submodules.values()):
         return False
@@ -293,10 +296,55 @@ def buffers_only(module: "ModuleV") -> bool:
         forward = info.methods.get("forward")
         known = info._tp_forward_moves_buffer = forward is not None and any(
             isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _BUFFER_MOVES
-            and isinstance(n.func.value, ast.Attribute) and n.func.value.attr in info.buffers
-            and isinstance(n.func.value.value, ast.Name) and n.func.value.value.id == "self"
-            for n in ast.walk(forward))
-    return known
+            and _own_buffer(n.func.value, info) for n in ast.walk(forward))
+    if known or ev is None:
+        return known
+    handed = info.__dict__.get("_tp_forward_hands_buffer_to_a_move")
+    if handed is None:
+        forward = info.methods.get("forward")
+        handed = info._tp_forward_hands_buffer_to_a_move = forward is not None and any(
+            _moved_by_callee(ev, n, info) for n in ast.walk(forward) if n.__class__ is ast.Call)
+    return handed
+
+
+def _own_buffer(node: ast.AST, info) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr in info.buffers and isinstance(node.value, ast.Name) \
+        and node.value.id == "self"
+
+
+def _moved_by_callee(ev, call: ast.Call, info) -> bool:
+    """`f(..., self.buf, ...)` or `self.m(..., self.buf, ...)` where the function or method moves the
+    parameter the buffer binds (`p.to(...)`, `p.flip(-1)[None].to(device=x.device)`, `.cuda()`, `.type_as()`),
+    or where `f` is a name bound to what the analysis cannot read (an import resolved no deeper than the
+    cross-file depth): what it does with the buffer is unknown, so the call is no evidence either."""
+    callee, skip = None, 0
+    func = call.func
+    if func.__class__ is ast.Name:
+        env = info.home.env if info.home is not None else ev.own_env
+        value = resolved(ev, env.get(func.id)) if env is not None else None
+        if value is UNKNOWN:
+            return any(_own_buffer(a, info) for a in call.args) or any(_own_buffer(k.value, info) for k in call.keywords)
+        if value.__class__ is FuncV and value.owner is None and isinstance(value.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            callee = value.node
+    elif func.__class__ is ast.Attribute and func.value.__class__ is ast.Name and func.value.id == "self":
+        callee = info.methods.get(func.attr)
+        skip = 0 if callee is None or any(isinstance(d, ast.Name) and d.id == "staticmethod"
+                                          for d in callee.decorator_list) else 1
+    if callee is None:
+        return False
+    positional = [a.arg for a in callee.args.posonlyargs + callee.args.args][skip:]
+    params = [positional[i] for i, a in enumerate(call.args) if i < len(positional) and _own_buffer(a, info)]
+    params += [k.arg for k in call.keywords if k.arg is not None and _own_buffer(k.value, info)]
+    return bool(params) and any(
+        n.__class__ is ast.Call and n.func.__class__ is ast.Attribute and n.func.attr in _BUFFER_MOVES
+        and _root_name(n.func.value) in params for n in ast.walk(callee))
+
+
+def _root_name(node: ast.AST) -> Optional[str]:
+    """The name a chain of methods, indexing and attributes starts from (`k.flip(0)[:, None]` -> `k`)."""
+    while node.__class__ in (ast.Subscript, ast.Call, ast.Attribute):
+        node = node.value if node.__class__ is not ast.Call else node.func
+    return node.id if node.__class__ is ast.Name else None
 
 
 _BUFFER_MOVES = frozenset({"to", "cuda", "type_as"})
@@ -320,7 +368,7 @@ def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwar
         module = replace(module, dev=ev.frame.self_dev)
     host = module.cls.host_inputs() if module.cls is not None and not module.torch_layer else ()
     keys = list(range(len(args))) + list(kwargs)
-    if module.dev is not None and module.has_params and not buffers_only(module):
+    if module.dev is not None and module.has_params and not buffers_only(module, ev):
         for key, value, arg in zip(keys, list(args) + list(kwargs.values()), arg_nodes):
             if key in host or (host and isinstance(arg, ast.Starred)):
                 continue  # forward reads it on the host (lengths) or moves it itself

@@ -20,15 +20,16 @@ DEVICE_PARAMETERS = ("device",)
 
 
 def constructor_device(node: ast.Call, init: Optional[ast.FunctionDef], args: list, kwargs: dict,
-                       dev: Optional[Dev]) -> Optional[Dev]:
+                       dev: Optional[Dev], info=None) -> Optional[Dev]:
     """The device of `Cls(..., device=d)` when the class's own summary placed it at `dev` without
     following `d`: `dev` when no device is passed (or None, or `dev` itself), else unknown.  So too
     for modules passed in (`Wrapper(encoder)`, `{name: module}`): the instance holds them, so it is
-    only at `dev` when they are."""
+    only at `dev` when they are.  `info`: the class, whose bases' `__init__` a `super().__init__(...)`
+    hands the arguments to."""
     if dev is not None and any(_held_module_elsewhere(v, dev) for v in list(args) + list(kwargs.values())) \
             and any(_held_module_elsewhere(v, dev) for v in _maybe_held(node, init, args, kwargs)):
         return None
-    if dev is not None and init is not None and _wraps_tensor_elsewhere(node, init, args, kwargs, dev):
+    if dev is not None and init is not None and _wraps_tensor_elsewhere(node, init, args, kwargs, dev, info):
         return None
     passed = _device_argument(node, init, args, kwargs)
     if passed is None or dev is None:
@@ -99,10 +100,13 @@ def _held_module_elsewhere(value: Value, dev: Dev) -> bool:
     return any(isinstance(v, ModuleV) and v.dev != dev for v in (value, elem, *items))
 
 
-def _wraps_tensor_elsewhere(node: ast.Call, init: ast.FunctionDef, args: list, kwargs: dict, dev: Dev) -> bool:
+def _wraps_tensor_elsewhere(node: ast.Call, init: ast.FunctionDef, args: list, kwargs: dict, dev: Dev,
+                            info=None) -> bool:
     """Does `__init__` make a parameter or buffer of a tensor argument that is not at `dev`
-    (`self.weight = nn.Parameter(weight.detach().clone())`, `self.register_buffer("t", t)`)?  The
-    instance then holds that tensor where it is (a clone stays on its tensor's device)."""
+    (`self.weight = nn.Parameter(weight.detach().clone())`, `self.register_buffer("t", t)`), directly,
+    through a local value computed from it (`signal = ref.flatten(1)`), or in a base class's `__init__`
+    it is handed to (`super().__init__(self.arrange(ref))`)?  The instance then holds that tensor where
+    it is (a clone stays on its tensor's device)."""
     if any(isinstance(a, ast.Starred) for a in node.args):
         return False
     params = [a.arg for a in init.args.posonlyargs + init.args.args][1:] + [a.arg for a in init.args.kwonlyargs]
@@ -111,6 +115,23 @@ def _wraps_tensor_elsewhere(node: ast.Call, init: ast.FunctionDef, args: list, k
     names = {n for n, v in given.items() if isinstance(v, TensorV) and v.dev != dev}
     if not names:
         return False
+    found = info.find_method("__init__") if info is not None else None
+    return _holds_names(init, names, info, found[1] if found is not None and found[0] is init else None, 0)
+
+
+_MAX_BASES = 3  # `super().__init__` hops followed
+
+
+def _mentions(node: ast.AST, names: set) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+
+
+def _holds_names(init: ast.FunctionDef, names: set, info, owner, hops: int) -> bool:
+    """Does `init` register (or hand to its base's `__init__`) a value computed from `names`?"""
+    names = set(names)
+    for stmt in sorted((n for n in ast.walk(init) if isinstance(n, ast.Assign)), key=lambda n: n.lineno):
+        if _mentions(stmt.value, names):
+            names |= {t.id for target in stmt.targets for t in ast.walk(target) if isinstance(t, ast.Name)}
     for call in ast.walk(init):
         if not isinstance(call, ast.Call):
             continue
@@ -118,8 +139,19 @@ def _wraps_tensor_elsewhere(node: ast.Call, init: ast.FunctionDef, args: list, k
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
         held = call.args if name in ("Parameter", "Buffer") else call.args[1:2] \
             if name in ("register_buffer", "register_parameter") else ()
-        if any(isinstance(n, ast.Name) and n.id in names for a in held for n in ast.walk(a)):
+        if any(_mentions(a, names) for a in held):
             return True
+        if name == "__init__" and isinstance(func.value, ast.Call) and getattr(func.value.func, "id", "") == "super" \
+                and owner is not None and hops < _MAX_BASES and not any(isinstance(a, ast.Starred) for a in call.args):
+            found = info.find_method("__init__", after=owner)
+            if found is None:
+                continue
+            base_init, base = found
+            base_params = [a.arg for a in base_init.args.posonlyargs + base_init.args.args][1:]
+            handed = {base_params[i] for i, a in enumerate(call.args) if i < len(base_params) and _mentions(a, names)}
+            handed |= {k.arg for k in call.keywords if k.arg is not None and _mentions(k.value, names)}
+            if handed and _holds_names(base_init, handed, info, base, hops + 1):
+                return True
     return False
 
 

@@ -100,6 +100,9 @@ class ForwardCreatesCpu(Rule):
         init = ev.frame.cls.methods.get("__init__")
         if func.name == "__init__" or init is not None and id(init) in ev.active_calls:
             return  # while the module is built its tensors are where they were created, not yet moved
+        if init is not None and func.name not in _CALLED_BY_PYTORCH \
+                and _called_only_from(init, func.name, ev.frame.cls.node, ev.tree):
+            return  # (a helper only `__init__` calls, `self._precompute_cache(n)`: it too runs before any move)
         func = _made_in(ev.frame.cls, c.cpu.factory) or func  # (a method of the module that called this one)
         # Reported at the end: whether this module ever reaches an accelerator depends on the whole file.
         other = c.other_node if c.kind != "module_input" else None
@@ -132,6 +135,21 @@ def _on_self(call) -> bool:
     what the same module's method passed, known in that method."""
     return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
         and isinstance(call.func.value, ast.Name) and call.func.value.id == "self"
+
+
+#: methods PyTorch itself calls on a module that may already be on a GPU: `reset_parameters` after
+#: `to_empty(device=...)` in meta-device initialisation (FSDP's `_materialize_meta_module`, Lightning's
+#: `empty_init`), whatever the project's own callers are (review15a's V4)
+_CALLED_BY_PYTORCH = frozenset({"reset_parameters"})
+
+
+def _called_only_from(init, name: str, class_node, tree) -> bool:
+    """Is every mention of the method `name` (`self.name(...)`, `obj.name`) in the class and its file
+    inside `init`, and is there one?"""
+    inside = {id(n) for n in ast.walk(init)}
+    mentions = [n for root in (class_node, tree) if root is not None for n in ast.walk(root)
+                if n.__class__ is ast.Attribute and n.attr == name]
+    return bool(mentions) and all(id(n) in inside for n in mentions)
 
 
 def _made_in(cls, factory):

@@ -274,7 +274,7 @@ class UnregisteredTensorAttr(Rule):
     def report_lists(self, ev, info) -> None:
         for name, assign in info.plain_module_lists.items():
             uses = info.plain_attr_uses(name)
-            if not uses or info.registers_modules:
+            if not uses or info.registers_modules or _items_moved_by_hand(info, name):
                 continue
             message = (f"`self.{name}` holds modules in a plain list: `.to()`, `.parameters()` and `state_dict()` "
                        "do not see them; use `nn.ModuleList`")
@@ -391,6 +391,23 @@ class UnregisteredTensorAttr(Rule):
 
 
 _ARITHMETIC = (ast.BinOp, ast.AugAssign, ast.Compare, ast.UnaryOp)  # where a 0-dim CPU tensor meets any device
+
+
+def _items_moved_by_hand(info, name: str) -> bool:
+    """Does a method other than `__init__` put a moved module back into the list (`self.enc[0] =
+    self.enc[0].to(x.device)`)?  Then the list hides its modules on purpose (from DDP, from the
+    optimizer, from the checkpoint) and places them itself where they are used."""
+    for method_name, method in info.methods.items():
+        if method_name == "__init__":
+            continue
+        for node in ast.walk(method):
+            if node.__class__ is ast.Assign and any(
+                    t.__class__ is ast.Subscript and t.value.__class__ is ast.Attribute and t.value.attr == name
+                    and t.value.value.__class__ is ast.Name and t.value.value.id == "self" for t in node.targets) \
+                    and any(n.__class__ is ast.Call and n.func.__class__ is ast.Attribute and n.func.attr in ("to", "cuda")
+                            for n in ast.walk(node.value)):
+                return True
+    return False
 
 
 def _may_leave_attributes(info) -> bool:
