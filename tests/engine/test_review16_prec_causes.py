@@ -126,6 +126,10 @@ EXPORT_CASES = {
         "{hide}", 'if "--cpu" in sys.argv:\n            ' + HIDE), {(13, "TP202")}),
     "program-hiding-gpus-after-using-one": (
         EXPORT.replace("{before}", "export(Subsample(4), 'cuda')").replace("{hide}", HIDE), {(13, "TP202")}),
+    "module-level-gpu-work-before-the-main-block-hides-them": (
+        EXPORT.replace("{before}", "pass").replace("{hide}", HIDE).replace(
+            '    if __name__ == "__main__":', '    ready = export(Subsample(4), "cuda")\n\n\n    if __name__ == "__main__":'),
+        {(13, "TP202")}),
 }
 
 

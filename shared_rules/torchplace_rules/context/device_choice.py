@@ -294,11 +294,12 @@ def hides_every_accelerator(tree: ast.Module) -> bool:
     before it there (definitions and imports aside) naming an accelerator?  CUDA then lists no device (an
     invalid index hides itself and every later one; PyTorch reads the variable when it first initialises
     CUDA, which it does lazily), so `.cuda()` raises and no module of the program is ever on a GPU."""
-    for block in [tree.body] + [stmt.body for stmt in tree.body if is_main_guard(stmt)]:
-        for i, stmt in enumerate(block):
-            if _hides_gpus(stmt):
-                before = [s for s in block[:i] if not isinstance(s, _DEFINITIONS)]
-                return not mentions_accelerator(before)
+    ran = []  # what the program ran before, in order: the module body, then a `__main__` block in it
+    for stmt in tree.body:
+        for inner in stmt.body if is_main_guard(stmt) else [stmt]:
+            if _hides_gpus(inner):
+                return not mentions_accelerator([s for s in ran if not isinstance(s, _DEFINITIONS)])
+            ran.append(inner)
     return False
 
 
