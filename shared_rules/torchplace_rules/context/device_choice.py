@@ -291,7 +291,7 @@ def accelerator_made_default(tree: ast.Module) -> bool:
 def hides_every_accelerator(tree: ast.Module) -> bool:
     """Does the program hide every GPU before it touches one: `os.environ["CUDA_VISIBLE_DEVICES"] = "-1"`
     (or `""`) as a statement of the module body or of its `if __name__ == "__main__":` block, with nothing
-    before it there (definitions and imports aside) naming an accelerator?  CUDA then lists no device (an
+    the program ran before it (definitions and imports aside) naming an accelerator?  CUDA then lists no device (an
     invalid index hides itself and every later one; PyTorch reads the variable when it first initialises
     CUDA, which it does lazily), so `.cuda()` raises and no module of the program is ever on a GPU."""
     ran = []  # what the program ran before, in order: the module body, then a `__main__` block in it
