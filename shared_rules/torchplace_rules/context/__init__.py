@@ -15,9 +15,10 @@ from typing import Optional
 from .checkpoints import Provenance
 from .cpu_checkpoints import saved_on_cpu, saved_on_cpu_at_path
 from .device_choice import (
-    accelerator_made_default, after_an_unconditional_cuda_call, commits_to_accelerator, has_cpu_path,
-    needs_a_guarded_wrapper, runs_only_with_accelerator, under_device_guard,
+    accelerator_made_default, after_an_unconditional_cuda_call, before_an_unconditional_cuda_call, commits_to_accelerator, has_cpu_path,
+    hides_every_accelerator, needs_a_guarded_wrapper, runs_only_with_accelerator, under_device_guard,
 )
+from .load_callers import importers_hide_every_accelerator
 from .scopes import FUNCTIONS, enclosing, is_script, is_test_path, mentions_accelerator, parent_map, statement_blocks
 
 
@@ -66,7 +67,8 @@ class FileContext:
         return under_device_guard(self.parents, node)
 
     def runs_only_with_accelerator(self, node: ast.AST) -> bool:
-        if runs_only_with_accelerator(self.parents, node) or after_an_unconditional_cuda_call(self.parents, node):
+        if runs_only_with_accelerator(self.parents, node) or after_an_unconditional_cuda_call(self.parents, node) \
+                or before_an_unconditional_cuda_call(self.parents, node):
             return True
         bindings = self.provenance.scope(self.enclosing_function(node)).bindings
         return needs_a_guarded_wrapper(self.parents, bindings, node)
@@ -84,15 +86,33 @@ class FileContext:
             self.tree, load, self.provenance.scope, self.enclosing_function) or saved_on_cpu_at_path(
             self.tree, load, self.provenance.scope, self.enclosing_function)
 
-    def may_reach_accelerator(self, class_node: ast.AST, targets_accelerator: bool) -> bool:
+    def own_class(self, class_node: ast.AST) -> Optional[ast.AST]:
+        """The class of this file that `class_node` is: itself, or the class at the same place with the same
+        syntax when the node comes from another parse of this file (the project's summary of the checked
+        file, which the flow may hand back); None for a class of another module."""
+        if self.in_this_file(class_node):
+            return class_node
+        known = self.__dict__.setdefault("_own_classes", {})
+        if id(class_node) not in known:
+            where = (class_node.lineno, class_node.col_offset, class_node.end_lineno)
+            same = [n for n in ast.walk(self.tree) if isinstance(n, ast.ClassDef) and n.name == class_node.name
+                    and (n.lineno, n.col_offset, n.end_lineno) == where]
+            known[id(class_node)] = (class_node, next((n for n in same if ast.dump(n) == ast.dump(class_node)), None))
+        return known[id(class_node)][1]
+
+    def may_reach_accelerator(self, class_node: ast.AST, targets_accelerator: bool, ev=None) -> bool:
         """Is there evidence that instances of this class end up on an accelerator?  A class local
         to a function (a test's helper) needs a device in that function; a module-level class needs
-        one anywhere in the file, unless it is library API that other code imports and moves."""
-        if not self.in_this_file(class_node):
+        one anywhere in the file, unless it is library API that other code imports and moves.  A
+        program that hides every GPU at its entry (and whose importers all do) puts it on none."""
+        class_node = self.own_class(class_node)
+        if class_node is None:
             return True  # defined in another module of the project: its users decide
         func = self.enclosing_function(class_node)
         if func is not None:
             return mentions_accelerator(func)
+        if ev is not None and hides_every_accelerator(self.tree) and importers_hide_every_accelerator(ev):
+            return False
         if targets_accelerator or self.mentions_accelerator:
             return True
         return not self.is_program

@@ -10,7 +10,7 @@ import ast
 
 from .. import torch_semantics as semantics
 from ..flow.devices import ACCEL_TYPES
-from .scopes import ancestors, is_main_guard
+from .scopes import ancestors, is_main_guard, mentions_accelerator
 
 _CHOICE_WORDS = ("cuda", "gpu", "cpu", "device", "accel")
 _MULTI_GPU_CALLS = {"device_count"}  # `device_count() > 1` picks a strategy, not a CPU fallback
@@ -79,6 +79,45 @@ def after_an_unconditional_cuda_call(parents: dict, node: ast.AST) -> bool:
         if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ExceptHandler)):
             return False
         child = parent
+    return False
+
+
+def before_an_unconditional_cuda_call(parents: dict, node: ast.AST) -> bool:
+    """Is `node` followed, in its block, by a statement with an unconditional `.cuda()` that nothing in
+    between can skip (no `return`/`raise`/`break`/`continue`/`yield`, no `exit()`)?  The block then cannot
+    finish without a CUDA GPU whatever `node` does (YOLOX's `load_state_dict(torch.load(f))` then
+    `torch.ones(...).cuda()`), so `map_location` would save nothing there.  A `try` body (a handler may
+    catch one failure and not the other) and a loop body (an exit earlier in the body may leave it after
+    `node` ran) are not climbed out of; the `.cuda()` must be in the same function."""
+    child = node
+    for parent in ancestors(parents, node):
+        if isinstance(parent, _NOT_CLIMBED):
+            return False
+        block = next((b for b in (getattr(parent, f, None) for f in ("body", "orelse", "finalbody"))
+                      if isinstance(b, list) and child in b), None)
+        if block is not None:
+            for stmt in block[block.index(child) + 1:]:
+                if isinstance(stmt, (ast.Assign, ast.Expr, ast.AnnAssign, ast.AugAssign)) and _calls_cuda(stmt) \
+                        and not _may_leave(stmt):
+                    return True
+                if _may_leave(stmt):
+                    return False
+        child = parent
+    return False
+
+
+_NOT_CLIMBED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ExceptHandler, ast.Try, ast.TryStar,
+                ast.For, ast.AsyncFor, ast.While)
+_EXIT_CALLS = {"exit", "quit", "_exit", "abort"}
+
+
+def _may_leave(stmt: ast.AST) -> bool:
+    """Can `stmt` leave its block before the next statement (a jump, a raise, a yield, `sys.exit()`)?"""
+    for node in ast.walk(stmt):
+        if isinstance(node, (ast.Return, ast.Raise, ast.Break, ast.Continue, ast.Yield, ast.YieldFrom, ast.Await)):
+            return True
+        if isinstance(node, ast.Call) and _called_name(node.func) in _EXIT_CALLS:
+            return True
     return False
 
 
@@ -255,6 +294,37 @@ def accelerator_made_default(tree: ast.Module) -> bool:
         elif name == "set_default_device" and _names_accelerator(first):
             return True
     return False
+
+
+def hides_every_accelerator(tree: ast.Module) -> bool:
+    """Does the program hide every GPU before it touches one: `os.environ["CUDA_VISIBLE_DEVICES"] = "-1"`
+    (or `""`) as a statement of the module body or of its `if __name__ == "__main__":` block, with nothing
+    the program ran before it (definitions and imports aside) naming an accelerator?  CUDA then lists no device (an
+    invalid index hides itself and every later one; PyTorch reads the variable when it first initialises
+    CUDA, which it does lazily), so `.cuda()` raises and no module of the program is ever on a GPU."""
+    ran = []  # what the program ran before, in order: the module body, then a `__main__` block in it
+    for stmt in tree.body:
+        for inner in stmt.body if is_main_guard(stmt) else [stmt]:
+            if _hides_gpus(inner):
+                return not mentions_accelerator([s for s in ran if not isinstance(s, _DEFINITIONS)])
+            ran.append(inner)
+    return False
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
+
+
+def _hides_gpus(stmt: ast.AST) -> bool:
+    """`os.environ["CUDA_VISIBLE_DEVICES"] = "-1"` or `= ""`: no index CUDA accepts comes first."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.value, ast.Constant)
+            and isinstance(stmt.value.value, str)):
+        return False
+    target = stmt.targets[0]
+    if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Attribute) and target.value.attr == "environ"
+            and isinstance(target.slice, ast.Constant) and target.slice.value == "CUDA_VISIBLE_DEVICES"):
+        return False
+    first = stmt.value.value.split(",")[0].strip()
+    return first == "" or first.startswith("-")
 
 
 def commits_to_accelerator(tree: ast.Module) -> bool:

@@ -28,7 +28,7 @@ from typing import Optional
 
 from .checkpoints import _called_name, is_writer_call
 from .cpu_checkpoints import is_torch_save
-from .device_choice import commits_to_accelerator, has_cpu_path
+from .device_choice import commits_to_accelerator, has_cpu_path, hides_every_accelerator
 from .scopes import own_nodes, parent_map
 
 MAX_IMPORTERS = 4
@@ -53,6 +53,20 @@ def run_by_device_choosing_importer(ev, ctx, load: ast.Call) -> bool:
         if facts is not None and facts[1] and facts[0] & names:
             return True
     return False
+
+
+def importers_hide_every_accelerator(ev) -> bool:
+    """Does every project file that imports the checked one hide every GPU too (`hides_every_accelerator`)?
+    Then the checked program's classes run on no GPU in any program of the project.  Without a project
+    (one file checked) the file is the program; more importers than are read count as a "no"."""
+    project = getattr(ev, "project", None)
+    if project is None or not ev.path:
+        return True
+    importers = project.importers.importers_of(Path(ev.path))
+    if len(importers) > MAX_IMPORTERS:
+        return False
+    trees = [_parsed(project, path) for path in importers]
+    return all(tree is not None and hides_every_accelerator(tree) for tree in trees)
 
 
 def _entry_names(ctx, func) -> set:

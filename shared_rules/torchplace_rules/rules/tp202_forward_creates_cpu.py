@@ -32,7 +32,9 @@ class ForwardCreatesCpu(Rule):
         methods are whatever their callers pass, not the module's device).  The module must be
         able to reach an accelerator: a device appears in the file, or the class is library API
         that other code imports and moves.  A class local to a function (a test's helper) with no
-        device in that function, or a program that never uses an accelerator, is not reported.
+        device in that function, or a program that never uses an accelerator, is not reported; nor is
+        a class of a program that hides every GPU at its entry (`os.environ["CUDA_VISIBLE_DEVICES"] = "-1"`)
+        when every project file importing it does too.
     """
     example = """
         def forward(self, x):
@@ -117,7 +119,7 @@ class ForwardCreatesCpu(Rule):
         ctx = file_context(ev)
         src = ev.src
         for factory, node, other_node, func, class_node, random, takes_device in found:
-            if not ctx.may_reach_accelerator(class_node, ev.targets_accelerator):
+            if not ctx.may_reach_accelerator(class_node, ev.targets_accelerator, ev):
                 continue  # no GPU this module is ever put on: nothing fails
             message = (f"`{code_text(src, factory)}` is created on the CPU inside `{func.name}` and combined with "
                        f"tensors on the module's device: this fails once the module is on a GPU")

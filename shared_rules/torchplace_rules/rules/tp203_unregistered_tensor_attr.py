@@ -355,7 +355,7 @@ class UnregisteredTensorAttr(Rule):
             if not found:
                 continue
             ctx = ctx or file_context(ev)
-            if not ctx.may_reach_accelerator(info.node, ev.targets_accelerator):
+            if not ctx.may_reach_accelerator(info.node, ev.targets_accelerator, ev):
                 continue  # never put on a GPU: the attribute never meets one
             for name, assign, use, seen in found:
                 self.report_attribute(ev, info, name, assign, use, seen)

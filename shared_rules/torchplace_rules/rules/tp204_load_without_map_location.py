@@ -46,10 +46,11 @@ class LoadWithoutMapLocation(Rule):
         accelerator: an unconditional `.cuda()`, `device = "cuda"`, no CPU fallback; where the program
         does that, a test of which GPU (`if args.gpu is not None:`) or a helper's `device` parameter
         is no CPU fallback), or when the load
-        runs only where there is one (`if torch.cuda.is_available():`, `if args.cuda:`) unless the
-        project's own writer saves from a GPU the run picks (`.cuda(args.gpu)` and `torch.save` in one
-        body: its checkpoints may name a GPU this machine lacks; then a `map_location` dict that remaps
-        only the CUDA devices it names, `{"cuda:0": "cpu"}`, is reported too), and when the
+        runs only where there is one (`if torch.cuda.is_available():`, `if args.cuda:`, after an
+        unconditional `.cuda()`, or in a block that goes on to one with nothing between that could
+        leave it) unless the project's own writer saves from a GPU the run picks (`.cuda(args.gpu)` and
+        `torch.save` in one body: its checkpoints may name a GPU this machine lacks; then a `map_location`
+        dict that remaps only the CUDA devices it names, `{"cuda:0": "cpu"}`, is reported too), and when the
         file was written earlier by the same run (the same path, variable or format template given
         to `torch.save` or to another writer such as `trainer.save_checkpoint(p)` or
         `open(p, "wb")`, a path under the run's or test's temporary directory, a path handed out
