@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from .context import file_context
 from .flow.contexts import MODULE_CALL_ENTRIES
 from .flow.cross_file import home_elsewhere
 from .flow.devices import RUNTIME, Dev
@@ -66,6 +67,13 @@ def placed_device(ev, dev: Optional[Dev]) -> Optional[Dev]:
     if dev is not None and dev.kind == "self" and ev.frame.self_dev is not None:
         return ev.frame.self_dev
     return dev
+
+
+def only_assumed_accelerator(ev, dev: Optional[Dev]) -> bool:
+    """The accelerator side is the device a program is assumed to target (`config.device`, `args.device`
+    read from an object the analysis cannot see), in a test module that names no device: such a test
+    runs on the CPU, so nothing proves the conflict."""
+    return dev is not None and dev.kind == "accel" and dev.label == "target" and file_context(ev).cpu_test
 
 
 def made_in_module_method(ev, c) -> bool:

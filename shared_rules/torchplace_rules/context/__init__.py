@@ -53,6 +53,12 @@ class FileContext:
         return mentions_accelerator(self.tree)
 
     @cached_property
+    def cpu_test(self) -> bool:
+        """A test module that names no accelerator or device at all: it runs where the tensors it makes
+        are, the CPU, whatever device a config it builds or reads back says the model code was written for."""
+        return is_test_path(self.path) and not self.mentions_accelerator
+
+    @cached_property
     def is_program(self) -> bool:
         """A script, notebook or test module rather than a library other code imports."""
         return is_test_path(self.path) or is_script(self.tree)

@@ -8,7 +8,8 @@ from ..context import file_context
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
 from ..rule_support import (
-    accepts_device, already_reported, code_text, dev_text, fix_device_expr, mac_warning_doc, made_in_module_method, origin_related, placed_device,
+    accepts_device, already_reported, code_text, dev_text, fix_device_expr, mac_warning_doc, made_in_module_method,
+    only_assumed_accelerator, origin_related, placed_device,
 )
 
 
@@ -238,6 +239,8 @@ class MixedDevices(Rule):
 
     def on_conflict(self, ev, c) -> None:
         other_dev = placed_device(ev, c.other_dev)
+        if only_assumed_accelerator(ev, other_dev):
+            return
         if c.kind == "needs_cpu" and other_dev.kind == "accel":
             self.needs_cpu(ev, c, other_dev)
             return

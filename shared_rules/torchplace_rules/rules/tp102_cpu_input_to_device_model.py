@@ -6,7 +6,10 @@ from ..context.host_uses import argument_meets_weights
 from ..edits import insert_line_before, is_assignable, make_fix, method_suffix, replace_node
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
-from ..rule_support import code_text, dev_text, fix_device_expr, mac_warning_doc, made_in_module_method, origin_related, placed_device
+from ..rule_support import (
+    code_text, dev_text, fix_device_expr, mac_warning_doc, made_in_module_method, only_assumed_accelerator, origin_related,
+    placed_device,
+)
 from ..flow.devices import mac_kind
 
 
@@ -139,6 +142,8 @@ class CpuInputToDeviceModel(Rule):
             return
         src = ev.src
         other_dev = placed_device(ev, c.other_dev)
+        if only_assumed_accelerator(ev, other_dev):
+            return
         if c.kind == "module_input" and other_dev.kind == "accel" and not made_in_module_method(ev, c):
             if not argument_meets_weights(c.node, c.cpu_node, c.other, ev):
                 return  # the argument is only read on the host (sizes, slice bounds, numbers)

@@ -5,7 +5,7 @@ from ..context.host_uses import argument_meets_weights
 from ..edits import insert_line_before, make_fix
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
-from ..rule_support import already_reported, code_text, dev_text, fix_device_expr, placed_device
+from ..rule_support import already_reported, code_text, dev_text, fix_device_expr, only_assumed_accelerator, placed_device
 
 
 class BatchNotMoved(Rule):
@@ -121,7 +121,7 @@ class BatchNotMoved(Rule):
     def on_conflict(self, ev, c) -> None:
         batch = c.cpu.batch
         other_dev = placed_device(ev, c.other_dev)
-        if batch is None or other_dev.kind != "accel":
+        if batch is None or other_dev.kind != "accel" or only_assumed_accelerator(ev, other_dev):
             return
         if c.kind == "module_input" and not argument_meets_weights(c.node, c.cpu_node, c.other, ev):
             return  # `forward` reads this part of the batch only on the host (lengths, sizes)

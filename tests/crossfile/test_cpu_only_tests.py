@@ -1,0 +1,62 @@
+"""A test module that names no accelerator or device runs on the CPU: the device a config holds in
+the library code it calls (`policy.to(config.device)`, the config read back from a file the test wrote
+with `device="cpu"`) is not the accelerator the analysis otherwise assumes a program targets.  A test
+that names CUDA itself keeps the finding (LeRobot's legacy-checkpoint test, review16b cause Y5)."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from torchplace_rules import Config, check_path
+from torchplace_rules.project_index import ProjectIndex
+
+LOADING = """\
+    import torch.nn as nn
+
+
+    def load(path, config=None):
+        if config is None:
+            config = read_config(path)
+        policy = nn.Linear(2, 2)
+        policy.to(config.device)
+        return policy
+"""
+
+ROUNDTRIP = """\
+    import torch
+    import torch.nn as nn
+
+    from pkg.loading import load
+
+
+    def test_roundtrip(tmp_path):{gpu}
+        saved = {{k: v.clone() for k, v in nn.Linear(2, 2).state_dict().items()}}
+        policy = load(tmp_path)
+        for key, tensor in policy.state_dict().items():
+            assert torch.equal(tensor, saved[key]), key
+"""
+
+
+def _codes(tmp_path: Path, test_name: str, gpu: str) -> list:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "loading.py").write_text(textwrap.dedent(LOADING))
+    (tmp_path / "tests").mkdir()
+    test = tmp_path / "tests" / test_name
+    test.write_text(textwrap.dedent(ROUNDTRIP.format(gpu=gpu)))
+    return [f.code for f in check_path(test, Config(), project=ProjectIndex(tmp_path))]
+
+
+def test_a_test_that_names_no_device_runs_the_model_where_its_config_puts_it(tmp_path):
+    assert _codes(tmp_path, "test_roundtrip.py", "") == []
+
+
+def test_a_test_that_names_cuda_keeps_the_assumed_accelerator(tmp_path):
+    assert _codes(tmp_path, "test_roundtrip.py", "\n        torch.cuda.synchronize()") == ["TP101"]
+
+
+def test_a_script_that_names_no_device_keeps_the_assumed_accelerator(tmp_path):
+    """Only a test module is known to run on the CPU: a program (`train.py`) is written for the device
+    its config names."""
+    assert _codes(tmp_path, "roundtrip.py", "") == ["TP101"]
