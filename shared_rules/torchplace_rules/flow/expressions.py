@@ -1122,7 +1122,7 @@ def _own_nodes(func: ast.AST):
         node = todo.pop()
         yield node
         todo.extend(n for n in ast.iter_child_nodes(node)
-                    if n.__class__ not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))
+                    if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)))
 
 
 def _as_tensor(value: Value, node) -> TensorV:
