@@ -201,10 +201,32 @@ class ExpressionEvaluator:
             if value.dev.kind == ACCEL_KIND:
                 self.targets_accelerator = True
             return replace(value, dev=replace(value.dev, expr=name))
-        if (value is UNKNOWN or value is NONE or value is NUMBER or value.__class__ is IntV) and name in self.device_names and not _reads_tensor_device(value_node):
+        if (value is UNKNOWN or value is NONE or value is NUMBER or value.__class__ is IntV) and name in self.device_names \
+                and not _reads_tensor_device(value_node) and not self.returns_tensor_device(value_node):
             self.targets_accelerator = True
             return DeviceV(Dev(ACCEL_KIND, "target", name))
         return value
+
+    def returns_tensor_device(self, node) -> bool:
+        """A call of a project function or method whose every `return` reads a tensor's own device
+        (`def device_of(self, x): return x.device`): what it gives is that tensor's device, as the
+        same read written in place would be, not a configuration value, even where the analysis
+        does not know which tensor it is."""
+        if node.__class__ is not ast.Call:
+            return False
+        func = node.func
+        if func.__class__ is ast.Name:
+            callee = self.lookup(func.id)
+        elif func.__class__ is ast.Attribute and func.value.__class__ is ast.Name:
+            found = find_method(self.lookup(func.value.id), func.attr)
+            callee = found[0] if found is not None else None
+        else:
+            return False
+        if callee.__class__ is not FuncV:
+            return False
+        nodes = list(_own_nodes(callee.node))
+        returns = [n.value for n in nodes if n.__class__ is ast.Return]
+        return bool(returns) and all(_reads_own_device(r) or _bound_to_tensor_device(r, callee.node, nodes) for r in returns)
 
     # -- truth of conditions -------------------------------------------------
     def assumed_truth(self, test) -> Optional[bool]:
@@ -1105,6 +1127,40 @@ def _reads_tensor_device(node) -> bool:
         return False
     return any(isinstance(n, ast.Attribute) and n.attr in ("device", "get_device", "is_cuda") and not (
         isinstance(n.value, ast.Name) and n.value.id in CONFIG_OBJECT_NAMES) for n in ast.walk(node))
+
+
+def _reads_own_device(node) -> bool:
+    """`x.device`, `x[0].device`, `x.get_device()`: an expression that reads some object's `.device`
+    (not `torch.device(...)`, which makes one, nor a configuration object's `args.device`)."""
+    return node is not None and any(
+        n.__class__ is ast.Attribute and n.attr in ("device", "get_device")
+        and not (n.value.__class__ is ast.Name and (n.value.id in CONFIG_OBJECT_NAMES or n.value.id == "torch"))
+        for n in ast.walk(node))
+
+
+def _bound_to_tensor_device(node, func, nodes: list) -> bool:
+    """A local name (not a parameter) that every binding among `nodes` (a function's own) binds to a
+    read of a tensor's device: `if c: d = x[0].device` / `else: d = x.device` ... `return d`."""
+    if node.__class__ is not ast.Name or node.id in {a.arg for a in ast.walk(func.args) if a.__class__ is ast.arg}:
+        return False
+    name = node.id
+    values = [n.value for n in nodes if n.__class__ is ast.Assign and len(n.targets) == 1
+              and n.targets[0].__class__ is ast.Name and n.targets[0].id == name]
+    stores = [n for n in nodes if n.__class__ is ast.Name and n.id == name and n.ctx.__class__ is not ast.Load]
+    other = any(n.__class__ in (ast.Global, ast.Nonlocal) and name in n.names
+                or n.__class__ is ast.ExceptHandler and n.name == name
+                or n.__class__ is ast.alias and (n.asname or n.name) == name for n in nodes)
+    return bool(values) and len(stores) == len(values) and not other and all(_reads_own_device(v) for v in values)
+
+
+def _own_nodes(func: ast.AST):
+    """The nodes of a function's body, not those of functions or classes nested in it."""
+    todo = list(func.body)
+    while todo:
+        node = todo.pop()
+        yield node
+        todo.extend(n for n in ast.iter_child_nodes(node)
+                    if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)))
 
 
 def _as_tensor(value: Value, node) -> TensorV:

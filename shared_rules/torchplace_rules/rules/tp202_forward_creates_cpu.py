@@ -99,6 +99,8 @@ class ForwardCreatesCpu(Rule):
             return
         if from_method_argument(c, func, in_call=_on_self(ev.frame.call_site)):
             return  # another method's argument: its device is the caller's business, not the module's
+        if _made_by_caller(ev, c, func):
+            return  # the caller's tensor, passed in: the module did not create it
         init = ev.frame.cls.methods.get("__init__")
         if func.name == "__init__" or init is not None and id(init) in ev.active_calls:
             return  # while the module is built its tensors are where they were created, not yet moved
@@ -152,6 +154,20 @@ def _called_only_from(init, name: str, class_node, tree) -> bool:
     mentions = [n for root in (class_node, tree) if root is not None for n in ast.walk(root)
                 if n.__class__ is ast.Attribute and n.attr == name]
     return bool(mentions) and all(id(n) in inside for n in mentions)
+
+
+def _made_by_caller(ev, c, func) -> bool:
+    """Is the CPU operand a parameter of this method whose tensor the code calling it made, not a
+    method of the module (`scaler.transform(torch.randn(...))` in a test: `(data - self.mu)`)?
+    TP202 is about tensors the module's own code creates; where the caller's tensor meets the
+    module is the caller's placement (TP102/TP103 judge a module call's inputs)."""
+    node = c.cpu_node
+    if node.__class__ is not ast.Name or _on_self(ev.frame.call_site):
+        return False
+    a = func.args
+    if node.id not in {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}:
+        return False
+    return _made_in(ev.frame.cls, c.cpu.factory) is None
 
 
 def _made_in(cls, factory):
