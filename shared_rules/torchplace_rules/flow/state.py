@@ -54,9 +54,9 @@ class Terminated(Exception):
     """Raised inside a block after return/raise/break/continue (the rest is dead)."""
 
 
-# what a name bound on one path only keeps where paths meet (see join_env); an import (QualV) too:
-# `if SETTINGS.torch_required: import torch` under a test not decided here leaves `torch` torch
-_ONE_PATH = frozenset({TensorV, DeviceV, ModuleV, PlacedV, BatchV, ParamsV, NumpyV, QualV})
+# what a name bound on one path only keeps where paths meet (see join_env); an import (a QualV, or its
+# subclass for a project module) too: `if SETTINGS.torch_required: import torch` leaves `torch` torch
+_ONE_PATH = frozenset({TensorV, DeviceV, ModuleV, PlacedV, BatchV, ParamsV, NumpyV})
 
 
 def join_env(a: dict, b: dict, before: Optional[dict] = None) -> dict:
@@ -82,7 +82,7 @@ def join_env(a: dict, b: dict, before: Optional[dict] = None) -> dict:
 
 
 def _one_path(key: str, value: Value, other: dict, before: dict) -> Value:
-    if value.__class__ in _ONE_PATH and key.isidentifier():
+    if (value.__class__ in _ONE_PATH or isinstance(value, QualV)) and key.isidentifier():
         return value
     if key.endswith("]") and "[<" in key:
         # `d[k]`, stored under the name k on this path only (`if k not in d: d[k] = v`): on the other
