@@ -54,6 +54,10 @@ def _not_yet_set(frame, target: ast.Attribute) -> Optional[NotYetSet]:
     return NotYetSet(lambda: cls.set_only_in_init(target.attr))
 
 
+# the unary operators that map a number to a number (`not` gives a bool, a flag here)
+_NUMBER_SIGNS = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert}
+
+
 class ExpressionEvaluator:
     """Mixed into `Analyzer` (`driver.py`); relies on its frame, `lookup` and `emit`."""
 
@@ -764,6 +768,11 @@ class ExpressionEvaluator:
         value = self.eval(node.operand)
         if value.__class__ is TensorV:
             return replace(value, origin=node)
+        sign = _NUMBER_SIGNS.get(node.op.__class__)
+        if sign is not None and isinstance(value, Number):
+            # `-1e4`, `-LARGE_NUMBER`: still a number, so `torch.ones(n) * -LARGE_NUMBER` stays on the
+            # factory's device and keeps the factory (TP202 reports it there)
+            return IntV(sign(value.n)) if value.__class__ is IntV else NUMBER
         return UNKNOWN
 
     def expr_BoolOp(self, node: ast.BoolOp) -> Value:

@@ -16,7 +16,7 @@ from ..syntax_nodes import calls_and_assignments, own_nodes
 from .devices import ACCEL_KIND, Dev
 from .values import (
     STATE_UNKNOWN, UNKNOWN, BatchV, DeviceV, DictV, EnumerateV, LoaderV, ModuleV, NumpyV, ObjectV, OptimizerV, ParamsV,
-    PlacedV, SelfV, SeqV, TensorV, Value, attrs_get, join_all, map_leaves,
+    PlacedV, QualV, SelfV, SeqV, TensorV, Value, attrs_get, join_all, map_leaves,
 )
 
 MAX_LOOP_PASSES = 3  # a loop body runs until its entry environment stops changing, at most this often
@@ -54,12 +54,13 @@ class Terminated(Exception):
     """Raised inside a block after return/raise/break/continue (the rest is dead)."""
 
 
-# what a name bound on one path only keeps where paths meet (see join_env)
+# what a name bound on one path only keeps where paths meet (see join_env); an import (a QualV, or its
+# subclass for a project module) too: `if SETTINGS.torch_required: import torch` leaves `torch` torch
 _ONE_PATH = frozenset({TensorV, DeviceV, ModuleV, PlacedV, BatchV, ParamsV, NumpyV})
 
 
 def join_env(a: dict, b: dict, before: Optional[dict] = None) -> dict:
-    """The environment after two paths meet.  A name bound on one path only to a tensor, module or
+    """The environment after two paths meet.  A name bound on one path only to a tensor, module, import or
     device keeps that binding: where the other path reaches a read of it, the read raises
     (NameError, UnboundLocalError), unless `before` holds what it reads there (a `global`/`nonlocal`
     name).  Other values bound on one path are unknown (kept, they gave no finding and cost 5 % more
@@ -81,7 +82,7 @@ def join_env(a: dict, b: dict, before: Optional[dict] = None) -> dict:
 
 
 def _one_path(key: str, value: Value, other: dict, before: dict) -> Value:
-    if value.__class__ in _ONE_PATH and key.isidentifier():
+    if (value.__class__ in _ONE_PATH or isinstance(value, QualV)) and key.isidentifier():
         return value
     if key.endswith("]") and "[<" in key:
         # `d[k]`, stored under the name k on this path only (`if k not in d: d[k] = v`): on the other

@@ -1,0 +1,3 @@
+from .args_rxn import TrainArgs_rxn
+
+__all__ = ['TrainArgs_rxn']
