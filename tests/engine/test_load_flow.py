@@ -130,6 +130,77 @@ CASES = {
             model.load_state_dict(main_dict)
             return model.to(device)
         """, set()),
+    # a state dict rebuilt key by key from the loaded one (CRAFT-pytorch #16, batch b18): a helper that
+    # renames the keys into a new dict, a dict comprehension over its items, dict()/OrderedDict() of it:
+    # the copy holds the loaded tensors, on the devices they were saved from
+    "rebuilt-by-a-renaming-helper-reaches-load-state-dict": ("""\
+        from collections import OrderedDict
+        def copy_state_dict(state_dict):
+            new_state_dict = OrderedDict()
+            for k, v in state_dict.items():
+                new_state_dict[k[7:]] = v
+            return new_state_dict
+        def infer(path):
+            net = nn.Linear(4, 2)
+            net.load_state_dict(copy_state_dict(torch.load(path)))
+            return net.to(device)
+        """, {(9, "TP204")}),
+    "rebuilt-by-a-loop-over-values-in-the-same-body": ("""\
+        def infer(path):
+            net = nn.Linear(4, 2)
+            loaded = torch.load(path)
+            kept = {}
+            for name, tensor in loaded.items():
+                kept[name.replace("module.", "")] = tensor
+            net.load_state_dict(kept)
+            return net.to(device)
+        """, {(3, "TP204")}),
+    "rebuilt-by-a-dict-comprehension": ("""\
+        def infer(path):
+            net = nn.Linear(4, 2)
+            loaded = torch.load(path)
+            net.load_state_dict({k.replace("module.", ""): v for k, v in loaded.items()})
+            return net.to(device)
+        """, {(3, "TP204")}),
+    "wrapped-in-dict": ("""\
+        def infer(path):
+            net = nn.Linear(4, 2)
+            net.load_state_dict(dict(torch.load(path)))
+            return net.to(device)
+        """, {(3, "TP204")}),
+    # twins: the copy is not what load_state_dict takes, or the loop keeps the keys only
+    "a-rebuilt-copy-that-is-not-loaded-is-silent": ("""\
+        def infer(path):
+            net = nn.Linear(4, 2)
+            loaded = torch.load(path)
+            kept = {}
+            for k, v in loaded.items():
+                kept[k] = v
+            print(len(kept))
+            return net.to(device)
+        """, set()),
+    "a-loop-keeping-the-keys-only-is-silent": ("""\
+        def infer(path):
+            net = nn.Linear(4, 2)
+            loaded = torch.load(path)
+            names = {}
+            for k, v in loaded.items():
+                names[k] = k.upper()
+            net.load_state_dict(names)
+            return net.to(device)
+        """, set()),
+    "map-location-given-to-the-rebuilt-load-is-silent": ("""\
+        from collections import OrderedDict
+        def copy_state_dict(state_dict):
+            new_state_dict = OrderedDict()
+            for k, v in state_dict.items():
+                new_state_dict[k[7:]] = v
+            return new_state_dict
+        def infer(path):
+            net = nn.Linear(4, 2)
+            net.load_state_dict(copy_state_dict(torch.load(path, map_location=device)))
+            return net.to(device)
+        """, set()),
 }
 
 

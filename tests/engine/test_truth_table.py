@@ -1007,6 +1007,49 @@ def test_pyplot_reads_its_data_with_numpy():
     assert codes("y.cpu()") == codes("[y.sum().item()]") == []
 
 
+def test_pyplot_reads_its_data_keywords_with_numpy():
+    """TP104 reports a pyplot plotting function given an accelerator tensor by a data keyword
+    (`plt.scatter(x, y, c=labels)`): matplotlib reads those with NumPy too, whatever their shape.  Some
+    read one item first with float() (`c=`, `xerr=`), which a CUDA tensor answers (a sync) and a meta
+    tensor does not: `Synced` is a meta tensor that answers it, and converts with torch's own `__array__`
+    (which raises off the CPU: "meta" stands in for the accelerator).  Not `label=` or `color=` strings."""
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from torchplace_rules.rules.tp104_numpy_on_device import PYPLOT_DATA_KEYWORDS
+
+    class Synced(torch.Tensor):
+        def item(self):
+            return 1.0
+
+        def __float__(self):
+            return 1.0
+
+    def synced(*shape):
+        return torch.Tensor._make_subclass(Synced, torch.ones(shape, device="meta"))
+
+    v = np.ones(4)
+    others = {"scatter": dict(x=v, y=v), "hist": dict(x=v), "bar": dict(x=v, height=v), "barh": dict(y=v, width=v),
+              "errorbar": dict(x=v, y=v), "fill_between": dict(x=v, y1=v), "imshow": dict(X=np.ones((3, 3)))}
+    for name, keywords in PYPLOT_DATA_KEYWORDS.items():
+        for keyword in keywords:
+            for shape in ((3, 3) if keyword == "X" else (4,), ()):
+                with pytest.raises(TypeError, match="can't convert meta device type tensor to numpy"):
+                    getattr(plt, name)(**{**others[name], keyword: synced(*shape)})
+                plt.close("all")
+    plt.scatter(v, v, c=torch.ones(4), s=torch.ones(4))
+    plt.close("all")
+    src = HEADER + "import matplotlib.pyplot as plt\ny = torch.zeros(4, device=device)\nplt.{}\n"
+    codes = lambda call: [f.code for f in check_source(src.format(call), "t.py") if f.severity <= Severity.WARNING]
+    assert codes("scatter(y.cpu(), y.cpu(), c=y)") == codes("scatter(y.cpu(), y.cpu(), s=y)") == ["TP104"]
+    assert codes("bar(y.cpu(), y.cpu(), bottom=y)") == codes("errorbar(y.cpu(), y.cpu(), yerr=y)") == ["TP104"]
+    assert codes("hist(y.cpu(), weights=y)") == codes("fill_between(y.cpu(), y.cpu(), where=y)") == ["TP104"]
+    assert codes("scatter(y.cpu(), y.cpu(), c=y.cpu())") == codes("scatter(y.cpu(), y.cpu(), label='y')") == []
+    assert codes("plot(y.cpu(), color='r')") == []
+
+
 def test_a_tensor_stored_into_a_numpy_array_slot_is_converted_with_numpy():
     """`a[i] = t`: where the slot is itself an array (a slice, one index into a 2-d array) NumPy converts
     t with `__array__` (.numpy(), which raises off the CPU: "meta" stands in for the accelerator); a

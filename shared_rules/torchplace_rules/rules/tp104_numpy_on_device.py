@@ -16,7 +16,8 @@ class NumpyOnDevice(Rule):
     summary = ("`.numpy()`, `np.asarray`, `np.array`, a scikit-learn metric or a pyplot plot of a tensor that lives "
                "on an accelerator")
     what_it_does = ("Finds conversions to NumPy of tensors known to be on an accelerator: `.numpy()`, NumPy functions, "
-                    "`sklearn.metrics` functions and `matplotlib.pyplot` plotting functions (`plt.plot(losses)`), "
+                    "`sklearn.metrics` functions and `matplotlib.pyplot` plotting functions (`plt.plot(losses)`, "
+                    "`plt.scatter(x, y, c=labels)`), "
                     "which read their inputs with NumPy, and stores into a NumPy array where the slot is itself an array "
                     "(`history[step] = loss` into a 2-d array; a scalar slot reads a number, which works).")
     why_bad = """
@@ -146,13 +147,14 @@ class NumpyOnDevice(Rule):
     ]
 
     def on_call(self, ev, node, qual, method, recv, args, kwargs) -> None:
-        if method != "numpy" and (not qual or not node.args):
+        if method != "numpy" and (not qual or not (node.args or node.keywords)):
             return  # cheap test first (what `_converted_argument` asks first): this runs on every call
         on_accel, converts_accel = _checks(ev)
         if method == "numpy" and on_accel(recv):
             target = node.func.value
             tensor = recv
-        elif (at := _converted_argument(ev, node, qual, args, converts_accel)) is not None:
+        elif (at := _converted_argument(ev, node, qual, args, converts_accel)) is not None \
+                or (at := _converted_keyword(node, qual, kwargs, converts_accel)) is not None:
             target, value = at
             tensor = converts_accel(value)
             if not isinstance(value, TensorV):  # a list of tensors: each one is converted
@@ -235,6 +237,32 @@ def _converted_argument(ev, node, qual, args, converts_accel):
 PYPLOT_DATA = frozenset({"plot", "scatter", "hist", "imshow", "bar", "barh", "errorbar", "fill_between", "semilogx",
                          "semilogy", "loglog", "step", "stem", "boxplot", "matshow", "pcolormesh", "contour", "contourf",
                          "hist2d", "stackplot"})
+
+# The data keywords of `matplotlib.pyplot` functions, read with NumPy as their positional data is
+# (`scatter(x, y, c=labels)`: `np.asanyarray(c)`): each raises for a tensor off the CPU, of any shape
+# (the truth test runs them all).
+PYPLOT_DATA_KEYWORDS = {
+    "scatter": frozenset({"x", "y", "s", "c"}),
+    "hist": frozenset({"x", "weights"}),
+    "bar": frozenset({"x", "height", "width", "bottom"}),
+    "barh": frozenset({"y", "width", "height", "left"}),
+    "errorbar": frozenset({"x", "y", "xerr", "yerr"}),
+    "fill_between": frozenset({"x", "y1", "y2", "where"}),
+    "imshow": frozenset({"X"}),
+}
+
+
+def _converted_keyword(node, qual, kwargs, converts_accel):
+    """(node, value) of a data keyword on an accelerator that a pyplot plotting function reads with
+    NumPy (`plt.scatter(x, y, c=labels)`)."""
+    if not qual or not node.keywords or not qual.startswith("matplotlib.pyplot."):
+        return None
+    names = PYPLOT_DATA_KEYWORDS.get(qual.rsplit(".", 1)[1], ())
+    for keyword in node.keywords:
+        if keyword.arg in names and keyword.arg in kwargs and converts_accel(kwargs[keyword.arg]) is not None:
+            return keyword.value, kwargs[keyword.arg]
+    return None
+
 
 # `sklearn.metrics` names that are not metrics of arrays (scorers, plotting, pairwise helpers' factories).
 SKLEARN_NOT_METRICS = {"make_scorer", "get_scorer", "get_scorer_names", "check_scoring"}

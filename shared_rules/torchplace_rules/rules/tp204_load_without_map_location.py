@@ -256,7 +256,7 @@ def _named_weights(call: ast.Call, stmt):
     for node in ast.walk(stmt):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "load_state_dict" \
                 and node.args:
-            how = _reads(node.args[0], call)
+            how = _reads(node.args[0], call) or _rebuilt_from(node.args[0], call)
             if how:
                 owner = ast.unparse(node.func.value)
                 return how if not _NOT_WEIGHTS.search(owner) else False
@@ -285,17 +285,22 @@ def _reaches(name: str, scope, line: int, tree, hops: int):
     rebound = min((n.lineno for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name
                    and isinstance(n.ctx, ast.Store) and n.lineno > line), default=None)
     for node in ast.walk(scope):
-        if not isinstance(node, (ast.Call, ast.Assign, ast.Return)) or node.lineno <= line \
+        if not isinstance(node, (ast.Call, ast.Assign, ast.Return, ast.For)) or node.lineno <= line \
                 or (rebound is not None and node.lineno >= rebound):
             continue
         if isinstance(node, ast.Call):
             state = _sink(node, name, scope, tree, hops)
-        elif hops >= _MAX_HOPS or node.value is None:
+        elif hops >= _MAX_HOPS:
+            continue
+        elif isinstance(node, ast.For):
+            copy = _copied_into(node, name)
+            state = copy is not None and _reaches(copy, scope, node.end_lineno, tree, hops + 1)
+        elif node.value is None:
             continue
         elif isinstance(node, ast.Assign):
             target = node.targets[0]
             how = len(node.targets) == 1 and isinstance(target, ast.Name) and target.id != name \
-                and _reads(node.value, name)
+                and (_reads(node.value, name) or _rebuilt_from(node.value, name))
             state = how and _reaches(target.id, scope, node.end_lineno, tree, hops + 1)
             state = state and _join(how, state)
         else:
@@ -307,6 +312,50 @@ def _reaches(name: str, scope, line: int, tree, hops: int):
     return False
 
 
+def _entries_of(loop_iter, src):
+    """The loop variable that takes the loaded tensors when a loop or comprehension walks `src`'s
+    entries: the value of `src.items()` (`for k, v in ...`), each of `src.values()`; else None."""
+    if isinstance(loop_iter, ast.Call) and isinstance(loop_iter.func, ast.Attribute) and not loop_iter.args \
+            and _is(loop_iter.func.value, src):
+        return loop_iter.func.attr
+    return None
+
+
+def _loop_value(target, kind):
+    if kind == "items" and isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[1], ast.Name):
+        return target.elts[1].id
+    if kind == "values" and isinstance(target, ast.Name):
+        return target.id
+    return None
+
+
+def _copied_into(loop: ast.For, src: str):
+    """The name of the dict a loop over `src`'s entries copies them into, key by key (a state dict
+    renamed: `for k, v in sd.items(): new_sd[k[7:]] = v`); else None.  The copy holds the
+    loaded tensors, on the devices they were saved from, as `src` does."""
+    value = _loop_value(loop.target, _entries_of(loop.iter, src))
+    if value is None:
+        return None
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript) \
+                and isinstance(node.targets[0].value, ast.Name) and _is(node.value, value):
+            return node.targets[0].value.id
+    return None
+
+
+def _rebuilt_from(expr, src):
+    """"whole" when `expr` is a dict comprehension over `src`'s entries keeping their values
+    (`{k.replace("module.", ""): v for k, v in sd.items()}`), or `dict(src)`/`OrderedDict(src)`."""
+    if isinstance(expr, ast.DictComp) and len(expr.generators) == 1:
+        gen = expr.generators[0]
+        value = _loop_value(gen.target, _entries_of(gen.iter, src))
+        return "whole" if value is not None and _is(expr.value, value) else False
+    if isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords \
+            and ast.unparse(expr.func) in ("dict", "OrderedDict", "collections.OrderedDict"):
+        return "whole" if _is(expr.args[0], src) else False
+    return False
+
+
 def _sink(call: ast.Call, src, scope, tree, hops: int):
     """Does `call` take the value `src` (a name, or the load itself) as weights?  `load_state_dict`
     of a module (not a scheduler's or a scaler's), `from_pretrained(..., state_dict=...)`
@@ -315,7 +364,7 @@ def _sink(call: ast.Call, src, scope, tree, hops: int):
     func = call.func
     if isinstance(func, ast.Attribute) and func.attr == "load_state_dict":
         if call.args and not _NOT_WEIGHTS.search(ast.unparse(func.value)):
-            return _reads(call.args[0], src)
+            return _reads(call.args[0], src) or _rebuilt_from(call.args[0], src)
         return False
     if isinstance(func, ast.Attribute) and func.attr == "from_pretrained":
         return next((_reads(k.value, src) for k in call.keywords if k.arg == "state_dict"), False)
