@@ -87,7 +87,7 @@ class Config:
     def is_enabled(self, code: str, path: Optional[str] = None) -> bool:
         if self.select is not None and not _matches(code, self.select):
             return False
-        if _matches(code, self.ignore):
+        if self.ignore and _matches(code, self.ignore):
             return False
         if path and self.per_file_ignores:
             if _matches(code, self._per_file_table.values_for(self._relative(path))):

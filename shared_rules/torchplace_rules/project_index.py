@@ -53,7 +53,8 @@ class ProjectIndex:
         self.callers = CallerCache(self, max(16, max_summaries // 10))  # what importers pass a file's functions
         self.importers = ImporterTable(self, find_project_root)
         self.third_party = ThirdPartyClasses(self.root, environment, enabled=use_jedi, extra_paths=self.extra_roots)
-        self.dependencies: dict[Path, dict] = {}  # checked file -> {project file it read: fingerprint}, transitively
+        # checked file -> {project file it read: fingerprint}, transitively (not in a static run)
+        self.dependencies: dict[Path, dict] = {}
         self._roots: dict[Path, tuple[Path, ...]] = {}
         self._resolved: dict[tuple, Optional[Path]] = {}  # static runs: (folder, module, level) -> file
         self._real_dirs: dict[str, Path] = {}  # static runs: folder -> its real path
@@ -199,7 +200,9 @@ class ProjectIndex:
         return real
 
     def record_dependencies(self, path: Optional[str], deps: dict) -> None:
-        if path:
+        """What the check of `path` read from other files, for `dependents_of` (an editor's question:
+        which results a change makes stale).  Not kept in a static run, where no file changes."""
+        if path and not self.static:
             try:
                 self.dependencies[self.real_file(path)] = dict(deps)
             except (OSError, ValueError):
