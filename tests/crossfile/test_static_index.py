@@ -143,3 +143,22 @@ def test_only_an_editor_index_keeps_what_each_checked_file_read(tmp_path):
         index = ProjectIndex(project, static=static)
         check_path(project / "runner.py", Config(), project=index)
         assert index.dependents_of(project / "util.py") == expected
+
+
+def test_a_static_index_finds_each_project_root_as_find_project_root_does(tmp_path):
+    """`ProjectIndex.project_root` keeps what it saw per folder in a static run: nested projects, a
+    folder with no marker above it, files and folders asked in any order give find_project_root's answer."""
+    from torchplace_rules.project_index import find_project_root
+
+    outer, inner = tmp_path / "outer", tmp_path / "outer" / "a" / "inner"
+    (inner / "pkg" / "deep").mkdir(parents=True)
+    (tmp_path / "loose" / "x").mkdir(parents=True)
+    (outer / "pyproject.toml").write_text("")
+    (inner / "setup.py").write_text("")
+    for folder in (inner / "pkg" / "deep", outer / "a", tmp_path / "loose" / "x"):
+        (folder / "m.py").write_text("")
+    asked = [inner / "pkg" / "deep" / "m.py", outer / "a", inner / "pkg", outer / "a" / "m.py", inner,
+             tmp_path / "loose" / "x" / "m.py", tmp_path / "loose", str(inner / "pkg" / "deep"), outer]
+    index = ProjectIndex(static=True)
+    for path in asked + asked[::-1]:
+        assert index.project_root(path) == find_project_root(path), path
