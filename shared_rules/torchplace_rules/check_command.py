@@ -10,7 +10,6 @@ outside the paths given or through a symbolic link unless asked.
 """
 from __future__ import annotations
 
-import difflib
 import os
 import sys
 from dataclasses import replace
@@ -200,6 +199,8 @@ def _fix_notebook(run: _Run, result: CheckedFile, fixed, config: Config, project
 
 
 def _print_diff(old: str, new: str, label: str) -> None:
+    import difflib  # (only `--diff` needs it)
+
     for line in difflib.unified_diff(split_lines(old, keepends=True), split_lines(new, keepends=True),
                                      f"a/{label}", f"b/{label}"):
         sys.stdout.write(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n")

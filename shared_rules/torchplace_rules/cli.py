@@ -17,6 +17,7 @@ from .config import Config, rule_code
 from .engine import check_source
 from .fixes import fix_until_stable
 from .output_formats import VERSION
+from .parallel_check import ends_with_check
 from .rules import ALL_RULES, explain
 
 
@@ -134,8 +135,11 @@ def exit_now(code: int) -> None:
 def run() -> None:
     """The `torchplace` program: `check` ends at once (`exit_now`), every other command normally
     (the language server and the probe have kernels and threads to close)."""
+    checking = sys.argv[1:2] == ["check"]
+    if checking:
+        ends_with_check()
     code = main()
-    if sys.argv[1:2] == ["check"]:
+    if checking:
         exit_now(code)
     sys.exit(code)
 

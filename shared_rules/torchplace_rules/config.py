@@ -20,11 +20,6 @@ from .model import Severity
 from .path_patterns import GlobSet, GlobTable
 from .source_files import UnreadableFile, read_bytes
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 by scripts/test.d/20-pythons.sh
-    import tomli as tomllib
-
 DEFAULT_DEVICE_NAMES = ("device", "dev", "DEVICE", "torch_device", "target_device")
 DEFAULT_MAX_FILE_SIZE = 5_000_000  # bytes of Python source; larger files are skipped with a message
 MAX_PYPROJECT_SIZE = 10_000_000  # bytes; a larger pyproject.toml is reported and not read
@@ -92,7 +87,7 @@ class Config:
     def is_enabled(self, code: str, path: Optional[str] = None) -> bool:
         if self.select is not None and not _matches(code, self.select):
             return False
-        if _matches(code, self.ignore):
+        if self.ignore and _matches(code, self.ignore):
             return False
         if path and self.per_file_ignores:
             if _matches(code, self._per_file_table.values_for(self._relative(path))):
@@ -277,6 +272,16 @@ _PARSERS = {
 }
 
 
+def toml_module():
+    """`tomllib` (`tomli` before 3.11), imported when a pyproject.toml is first read: a check of a
+    tree without one never loads it (its regular expressions and `datetime`, ~35M instructions)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 by scripts/test.d/20-pythons.sh
+        import tomli as tomllib
+    return tomllib
+
+
 @lru_cache(maxsize=256)
 def _read_pyproject(path: str, stamp: tuple[int, int]) -> tuple[Optional[dict], Optional[str]]:
     """(parsed TOML, None) or (None, problem); kept per (path, mtime, size) so that a large
@@ -284,8 +289,9 @@ def _read_pyproject(path: str, stamp: tuple[int, int]) -> tuple[Optional[dict], 
     file of sane size is read (a FIFO would block, and TOML parses at a few MB a second)."""
     try:
         text = read_bytes(path, MAX_PYPROJECT_SIZE).decode("utf-8")
+        tomllib = toml_module()
         return tomllib.loads(text), None
-    except tomllib.TOMLDecodeError as exc:
+    except toml_module().TOMLDecodeError as exc:
         return None, f"{path}: invalid TOML: {exc}; its settings are ignored"
     except UnicodeDecodeError as exc:
         return None, f"{path}: not UTF-8 ({exc.reason}); its settings are ignored"

@@ -12,7 +12,6 @@ both build their programs here, so they report the same findings.
 from __future__ import annotations
 
 import bisect
-import difflib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Optional, Sequence
@@ -142,6 +141,8 @@ def restore_lines(original: str, old_lines: list[str], new_lines: list[str], kee
     own = split_lines(original, keepends=True)
     usual = dominant_newline(original)
     out: list[list[str]] = []  # [text, break]
+    import difflib  # (here only: a plain check never loads it)
+
     matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":

@@ -81,7 +81,60 @@ def finding_to_json(file: ReportedFile, f: Finding) -> dict:
 
 
 def render_json(results: Iterable[ReportedFile]) -> str:
-    return json.dumps([finding_to_json(r, f) for r in results for f in r.findings], indent=2) + "\n"
+    items = [finding_to_json(r, f) for r in results for f in r.findings]
+    out: list[str] = []
+    try:
+        _indented(items, "\n", out)
+    except TypeError:  # a value `_indented` does not write: json's own encoder
+        return json.dumps(items, indent=2) + "\n"
+    out.append("\n")
+    return "".join(out)
+
+
+def _indented(value, newline: str, out: list) -> None:
+    """Append `json.dumps(value, indent=2)` to `out` for the JSON a report holds (dicts with str keys,
+    lists, str, int, bool, None; TypeError for anything else).  The same text as `json.dumps`, which
+    with an indent runs json's pure-Python encoder: 3 % of a `--format json` run over 2,000 files.
+    `newline`: a line break and the indentation of `value`'s own line."""
+    cls = value.__class__
+    if cls is str:
+        out.append(_quoted(value))
+    elif value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif cls is int:
+        out.append(int.__repr__(value))
+    elif cls is dict or cls is list:
+        if not value:
+            out.append("{}" if cls is dict else "[]")
+            return
+        inner = newline + "  "
+        out.append("{" if cls is dict else "[")
+        separator = inner
+        if cls is dict:
+            for key, item in value.items():
+                if key.__class__ is not str:
+                    raise TypeError(key)
+                out.append(separator)
+                out.append(_quoted(key))
+                out.append(": ")
+                _indented(item, inner, out)
+                separator = "," + inner
+        else:
+            for item in value:
+                out.append(separator)
+                _indented(item, inner, out)
+                separator = "," + inner
+        out.append(newline)
+        out.append("}" if cls is dict else "]")
+    else:
+        raise TypeError(value)
+
+
+_quoted = json.encoder.encode_basestring_ascii  # (what `json.dumps` writes a str as: ensure_ascii)
 
 
 def render_text(results: list[ReportedFile], fixable_hint: bool = True, checked_any: bool = True) -> str:

@@ -51,15 +51,17 @@ class ProjectIndex:
         self.lock = threading.RLock()
         self.summaries = SummaryCache(self, max_summaries)
         self.callers = CallerCache(self, max(16, max_summaries // 10))  # what importers pass a file's functions
-        self.importers = ImporterTable(self, find_project_root)
+        self.importers = ImporterTable(self, self.project_root)
         self.third_party = ThirdPartyClasses(self.root, environment, enabled=use_jedi, extra_paths=self.extra_roots)
-        self.dependencies: dict[Path, dict] = {}  # checked file -> {project file it read: fingerprint}, transitively
+        # checked file -> {project file it read: fingerprint}, transitively (not in a static run)
+        self.dependencies: dict[Path, dict] = {}
         self._roots: dict[Path, tuple[Path, ...]] = {}
         self._resolved: dict[tuple, Optional[Path]] = {}  # static runs: (folder, module, level) -> file
         self._real_dirs: dict[str, Path] = {}  # static runs: folder -> its real path
         self._real_files: dict[str, Path] = {}  # static runs: absolute path as given -> `real_file`
         self._files: dict[Path, bool] = {}  # static runs: candidate module file -> is it a file
         self._in_folder: dict[tuple, Optional[Path]] = {}  # static runs: (folder, module) -> its file there
+        self._project_roots: dict = {}  # static runs: path as given, and each real folder -> its project root
 
     # -- texts -------------------------------------------------------------------
     def set_overlay(self, path: os.PathLike | str, text: str) -> None:
@@ -107,7 +109,7 @@ class ProjectIndex:
             return cached
         roots: list[Path] = []
         if folder is not None:
-            root = self.root if self.root is not None and _is_within(folder, self.root) else find_project_root(folder)
+            root = self.root if self.root is not None and _is_within(folder, self.root) else self.project_root(folder)
             roots.append(folder)
             for n, parent in enumerate(folder.parents):
                 if root is not None and not _is_within(parent, root):
@@ -124,6 +126,34 @@ class ProjectIndex:
         if folder is not None:
             self._roots[folder] = out
         return out
+
+    def project_root(self, path: os.PathLike | str) -> Optional[Path]:
+        """`find_project_root(path)`.  In a static run each folder is looked at once: the files of
+        transformers' 530 model folders all walk up through the same parents (four `stat` calls a
+        folder, up to `/` where no folder has a marker)."""
+        if not self.static:
+            return find_project_root(path)
+        given = os.fspath(path)
+        known = self._project_roots.get(given, _UNSET)
+        if known is not _UNSET:
+            return known
+        here = Path(path).resolve()
+        if not here.is_dir():
+            here = here.parent
+        walked, found = [], None
+        for folder in (here, *here.parents):
+            known = self._project_roots.get(folder, _UNSET)
+            if known is not _UNSET:
+                found = known
+                break
+            walked.append(folder)
+            if any((folder / marker).exists() for marker in PROJECT_MARKERS):
+                found = folder
+                break
+        for folder in walked:
+            self._project_roots[folder] = found
+        self._project_roots[given] = found
+        return found
 
     def resolve(self, importer: Optional[os.PathLike | str], module: Optional[str], level: int = 0) -> Optional[Path]:
         """The file of `module` (`from ..module import x` has level 2), or None.  In a static run
@@ -199,7 +229,9 @@ class ProjectIndex:
         return real
 
     def record_dependencies(self, path: Optional[str], deps: dict) -> None:
-        if path:
+        """What the check of `path` read from other files, for `dependents_of` (an editor's question:
+        which results a change makes stale).  Not kept in a static run, where no file changes."""
+        if path and not self.static:
             try:
                 self.dependencies[self.real_file(path)] = dict(deps)
             except (OSError, ValueError):

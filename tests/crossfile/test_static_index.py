@@ -132,3 +132,33 @@ def test_static_index_reads_as_an_editor_index(tmp_path, name):
 def test_static_index_on_the_cross_file_projects(name):
     project = PROJECTS / name
     assert _all_findings(project, static=True) == _all_findings(project, static=False)
+
+
+def test_only_an_editor_index_keeps_what_each_checked_file_read(tmp_path):
+    """`dependents_of` answers an editor (which results an edit makes stale); a static run, where no
+    file changes, does not keep the record (a path resolved per checked file: 2 % of many_files)."""
+    runner = "import torch\nfrom util import summarise\n\n\ndef run(values):\n    return summarise(torch.tensor(values))\n"
+    project = _project(tmp_path, {"util.py": UTIL, "runner.py": runner})
+    for static, expected in ((False, [(project / "runner.py").resolve()]), (True, [])):
+        index = ProjectIndex(project, static=static)
+        check_path(project / "runner.py", Config(), project=index)
+        assert index.dependents_of(project / "util.py") == expected
+
+
+def test_a_static_index_finds_each_project_root_as_find_project_root_does(tmp_path):
+    """`ProjectIndex.project_root` keeps what it saw per folder in a static run: nested projects, a
+    folder with no marker above it, files and folders asked in any order give find_project_root's answer."""
+    from torchplace_rules.project_index import find_project_root
+
+    outer, inner = tmp_path / "outer", tmp_path / "outer" / "a" / "inner"
+    (inner / "pkg" / "deep").mkdir(parents=True)
+    (tmp_path / "loose" / "x").mkdir(parents=True)
+    (outer / "pyproject.toml").write_text("")
+    (inner / "setup.py").write_text("")
+    for folder in (inner / "pkg" / "deep", outer / "a", tmp_path / "loose" / "x"):
+        (folder / "m.py").write_text("")
+    asked = [inner / "pkg" / "deep" / "m.py", outer / "a", inner / "pkg", outer / "a" / "m.py", inner,
+             tmp_path / "loose" / "x" / "m.py", tmp_path / "loose", str(inner / "pkg" / "deep"), outer]
+    index = ProjectIndex(static=True)
+    for path in asked + asked[::-1]:
+        assert index.project_root(path) == find_project_root(path), path

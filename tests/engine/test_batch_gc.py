@@ -70,3 +70,24 @@ def test_a_run_in_a_program_leaves_its_collector_as_it_was(tmp_path):
     checked = list(check_files([(str(tmp_path / "m.py"), Config())], jobs=1, cross_file=True))
     assert [f.code for f in checked[0].findings] == ["TP201"]
     assert gc.isenabled()  # the caller's automatic collection is back
+
+
+PROGRAM = r'''
+import gc, sys
+from torchplace_rules import cli, parallel_check as pc
+real_exit = cli.exit_now
+cli.exit_now = lambda code: (sys.stderr.write(f"collector {gc.isenabled()} code {code}\n"), real_exit(code))
+sys.argv = ["torchplace", "check", "-j", "1", sys.argv[1]]
+cli.run()
+'''
+
+
+def test_the_check_program_leaves_the_collector_off_when_it_exits(tmp_path):
+    """`torchplace check` exits once its report is out (`cli.run`): switching the collector back on
+    would only make it scan everything the run made, just before the process ends."""
+    (tmp_path / "m.py").write_text("import torch\nx = torch.zeros(2)\nx.to('cuda')\n")
+    path = os.pathsep.join(p for p in (str(ROOT / "shared_rules"), os.environ.get("PYTHONPATH")) if p)
+    done = subprocess.run([sys.executable, "-c", PROGRAM, str(tmp_path / "m.py")], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": path})
+    assert "TP201" in done.stdout and done.returncode == 1
+    assert "collector False code 1" in done.stderr

@@ -84,8 +84,8 @@ def test_a_large_pyproject_is_parsed_once_per_run(tmp_path, monkeypatch):
 
     (tmp_path / "pyproject.toml").write_text('[tool.torchplace]\nignore = ["TP401"]\n')
     calls = []
-    real = config_module.tomllib.loads
-    monkeypatch.setattr(config_module.tomllib, "loads", lambda text: calls.append(1) or real(text))
+    real = config_module.toml_module().loads
+    monkeypatch.setattr(config_module.toml_module(), "loads", lambda text: calls.append(1) or real(text))
     for sub in range(20):
         (tmp_path / f"d{sub}").mkdir()
         assert load_config_checked(tmp_path / f"d{sub}" / "a.py")[0].ignore == {"TP401"}
