@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from . import operators
+from .filled_containers import FilledContainers
 from .ranks import factory_rank
 from .torch_api import (
     CONTAINERS, MODULE_BASES, PARAMETER_CLASSES, TORCH_FACTORIES, is_torch_layer, layer_has_params, looks_like_dtype,
@@ -616,9 +617,13 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
     off_by_default, kept_plain = _off_by_default(init), set()
     params = {a.arg for a in init.args.args[1:] + init.args.kwonlyargs}
     aliases = set()  # self.<attr> = <a parameter of __init__>
+    filled = FilledContainers(relevant, lambda v: _module_has_params(v, analyzer))
     for node in relevant:
         if node.__class__ is ast.Call and node.func.__class__ is ast.Attribute:
             recv = node.func.value
+            fill = filled.fill(node) if filled.holds else None
+            if fill is not None:
+                info.submodules[fill[0]] = fill[1]
             if recv.__class__ is ast.Name and recv.id == "self":
                 if node.func.attr in ("register_buffer", "register_parameter") and node.args:
                     key = node.args[0]
@@ -681,8 +686,9 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
         elif kind == "buffer":
             info.buffers.add(name)
         elif kind == "module":
-            info.submodules[name] = _module_has_params(value, analyzer)
             qual = _qual(value.func, analyzer) if isinstance(value, ast.Call) else None
+            started = filled.start(name, value if qual is not None and qual.split(".")[-1] in CONTAINERS else None)
+            info.submodules[name] = False if started else _module_has_params(value, analyzer)
             if qual and is_torch_layer(qual) and qual.split(".")[-1] not in CONTAINERS:
                 info.torch_layers[name] = qual.split(".")[-1]
             callee = analyzer.eval(value.func) if isinstance(value, ast.Call) else None
@@ -693,6 +699,8 @@ def _scan_init(init, info: ClassInfo, analyzer) -> None:
         elif kind == "module_list" and isinstance(node, ast.Assign) \
                 and any(_module_has_params(e, analyzer) for e in (value.elts if isinstance(value, ast.List) else [value.elt])):
             info.plain_module_lists.setdefault(name, node)  # modules with nothing to move, train or save: harmless
+    for name in filled.filled_elsewhere(info.node):
+        info.submodules[name] = True
 
 
 def _drop_wrapped_lists(value: ast.Call, info: ClassInfo, analyzer) -> None:
