@@ -70,10 +70,11 @@ def placed_device(ev, dev: Optional[Dev]) -> Optional[Dev]:
 
 
 def only_assumed_accelerator(ev, dev: Optional[Dev]) -> bool:
-    """The accelerator side is the device a program is assumed to target (`config.device`, `args.device`
-    read from an object the analysis cannot see), in a test module that names no device: such a test
+    """The accelerator side is the device a program is only assumed to target (`config.device`,
+    `args.device` read from an object the analysis cannot see; not a choice code made, such as a library's
+    `"cuda" if torch.cuda.device_count() else "cpu"`), in a test module that names no device: such a test
     runs on the CPU, so nothing proves the conflict."""
-    return dev is not None and dev.kind == "accel" and dev.label == "target" and file_context(ev).cpu_test
+    return dev is not None and dev.assumed and file_context(ev).cpu_test
 
 
 def made_in_module_method(ev, c) -> bool:

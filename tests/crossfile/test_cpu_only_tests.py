@@ -60,3 +60,35 @@ def test_a_script_that_names_no_device_keeps_the_assumed_accelerator(tmp_path):
     """Only a test module is known to run on the CPU: a program (`train.py`) is written for the device
     its config names."""
     assert _codes(tmp_path, "roundtrip.py", "") == ["TP101"]
+
+
+CHOOSING_LOADER = """\
+    import torch
+    import torch.nn as nn
+
+
+    def load(path, config=None):
+        device = "cuda" if torch.cuda.device_count() else "cpu"
+        return nn.Linear(2, 2).to(device)
+"""
+
+
+def test_a_device_the_library_chooses_by_itself_is_kept_in_a_test_that_names_none(tmp_path):
+    """AudioCraft's `AudioSeal.get_pretrained()` picks CUDA when a GPU is there: a test that feeds the
+    model a CPU tensor fails on any GPU machine, whatever the test names."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "loading.py").write_text(textwrap.dedent(CHOOSING_LOADER))
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "tests").mkdir()
+    test = tmp_path / "tests" / "test_model.py"
+    test.write_text(textwrap.dedent("""\
+        import torch
+        from pkg.loading import load
+
+
+        def test_model():
+            model = load("w.pt")
+            assert model(torch.ones(1, 2)).shape == (1, 2)
+    """))
+    assert [f.code for f in check_path(test, Config(), project=ProjectIndex(tmp_path))] == ["TP102"]

@@ -181,7 +181,7 @@ def entry_parameter_value(ev, arg: ast.arg, default, cls, func) -> Value:
         if cls is not None and cls.is_module:
             return DeviceV(Dev(SELF_DEV.kind, SELF_DEV.label, name, arg))  # the caller passes the module's device
         ev.targets_accelerator = True
-        return DeviceV(Dev("accel", "target", name, arg))
+        return DeviceV(Dev("accel", "target", name, arg, assumed=True))
     if cls is not None and cls.is_module and func.name in MODULE_CALL_ENTRIES:
         if _annotated_tensor(arg.annotation) or (arg.annotation is None and default is None and not _NOT_A_TENSOR.search(name)):
             return TensorV(SELF_DEV, origin=arg)

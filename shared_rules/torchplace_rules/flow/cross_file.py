@@ -236,7 +236,7 @@ def foreign_result(value: Value) -> Value:
     """A value coming back from another file's code: drop source text that names its variables."""
     if isinstance(value, (TensorV, ModuleV)) and value.dev is not None and value.dev.expr \
             and value.dev.expr[0] not in "\"'":
-        return replace(value, dev=Dev(value.dev.kind, value.dev.label, None, None, value.dev.mac))
+        return replace(value, dev=Dev(value.dev.kind, value.dev.label, None, None, value.dev.mac, value.dev.assumed))
     return value
 
 

@@ -34,6 +34,9 @@ class Dev:
     expr: Optional[str] = None
     at: Optional[ast.AST] = field(default=None, compare=False, hash=False)
     mac: Optional[str] = None
+    # the accelerator a program is only assumed to target: `args.device`, `config.device` or a parameter
+    # named `device` whose value the analysis cannot see (no code of its chose it)
+    assumed: bool = field(default=False, compare=False, hash=False)
 
     @property
     def is_cpu(self) -> bool:
@@ -53,8 +56,9 @@ def join_dev(a: Optional[Dev], b: Optional[Dev]) -> Optional[Dev]:
         return None
     if a.kind != b.kind or a.label != b.label:
         return None
-    if a.expr != b.expr or a.mac != b.mac:
-        return Dev(a.kind, a.label, a.expr if a.expr == b.expr else None, a.at, a.mac if a.mac == b.mac else None)
+    if a.expr != b.expr or a.mac != b.mac or a.assumed != b.assumed:
+        return Dev(a.kind, a.label, a.expr if a.expr == b.expr else None, a.at, a.mac if a.mac == b.mac else None,
+                   a.assumed and b.assumed)
     return a
 
 

@@ -208,7 +208,7 @@ class ExpressionEvaluator:
         if (value is UNKNOWN or value is NONE or value is NUMBER or value.__class__ is IntV) and name in self.device_names \
                 and not _reads_tensor_device(value_node) and not self.returns_tensor_device(value_node):
             self.targets_accelerator = True
-            return DeviceV(Dev(ACCEL_KIND, "target", name))
+            return DeviceV(Dev(ACCEL_KIND, "target", name, assumed=True))
         return value
 
     def returns_tensor_device(self, node) -> bool:
@@ -650,7 +650,7 @@ class ExpressionEvaluator:
         if attr in self.device_names and base is UNKNOWN and isinstance(node.value, ast.Name) \
                 and (node.value.id in CONFIG_OBJECT_NAMES or (node.value.id == "self" and self.frame.cls is None)):
             self.targets_accelerator = True
-            return DeviceV(Dev(ACCEL_KIND, "target", self.src.segment(node)))
+            return DeviceV(Dev(ACCEL_KIND, "target", self.src.segment(node), assumed=True))
         return UNKNOWN
 
     def write_module_attribute(self, target: ast.Attribute, value: Value) -> None:
