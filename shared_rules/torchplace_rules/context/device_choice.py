@@ -106,7 +106,7 @@ def before_an_unconditional_cuda_call(parents: dict, node: ast.AST) -> bool:
     return False
 
 
-_NOT_CLIMBED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ExceptHandler, ast.Try, ast.TryStar,
+_NOT_CLIMBED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ExceptHandler, ast.Try, getattr(ast, "TryStar", ast.Try),
                 ast.For, ast.AsyncFor, ast.While)
 _EXIT_CALLS = {"exit", "quit", "_exit", "abort"}
 
