@@ -11,11 +11,15 @@ after the original text failed to parse, and only on such an interpreter.
 from __future__ import annotations
 
 import io
+import re
 import sys
 import tokenize
 from typing import Optional
 
 NEEDED = sys.version_info < (3, 12)
+# the only token runs the rewrite edits (`class C[`, `def f[`, `type X =`, `type X[`), their tokens apart
+# by blanks or line continuations: a file without one is never tokenized (a syntax error while typing)
+_MAY_HAVE_TYPE_PARAMS = re.compile(r"\b(?:class|def)(?:\s|\\)+\w+(?:\s|\\)*\[|\btype(?:\s|\\)+\w+(?:\s|\\)*[\[=]")
 _OPENING, _CLOSING = frozenset("([{"), frozenset(")]}")
 
 
@@ -97,7 +101,7 @@ def _blank(lines: list[str], start: tuple, end: tuple) -> bool:
 def without_type_params(text: str) -> Optional[str]:
     """`text` with PEP 695 type parameters and `type` statements rewritten for Python < 3.12,
     or None when there is nothing to rewrite (or it cannot be done keeping positions)."""
-    if not NEEDED or ("type" not in text and "[" not in text):
+    if not NEEDED or _MAY_HAVE_TYPE_PARAMS.search(text) is None:
         return None
     tokens = _tokens(text)
     edits = _type_param_spans(tokens) if tokens else None

@@ -4,6 +4,7 @@ of which fields of a node class can hold other nodes."""
 from __future__ import annotations
 
 import ast
+from typing import Iterator
 
 # Fields that hold strings, numbers or flags, never a node (`Constant.value` is never a node either).
 _SCALAR_FIELDS = frozenset({"id", "kind", "attr", "arg", "module", "level", "is_async", "type_comment",
@@ -108,3 +109,16 @@ def is_main_test(test: ast.AST) -> bool:
     sides = (test.left, test.comparators[0])
     return any(a.__class__ is ast.Name and a.id == "__name__" and b.__class__ is ast.Constant and b.value == "__main__"
                for a, b in (sides, sides[::-1]))
+
+
+def scope_nodes(scope) -> Iterator[ast.AST]:
+    """The nodes of a function or module body (or of a statement list), not descending into nested
+    functions, lambdas or classes (their `def`/`class` nodes are yielded).  `own_nodes` above walks
+    everything."""
+    stack = list(ast.iter_child_nodes(scope)) if not isinstance(scope, list) else list(scope)
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        stack.extend(ast.iter_child_nodes(node))

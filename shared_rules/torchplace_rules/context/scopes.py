@@ -12,6 +12,7 @@ from typing import Iterator, Optional
 
 from ..flow.devices import ACCEL_TYPES
 from ..syntax_nodes import child_fields, is_main_test
+from ..syntax_nodes import scope_nodes as own_nodes  # noqa: F401  (the body walk context modules import from here)
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers")
@@ -87,17 +88,6 @@ def containing_block(parents: dict[int, ast.AST], stmt: ast.stmt) -> Optional[li
         if isinstance(block, list) and any(s is stmt for s in block):
             return block
     return None
-
-
-def own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
-    """The nodes of a function or module body, not descending into nested functions or classes."""
-    stack = list(ast.iter_child_nodes(scope)) if not isinstance(scope, list) else list(scope)
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        stack.extend(ast.iter_child_nodes(node))
 
 
 def top_level_functions(tree: ast.Module) -> dict:

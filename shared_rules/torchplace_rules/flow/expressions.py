@@ -12,7 +12,7 @@ from typing import Optional
 
 from . import torch_api as api
 from ..flag_writes import binds_locally, declares_global, flag_may_be_rebound
-from ..syntax_nodes import access_path, is_main_test
+from ..syntax_nodes import access_path, is_main_test, scope_nodes
 from .calls import dispatch_call
 from .contexts import default_value, lambda_function, static_lambda
 from .project_calls import find_method, property_value, self_attribute
@@ -228,7 +228,7 @@ class ExpressionEvaluator:
             return False
         if callee.__class__ is not FuncV:
             return False
-        nodes = list(_own_nodes(callee.node))
+        nodes = list(scope_nodes(callee.node))
         returns = [n.value for n in nodes if n.__class__ is ast.Return]
         return bool(returns) and all(_reads_own_device(r) or _bound_to_tensor_device(r, callee.node, nodes) for r in returns)
 
@@ -501,21 +501,27 @@ class ExpressionEvaluator:
             if name in self.frame.env or binds_locally(self.frame.func, name):
                 return None
             value = self.lookup(name)
-            home, home_text = (Path(self.path) if self.path else None), self.file_src.text
+            home = Path(self.path) if self.path else None
         elif node.__class__ is ast.Attribute and node.value.__class__ is ast.Name and node.value.id not in self.frame.env:
             owner = self.lookup(node.value.id)
             if owner.__class__ is not ProjectModuleV or owner.file is None or self.project is None:
                 return None
             name = node.attr
             value = owner.member(self, name, node)
-            home, home_text = owner.file, self.project.read(owner.file)
+            home = owner.file
         else:
             return None
         if not (value.__class__ is FlagV and not value.held or value.__class__ is IntV and self.exact_int(value)):
             return None
         if self.project is not None and self.recorder is not None:
             self.recorder.uncacheable = True  # (other files' text decided it: not a read the memo can check)
-        return None if flag_may_be_rebound(self.project, home, home_text, self.file_src.text, name) else value
+        # (one answer per flag and check: the scans read the flag's module and its importers from disk)
+        known = self.__dict__.setdefault("_flags_rebound", {})
+        key = (home, name, node.__class__ is ast.Name)
+        if key not in known:
+            home_text = self.file_src.text if node.__class__ is ast.Name else self.project.read(home)
+            known[key] = flag_may_be_rebound(self.project, home, home_text, self.file_src.text, name)
+        return None if known[key] else value
 
     def held_flag(self, node: ast.Attribute) -> Optional[Value]:
         """`self.on_gpu` in a method whose caller bound it before the call (a held flag, `FlagV`)."""
@@ -1160,16 +1166,6 @@ def _bound_to_tensor_device(node, func, nodes: list) -> bool:
                 or n.__class__ is ast.ExceptHandler and n.name == name
                 or n.__class__ is ast.alias and (n.asname or n.name) == name for n in nodes)
     return bool(values) and len(stores) == len(values) and not other and all(_reads_own_device(v) for v in values)
-
-
-def _own_nodes(func: ast.AST):
-    """The nodes of a function's body, not those of functions or classes nested in it."""
-    todo = list(func.body)
-    while todo:
-        node = todo.pop()
-        yield node
-        todo.extend(n for n in ast.iter_child_nodes(node)
-                    if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)))
 
 
 def _as_tensor(value: Value, node) -> TensorV:
