@@ -69,12 +69,12 @@ def placed_device(ev, dev: Optional[Dev]) -> Optional[Dev]:
     return dev
 
 
-def only_assumed_accelerator(ev, dev: Optional[Dev]) -> bool:
+def only_assumed_accelerator(ev, dev: Optional[Dev], node: Optional[ast.AST] = None) -> bool:
     """The accelerator side is the device a program is only assumed to target (`config.device`,
     `args.device` read from an object the analysis cannot see; not a choice code made, such as a library's
-    `"cuda" if torch.cuda.device_count() else "cpu"`), in a test module that names no device: such a test
-    runs on the CPU, so nothing proves the conflict."""
-    return dev is not None and dev.assumed and file_context(ev).cpu_test
+    `"cuda" if torch.cuda.device_count() else "cpu"`), in a test that names no device (the test holding
+    `node` and what it runs, or the whole module): such a test runs on the CPU, so nothing proves the conflict."""
+    return dev is not None and dev.assumed and file_context(ev).cpu_test_at(node)
 
 
 def made_in_module_method(ev, c) -> bool:

@@ -92,3 +92,63 @@ def test_a_device_the_library_chooses_by_itself_is_kept_in_a_test_that_names_non
             assert model(torch.ones(1, 2)).shape == (1, 2)
     """))
     assert [f.code for f in check_path(test, Config(), project=ProjectIndex(tmp_path))] == ["TP102"]
+
+
+SIBLINGS = """\
+    import pytest
+    import torch
+    import torch.nn as nn
+
+    from pkg.loading import load
+
+
+    @pytest.fixture{deco}
+    def gpu_state():
+        torch.cuda.synchronize()
+        yield
+
+
+    def test_on_the_gpu(gpu_state):
+        torch.cuda.synchronize()
+
+{mark}
+    def test_roundtrip(tmp_path{param}):
+        saved = {{k: v.clone() for k, v in nn.Linear(2, 2).state_dict().items()}}
+        policy = load(tmp_path)
+        for key, tensor in policy.state_dict().items():
+            assert torch.equal(tensor, saved[key]), key
+"""
+
+
+def _sibling_codes(tmp_path: Path, deco: str = "", mark: str = "", param: str = "") -> list:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "loading.py").write_text(textwrap.dedent(LOADING))
+    (tmp_path / "tests").mkdir()
+    test = tmp_path / "tests" / "test_roundtrip.py"
+    test.write_text(textwrap.dedent(SIBLINGS.format(deco=deco, mark=mark, param=param)))
+    return [f.code for f in check_path(test, Config(), project=ProjectIndex(tmp_path))]
+
+
+def test_another_test_and_a_fixture_nobody_here_requests_do_not_make_this_test_a_gpu_test(tmp_path):
+    """LeRobot's legacy-checkpoint module (s17): other tests of the module request a fixture for an
+    accelerator library; the round-trip test requests none of it and runs on the CPU."""
+    assert _sibling_codes(tmp_path) == []
+
+
+def test_a_requested_fixture_that_names_cuda_keeps_the_assumed_accelerator(tmp_path):
+    assert _sibling_codes(tmp_path, param=", gpu_state") == ["TP101"]
+
+
+def test_an_autouse_fixture_that_names_cuda_keeps_the_assumed_accelerator(tmp_path):
+    assert _sibling_codes(tmp_path, deco="(autouse=True)") == ["TP101"]
+
+
+def test_a_usefixtures_mark_keeps_the_assumed_accelerator(tmp_path):
+    assert _sibling_codes(tmp_path, mark='    @pytest.mark.usefixtures("gpu_state")') == ["TP101"]
+
+
+def test_a_device_parameter_of_the_test_keeps_the_assumed_accelerator(tmp_path):
+    assert _sibling_codes(tmp_path, mark='    @pytest.mark.parametrize("device", ["cpu", "cuda"])',
+                          param=", device") == ["TP101"]

@@ -20,6 +20,7 @@ from .device_choice import (
 )
 from .load_callers import importers_hide_every_accelerator
 from .scopes import FUNCTIONS, enclosing, is_script, is_test_path, mentions_accelerator, parent_map, statement_blocks
+from .test_scope import code_of_test, enclosing_test
 
 
 class FileContext:
@@ -57,6 +58,20 @@ class FileContext:
         """A test module that names no accelerator or device at all: it runs where the tensors it makes
         are, the CPU, whatever device a config it builds or reads back says the model code was written for."""
         return is_test_path(self.path) and not self.mentions_accelerator
+
+    def cpu_test_at(self, node: Optional[ast.AST]) -> bool:
+        """`cpu_test`, judged on what the test holding `node` runs (`test_scope.code_of_test`): another
+        test of the module, or a fixture this one does not request, that names an accelerator or an
+        accelerator library does not put this test's tensors on one."""
+        if self.cpu_test or not is_test_path(self.path) or node is None or not self.in_this_file(node):
+            return self.cpu_test
+        test = enclosing_test(self.parents, node)
+        if test is None:
+            return False
+        known = self.__dict__.setdefault("_cpu_tests", {})
+        if id(test) not in known:
+            known[id(test)] = not mentions_accelerator(code_of_test(self.tree, self.parents, test))
+        return known[id(test)]
 
     @cached_property
     def is_program(self) -> bool:

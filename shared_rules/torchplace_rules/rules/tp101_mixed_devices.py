@@ -239,7 +239,7 @@ class MixedDevices(Rule):
 
     def on_conflict(self, ev, c) -> None:
         other_dev = placed_device(ev, c.other_dev)
-        if only_assumed_accelerator(ev, other_dev):
+        if only_assumed_accelerator(ev, other_dev, c.node):
             return
         if c.kind == "needs_cpu" and other_dev.kind == "accel":
             self.needs_cpu(ev, c, other_dev)

@@ -142,7 +142,7 @@ class CpuInputToDeviceModel(Rule):
             return
         src = ev.src
         other_dev = placed_device(ev, c.other_dev)
-        if only_assumed_accelerator(ev, other_dev):
+        if only_assumed_accelerator(ev, other_dev, c.node):
             return
         if c.kind == "module_input" and other_dev.kind == "accel" and not made_in_module_method(ev, c):
             if not argument_meets_weights(c.node, c.cpu_node, c.other, ev):

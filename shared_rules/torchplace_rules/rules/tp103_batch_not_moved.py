@@ -121,7 +121,7 @@ class BatchNotMoved(Rule):
     def on_conflict(self, ev, c) -> None:
         batch = c.cpu.batch
         other_dev = placed_device(ev, c.other_dev)
-        if batch is None or other_dev.kind != "accel" or only_assumed_accelerator(ev, other_dev):
+        if batch is None or other_dev.kind != "accel" or only_assumed_accelerator(ev, other_dev, c.node):
             return
         if c.kind == "module_input" and not argument_meets_weights(c.node, c.cpu_node, c.other, ev):
             return  # `forward` reads this part of the batch only on the host (lengths, sizes)
