@@ -19,6 +19,7 @@ import re
 from typing import Iterator, Optional
 
 from .scopes import own_nodes
+from .spawned import spawned_function, spawner_names
 
 _WRITER = re.compile(r"save|write|dump|export|checkpoint|serializ|persist", re.IGNORECASE)
 # a name that says it reads (`load_checkpoint`, `restore_checkpoint`) writes nothing
@@ -326,7 +327,7 @@ class Provenance:
         if not writers:
             return False
         reaching = self._reaching(functions, writers, func)
-        if any(_called_name(c.func) in reaching for c in own.calls_before(line)):
+        if any(self._runs(c) & reaching for c in own.calls_before(line)):
             return True
         if func is None:
             return False
@@ -335,10 +336,10 @@ class Provenance:
                 continue
             first_write = None
             for call in sorted((n for n in own_nodes(caller.body) if isinstance(n, ast.Call)), key=lambda c: c.lineno):
-                name = _called_name(call.func)
-                if name in writers and first_write is None:
+                names = self._runs(call)
+                if names & writers and first_write is None:
                     first_write = call.lineno
-                elif name == func.name and first_write is not None and call.lineno > first_write:
+                elif func.name in names and first_write is not None and call.lineno > first_write:
                     return True
         return False
 
@@ -386,10 +387,20 @@ class Provenance:
             grown = False
             for other in functions:
                 if other is not func and other.name not in reaching and any(
-                        _called_name(c.func) in reaching for c in self.scope(other).calls_before(other.end_lineno + 1)):
+                        self._runs(c) & reaching for c in self.scope(other).calls_before(other.end_lineno + 1)):
                     reaching.add(other.name)
                     grown = True
         return reaching
+
+    def _runs(self, call: ast.Call) -> set:
+        """The names of the functions `call` runs to completion: its callee, and what a joined
+        `torch.multiprocessing.spawn(fn, ...)` runs in its workers (`context/spawned.py`)."""
+        names = {_called_name(call.func)}
+        if call.args and _called_name(call.func) in ("spawn", "start_processes"):
+            if "_spawners" not in self.__dict__:
+                self._spawners = spawner_names(self.tree)
+            names.add(spawned_function(call, self._spawners))
+        return names
 
     def written_by_imported_helper(self, load: ast.Call, modules: list) -> bool:
         """The load reads a literal path (`torch.load("es_checkpoint.pt")`) that a function or method of a

@@ -671,7 +671,7 @@ def _run_body(ev, func, cls, bound: dict, node: ast.Call, self_dev: Optional[Dev
     env = dict(scope) if scope else {}
     env.update(bound)
     frame = Frame("method" if cls is not None else "function", env, fnode, cls,
-                  inline_depth=depth, call_site=node, self_dev=self_dev)
+                  inline_depth=depth, call_site=node, self_dev=self_dev, caller_cls=ev.frame.cls)
     saved_frame, saved_module, saved_own, saved_src, saved_home = ev.frame, ev.module_env, ev.own_env, ev.src, ev.home
     if home is not None:  # another file's code runs with that file's globals and text, and reports nothing
         ev.module_env, ev.src, ev.home = home.env, foreign_text(ev, home), home

@@ -42,6 +42,7 @@ class Frame:
     no_grad: int = 0
     inline_depth: int = 0  # 0: an entry point; n: the n-th call analysed for a context
     call_site: Optional[ast.AST] = None  # the call this context was made for (None: an entry point)
+    caller_cls: Optional[object] = None  # the ClassInfo of the method whose code made that call (None: not a method)
     self_dev: Optional[Dev] = None  # where "the module's device" (SELF_DEV) really is in this context
     yields: Optional[Value] = None  # what a generator yields
     before: dict = field(default_factory=dict)  # attribute path -> what it held before this frame first bound it

@@ -162,12 +162,27 @@ def _made_by_caller(ev, c, func) -> bool:
     TP202 is about tensors the module's own code creates; where the caller's tensor meets the
     module is the caller's placement (TP102/TP103 judge a module call's inputs)."""
     node = c.cpu_node
-    if node.__class__ is not ast.Name or _on_self(ev.frame.call_site):
+    if _on_self(ev.frame.call_site) or _made_in(ev.frame.cls, c.cpu.factory) is not None:
         return False
+    if _made_by_calling_code(ev, c.cpu.factory):
+        return True
     a = func.args
-    if node.id not in {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}:
+    return node.__class__ is ast.Name and node.id in {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
+
+
+def _made_by_calling_code(ev, factory) -> bool:
+    """Is the factory in the code that made this call, itself not a module's method: the same function
+    (or module body) of the checked file as the call (`vn.update(torch.randn(64, 1) * 3.0)` in a test,
+    where `update` does `self.running_mean.add_(value.mean(0))`)?  A module's `forward` that makes the
+    tensor and hands it to a submodule's method is that module's own creation (still reported)."""
+    call = ev.frame.call_site
+    caller = ev.frame.caller_cls
+    if call is None or factory is None or caller is not None and caller.is_module:
         return False
-    return _made_in(ev.frame.cls, c.cpu.factory) is None
+    ctx = file_context(ev)
+    if not (ctx.in_this_file(call) and ctx.in_this_file(factory)):
+        return False
+    return ctx.enclosing_function(factory) is ctx.enclosing_function(call) and factory.lineno <= call.end_lineno
 
 
 def _made_in(cls, factory):
