@@ -79,3 +79,36 @@ def test_a_project_without_the_writer(tmp_path):
 
     project = _project(tmp_path, {"colorize.py": LOADER, "other.py": "x = 1\n"})
     assert [f for f in check_path(project / "colorize.py", Config(), project=ProjectIndex(project)) if f.code == "TP204"] == []
+
+
+# s17 (PyTorch-Encoding `verify.py:96`, judged false): a writer that saves only in the process whose picked
+# index is 0 (`if args.gpu == 0: torch.save(...)`, every GPU of that body picked by `args.gpu`) saves `cuda:0`
+# storages, which any machine with a GPU restores: no evidence for the GPU-only branch.
+GUARDED = """\
+
+    def train(batches):
+        net = nn.Linear(4, 4).cuda(args.gpu)
+        for x in batches:
+            net(x).sum().backward()
+        if args.gpu == 0:
+            torch.save(net.state_dict(), "trained.pth")
+    """
+
+
+def test_a_writer_that_saves_only_from_gpu_zero_is_no_evidence():
+    assert_findings(H, LOADER + GUARDED, set())
+
+
+def test_a_zero_guard_on_another_index_is_still_evidence():
+    assert_findings(H, LOADER + GUARDED.replace("if args.gpu == 0:", "if args.rank == 0:"), {(8, "TP204"), (10, "TP204")})
+
+
+def test_a_body_that_also_picks_another_gpu_is_still_evidence():
+    other = GUARDED.replace("        if args.gpu == 0:", "        net.head = nn.Linear(4, 4).cuda(args.gpu + 1)\n        if args.gpu == 0:")
+    assert_findings(H, LOADER + other, {(8, "TP204"), (10, "TP204")})
+
+
+def test_one_unguarded_save_is_still_evidence():
+    other = GUARDED.replace('            torch.save(net.state_dict(), "trained.pth")',
+                            '            torch.save(net.state_dict(), "trained.pth")\n        torch.save(net.state_dict(), "last.pth")')
+    assert_findings(H, LOADER + other, {(8, "TP204"), (10, "TP204")})

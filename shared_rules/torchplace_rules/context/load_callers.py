@@ -220,22 +220,46 @@ def _scan(project, root: Path, needle: str, test) -> bool:
 
 
 def _saves_from_chosen_gpu(tree: ast.AST) -> bool:
-    """One body (a function's, or the module's own statements) calls `torch.save` and picks the GPU."""
+    """One body (a function's, or the module's own statements) calls `torch.save` and picks the GPU, and
+    not every save of it runs only in the process whose picked index is 0 (`if args.gpu == 0:` where the
+    body only ever picks `args.gpu`): those save `cuda:0` tensors, which any machine with a GPU restores."""
     scopes = [tree] + [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     for scope in scopes:
         calls = [n for n in own_nodes(scope) if isinstance(n, ast.Call)]
-        if any(is_torch_save(c) for c in calls) and any(_chosen_gpu(c) for c in calls):
-            return True
+        saves = [c for c in calls if is_torch_save(c)]
+        picked = {ast.unparse(i) for i in (_chosen_gpu(c) for c in calls) if i is not None}
+        if saves and picked:
+            only = next(iter(picked)) if len(picked) == 1 else None
+            parents = parent_map(scope) if only is not None else {}
+            if only is None or not all(_only_at_index_zero(parents, save, only) for save in saves):
+                return True
     return False
 
 
-def _chosen_gpu(call: ast.Call) -> bool:
-    """`m.cuda(args.gpu)` (an index that is no literal), `torch.device("cuda", rank)`."""
+def _only_at_index_zero(parents: dict, node: ast.AST, index: str) -> bool:
+    """Is `node` in the body of an `if <index> == 0:` (or `0 == <index>`)?"""
+    child, parent = node, parents.get(id(node))
+    while parent is not None:
+        if isinstance(parent, ast.If) and any(s is child for s in parent.body):
+            test = parent.test
+            if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
+                sides = [test.left, test.comparators[0]]
+                if any(isinstance(x, ast.Constant) and x.value == 0 and not isinstance(x.value, bool) for x in sides) \
+                        and index in {ast.unparse(x) for x in sides}:
+                    return True
+        child, parent = parent, parents.get(id(parent))
+    return False
+
+
+def _chosen_gpu(call: ast.Call) -> Optional[ast.AST]:
+    """The index of `m.cuda(args.gpu)` (an index that is no literal), `torch.device("cuda", rank)`; else None."""
     args = call.args
     if isinstance(call.func, ast.Attribute) and call.func.attr == "cuda" and len(args) == 1:
-        return not isinstance(args[0], ast.Constant)
-    return _called_name(call.func) == "device" and len(args) == 2 and isinstance(args[0], ast.Constant) \
-        and args[0].value == "cuda" and not isinstance(args[1], ast.Constant)
+        return None if isinstance(args[0], ast.Constant) else args[0]
+    if _called_name(call.func) == "device" and len(args) == 2 and isinstance(args[0], ast.Constant) \
+            and args[0].value == "cuda" and not isinstance(args[1], ast.Constant):
+        return args[1]
+    return None
 
 
 def _saves_cpu_state(tree: ast.AST) -> bool:
