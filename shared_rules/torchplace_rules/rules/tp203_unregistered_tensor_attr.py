@@ -295,6 +295,10 @@ class UnregisteredTensorAttr(Rule):
         if from_method_argument(c, ev.frame.func, in_call=bool(ev.call_sites)):
             return
         made = ev.frame.cls.plain_tensors.get(name)
+        if made is None and name not in (ev.frame.cls.plain_values or ()) and _instance_on_the_cpu(ev):
+            # CPU only for the instances some calls make (`Proj(cpu_lstm)` keeps its weights), met here in such
+            # an instance that stays on the CPU: its inputs are CPU tensors too, nothing fails
+            return
         if c.cpu.maybe_scalar and made is not None and _may_be_zero_dim(made.value):
             return  # `torch.tensor(cfg.weight)` may be 0-dim, which many ops accept next to CUDA tensors
         if c.cpu.maybe_scalar and made is None and name not in ev.frame.cls.plain_containers \
@@ -343,6 +347,8 @@ class UnregisteredTensorAttr(Rule):
                     continue  # `else: self.pos = torch.tensor([])`, read by `forward` only under a test
                 if _set_from_callers(info, name):
                     continue  # a placeholder a setter replaces with what the caller hands (`setTarget(t)`)
+                if _registered_by_a_method(info, name):
+                    continue  # a placeholder another method replaces with a buffer (`del self.t; register_buffer("t", ..)`)
                 use = uses.get((id(info.node), name))
                 # the flow saw it meet the module's tensors in an op it knows, or fail where it was handed on
                 seen = use is not None or id(assign) in failed or id(assign.value) in failed
@@ -436,6 +442,28 @@ def _set_from_callers(info, name: str) -> bool:
                     root = root.func if root.__class__ is ast.Call else root.value
                 if root.__class__ is ast.Name and root.id in params and root.id != "self":
                     return True
+    return False
+
+
+def _instance_on_the_cpu(ev) -> bool:
+    """Does the flow run this method for an instance known to be on the CPU (built and never moved)?"""
+    dev = ev.frame.self_dev
+    return dev is not None and dev.is_cpu
+
+
+def _registered_by_a_method(info, name: str) -> bool:
+    """Does a method other than `__init__` register `self.<name>` as a buffer or parameter
+    (`del self.table; self.register_buffer("table", t)`, a TorchScript-friendly placeholder that a setup
+    method replaces)?  Then where `forward` reads it, it may be that buffer, which `.to()` moves."""
+    for method_name, method in info.methods.items():
+        if method_name == "__init__":
+            continue
+        for node in calls_and_assignments(method):
+            func = node.func if node.__class__ is ast.Call else None
+            if func.__class__ is ast.Attribute and func.attr in ("register_buffer", "register_parameter") \
+                    and func.value.__class__ is ast.Name and func.value.id == "self" and node.args \
+                    and node.args[0].__class__ is ast.Constant and node.args[0].value == name:
+                return True
     return False
 
 
