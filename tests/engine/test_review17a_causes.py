@@ -94,6 +94,42 @@ CASES.update({
         PROJ.replace("MOVED", '.to("cuda")').replace("DEVICE", ', device="cuda"'), {(8, "TP203")}),
 })
 
+# V4: a program whose only device is one it pins to the CPU (`device = torch.device("cpu")`, an ONNX
+# export script) puts nothing on a GPU: the name `device`, `device=device` and `.to(device)` are no
+# accelerator there, so a module of the script gets no "fails once on a GPU" warning.
+EXPORT = """\
+    class Wrapper(nn.Module):
+        def __init__(self, model, sos_id):
+            super().__init__()
+            self.model = model
+            self.sos_id = sos_id
+
+        def forward(self, x):
+            sos = torch.full((1,), fill_value=self.sos_id, dtype=x.dtype).expand(x.size(0), 1)
+            return self.model(torch.cat([sos, x], dim=1))
+
+
+    def main(args):
+        device = DEVICE
+        model = nn.Embedding(10, 4, device=device)
+        model.to(device)
+        model.load_state_dict(torch.load(args.ckpt, map_location=device))
+        model.to("cpu")
+        torch.onnx.export(Wrapper(model, 1), (torch.zeros(1, 4, dtype=torch.int64),), "lm.onnx")
+
+
+    if __name__ == "__main__":
+        main(parse())
+"""
+
+CASES.update({
+    "v4_program_pinned_to_the_cpu": (EXPORT.replace("DEVICE", 'torch.device("cpu")'), set()),
+    # true twins: the program may pick a GPU
+    "v4_program_may_pick_a_gpu": (
+        EXPORT.replace("DEVICE", 'torch.device("cuda" if torch.cuda.is_available() else "cpu")'), {(8, "TP202")}),
+    "v4_program_device_from_the_command_line": (EXPORT.replace("DEVICE", "args.device"), {(8, "TP202")}),
+})
+
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_review17a_cause(name):
