@@ -49,10 +49,12 @@ class UnregisteredTensorAttr(Rule):
         `self.t.shape`, `.item()`), moves where it is used (`self.t.to(x.device)`, also in a method
         of the class or a function of the file it is handed to) and uses after the method re-binds
         it are not evidence; nor is an attribute another method re-binds to what its caller hands (a
-        setter, `def set_target(self, t): self.t = t`: `__init__`'s value may be a placeholder), nor is an attribute `__init__` moves to a device
+        setter, `def set_target(self, t): self.t = t`: `__init__`'s value may be a placeholder, or a method that
+        replaces it with a buffer, `del self.t; self.register_buffer("t", ...)`), nor is an attribute `__init__` moves to a device
         its caller gives (`self.t = self.t.to(self.device)`, `device` a constructor parameter); an
         attribute that may be 0-dim is judged only where the op is known, and one that is on the CPU only for the instances some calls make
-        (`Block(x_example)` with a CPU tensor) only where the analysis sees it meet them.  The
+        (`Block(x_example)` with a CPU tensor) only where the analysis sees it meet them in an instance that
+        may leave the CPU (one built and never moved meets CPU inputs only).  The
         module must be able to reach an accelerator (as for TP202): a device in the file, or
         library API.  The buffer fix is offered only then.  A class that overrides `_apply`, `to` or
         `cuda` may move its attributes itself: only the attributes an override of `to`/`cuda` that does
