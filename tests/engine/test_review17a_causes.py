@@ -27,6 +27,9 @@ CASES = {
     "v1_size_tensor_with_device": (SIZED.replace("MADE", "torch.rand(n, 4, device=device)"), set()),
     "v1_size_tensor_randint_high": (SIZED.replace("MADE", "torch.randint(0, n, (3, 4), device=device).float()"),
                                     set()),
+    "v1_size_tensor_randperm": (SIZED.replace("MADE", "torch.randperm(n, device=device)[:3].float()[:, None].expand(3, 4)"),
+                                set()),
+    "v1_size_tensor_eye": (SIZED.replace("MADE", "torch.eye(n, 4, device=device)"), set()),
     # true twins: without device= the factory is on the default device (the CPU), whatever its size tensor
     "v1_size_tensor_without_device": (SIZED.replace("MADE", "torch.rand(n, 4)"), {(5, "TP102")}),
     "v1_size_tensor_randint_without_device": (SIZED.replace("MADE", "torch.randint(0, n, (3, 4)).float()"),
@@ -147,6 +150,12 @@ TRUTH = [
      "y = x + torch.randint(0, n, (3,), device='cuda')\n", False, None),
     ("size-tensor-randint-default-cpu", "n = torch.tensor([3])\nx = torch.ones(3, device='cuda')\n"
      "y = x + torch.randint(0, n, (3,))\n", True, "TP101"),
+    ("size-tensor-randperm-on-device", "n = torch.tensor([3])\nx = torch.ones(3, device='cuda')\n"
+     "y = x + torch.randperm(n, device='cuda')\n", False, None),
+    ("size-tensor-eye-on-device", "n = torch.tensor([3])\nx = torch.ones(3, 4, device='cuda')\n"
+     "y = x + torch.eye(n, 4, device='cuda')\n", False, None),
+    ("size-tensor-eye-default-cpu", "n = torch.tensor([3])\nx = torch.ones(3, 4, device='cuda')\n"
+     "y = x + torch.eye(n, 4)\n", True, "TP101"),
 ]
 
 

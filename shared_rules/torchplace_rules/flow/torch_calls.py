@@ -209,13 +209,19 @@ def torch_device(node: ast.Call, args: list) -> Value:
     return UNKNOWN
 
 
+# factories whose other sizes are ints too (`torch.randperm(n)`, `torch.eye(n, m)`: a one-element integer tensor is
+# read through `__index__`; `arange`/`linspace` take Numbers, which refuse a 1-D tensor: checked with torch 2.13)
+_INT_SIZED = frozenset({"randperm", "eye"})
+
+
 def _unbound_sized_factory(ev, node: ast.Call, name: str, kwargs: dict) -> Optional[TensorV]:
     """A sized factory the table cannot bind: `torch.rand(2, *shape)` (sizes through a star), or `torch.rand(n, 4)` /
     `torch.randint(0, n, (3,))` with `n` a one-element integer tensor, which PyTorch reads as an int through
     `__index__` (`torch.randint(1, 9, size=(1,))` is a 1-D tensor, so it is no 0-dim operand).  Sizes never
     place the result: it is on device= or the default device, not on a size tensor's device."""
     kind = api.TORCH_FACTORIES.get(name)
-    if kind not in ("args", "randint") or "out" in kwargs or any(k.arg is None for k in node.keywords):
+    if (kind not in ("args", "randint") and name not in _INT_SIZED) or "out" in kwargs \
+            or any(k.arg is None for k in node.keywords):
         return None
     if kind == "randint" and any(isinstance(a, ast.Starred) for a in node.args):
         return None
