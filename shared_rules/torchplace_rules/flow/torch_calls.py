@@ -209,6 +209,29 @@ def torch_device(node: ast.Call, args: list) -> Value:
     return UNKNOWN
 
 
+# factories whose other sizes are ints too (`torch.randperm(n)`, `torch.eye(n, m)`: a one-element integer tensor is
+# read through `__index__`; `arange`/`linspace` take Numbers, which refuse a 1-D tensor: checked with torch 2.13)
+_INT_SIZED = frozenset({"randperm", "eye"})
+
+
+def _unbound_sized_factory(ev, node: ast.Call, name: str, kwargs: dict) -> Optional[TensorV]:
+    """A sized factory the table cannot bind: `torch.rand(2, *shape)` (sizes through a star), or `torch.rand(n, 4)` /
+    `torch.randint(0, n, (3,))` with `n` a one-element integer tensor, which PyTorch reads as an int through
+    `__index__` (`torch.randint(1, 9, size=(1,))` is a 1-D tensor, so it is no 0-dim operand).  Sizes never
+    place the result: it is on device= or the default device, not on a size tensor's device."""
+    kind = api.TORCH_FACTORIES.get(name)
+    if (kind not in ("args", "randint") and name not in _INT_SIZED) or "out" in kwargs \
+            or any(k.arg is None for k in node.keywords):
+        return None
+    if kind == "randint" and any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    has_kw, dev = kw_device(ev, node, kwargs)
+    rank = factory_rank(node, name)
+    least = rank if rank is not None else sum(not isinstance(a, (ast.Starred, ast.Tuple, ast.List)) for a in node.args)
+    return TensorV(dev if has_kw else default_device(ev), origin=node, rank=rank, min_rank=least,
+                   random=name in api.RANDOM_FACTORIES)
+
+
 def _first_tensor_device(node: ast.Call, args: list) -> Value:
     """A torch function the table cannot bind: its result is taken to follow its first tensor."""
     first = next((a for a in args if isinstance(a, TensorV)), None)
@@ -222,14 +245,8 @@ def operator_call(ev, node: ast.Call, name: str, callable_, args: list, kwargs: 
     place the result where PyTorch puts it."""
     bound = operators.bind(callable_, node, args, kwargs)
     if bound is None:
-        if api.TORCH_FACTORIES.get(name) == "args" and any(isinstance(a, ast.Starred) for a in node.args) \
-                and all(k.arg is not None for k in node.keywords):
-            # `torch.rand(2, *shape)`: sizes however they are passed, on device= or the default device
-            has_kw, dev = kw_device(ev, node, kwargs)
-            least = sum(not isinstance(a, ast.Starred) for a in node.args)
-            return TensorV(dev if has_kw else default_device(ev), origin=node, min_rank=least,
-                           random=name in api.RANDOM_FACTORIES)
-        return _first_tensor_device(node, args)
+        sized = _unbound_sized_factory(ev, node, name, kwargs)
+        return sized if sized is not None else _first_tensor_device(node, args)
     overload, operands = bound
     result = overload.result
     if result in ("factory", "like", "data"):

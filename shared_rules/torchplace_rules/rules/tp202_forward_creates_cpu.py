@@ -32,7 +32,8 @@ class ForwardCreatesCpu(Rule):
         methods are whatever their callers pass, not the module's device).  The module must be
         able to reach an accelerator: a device appears in the file, or the class is library API
         that other code imports and moves.  A class local to a function (a test's helper) with no
-        device in that function, or a program that never uses an accelerator, is not reported; nor is
+        device in that function, or a program that never uses an accelerator (its only device one it pins
+        to the CPU: `device = torch.device("cpu")`, `model.to(device)`), is not reported; nor is
         a class of a program that hides every GPU at its entry (`os.environ["CUDA_VISIBLE_DEVICES"] = "-1"`)
         when every project file importing it does too.
     """

@@ -49,10 +49,12 @@ class UnregisteredTensorAttr(Rule):
         `self.t.shape`, `.item()`), moves where it is used (`self.t.to(x.device)`, also in a method
         of the class or a function of the file it is handed to) and uses after the method re-binds
         it are not evidence; nor is an attribute another method re-binds to what its caller hands (a
-        setter, `def set_target(self, t): self.t = t`: `__init__`'s value may be a placeholder), nor is an attribute `__init__` moves to a device
+        setter, `def set_target(self, t): self.t = t`: `__init__`'s value may be a placeholder, or a method that
+        replaces it with a buffer, `del self.t; self.register_buffer("t", ...)`), nor is an attribute `__init__` moves to a device
         its caller gives (`self.t = self.t.to(self.device)`, `device` a constructor parameter); an
         attribute that may be 0-dim is judged only where the op is known, and one that is on the CPU only for the instances some calls make
-        (`Block(x_example)` with a CPU tensor) only where the analysis sees it meet them.  The
+        (`Block(x_example)` with a CPU tensor) only where the analysis sees it meet them in an instance that
+        may leave the CPU (one built and never moved meets CPU inputs only).  The
         module must be able to reach an accelerator (as for TP202): a device in the file, or
         library API.  The buffer fix is offered only then.  A class that overrides `_apply`, `to` or
         `cuda` may move its attributes itself: only the attributes an override of `to`/`cuda` that does
@@ -295,6 +297,10 @@ class UnregisteredTensorAttr(Rule):
         if from_method_argument(c, ev.frame.func, in_call=bool(ev.call_sites)):
             return
         made = ev.frame.cls.plain_tensors.get(name)
+        if made is None and name not in (ev.frame.cls.plain_values or ()) and _instance_on_the_cpu(ev):
+            # CPU only for the instances some calls make (`Proj(cpu_lstm)` keeps its weights), met here in such
+            # an instance that stays on the CPU: its inputs are CPU tensors too, nothing fails
+            return
         if c.cpu.maybe_scalar and made is not None and _may_be_zero_dim(made.value):
             return  # `torch.tensor(cfg.weight)` may be 0-dim, which many ops accept next to CUDA tensors
         if c.cpu.maybe_scalar and made is None and name not in ev.frame.cls.plain_containers \
@@ -343,6 +349,8 @@ class UnregisteredTensorAttr(Rule):
                     continue  # `else: self.pos = torch.tensor([])`, read by `forward` only under a test
                 if _set_from_callers(info, name):
                     continue  # a placeholder a setter replaces with what the caller hands (`setTarget(t)`)
+                if _registered_by_a_method(info, name):
+                    continue  # a placeholder another method replaces with a buffer (`del self.t; register_buffer("t", ..)`)
                 use = uses.get((id(info.node), name))
                 # the flow saw it meet the module's tensors in an op it knows, or fail where it was handed on
                 seen = use is not None or id(assign) in failed or id(assign.value) in failed
@@ -436,6 +444,28 @@ def _set_from_callers(info, name: str) -> bool:
                     root = root.func if root.__class__ is ast.Call else root.value
                 if root.__class__ is ast.Name and root.id in params and root.id != "self":
                     return True
+    return False
+
+
+def _instance_on_the_cpu(ev) -> bool:
+    """Does the flow run this method for an instance known to be on the CPU (built and never moved)?"""
+    dev = ev.frame.self_dev
+    return dev is not None and dev.is_cpu
+
+
+def _registered_by_a_method(info, name: str) -> bool:
+    """Does a method other than `__init__` register `self.<name>` as a buffer or parameter
+    (`del self.table; self.register_buffer("table", t)`, a TorchScript-friendly placeholder that a setup
+    method replaces)?  Then where `forward` reads it, it may be that buffer, which `.to()` moves."""
+    for method_name, method in info.methods.items():
+        if method_name == "__init__":
+            continue
+        for node in calls_and_assignments(method):
+            func = node.func if node.__class__ is ast.Call else None
+            if func.__class__ is ast.Attribute and func.attr in ("register_buffer", "register_parameter") \
+                    and func.value.__class__ is ast.Name and func.value.id == "self" and node.args \
+                    and node.args[0].__class__ is ast.Constant and node.args[0].value == name:
+                return True
     return False
 
 
