@@ -1,0 +1,36 @@
+"""False findings of the s17 fresh precision review of 13 repositories, review17b's domain
+(benchmarks/review/false_finding_causes.md, causes W1...), each as a regression snippet with a true
+twin.  Lines count from the snippet; warnings count (assert_findings keeps information and above)."""
+from .snippets import assert_findings
+
+H = "import sys\nimport torch\nimport torch.nn as nn\n"
+
+# W2: `device == "cpu"` where the script binds `device` only to an accelerator literal (the CPU line
+# commented out) is a constant comparison, no CPU path; `device_ids = [0]` is a list of GPU indices.
+FIXED_DEVICE = """\
+    # device = "cpu"
+    device = {device}
+    device_ids = [0]
+    model = nn.Linear(3, 3)
+    use_cpu = device == "cpu"
+    model.load_state_dict(torch.load("ckpt.pt"))
+    model.to(device)
+"""
+
+
+def test_w2_comparing_a_fixed_accelerator_with_cpu_is_no_cpu_path():
+    assert_findings(H, FIXED_DEVICE.format(device='"cuda:0"'), set())
+
+
+def test_w2_twin_a_device_read_from_the_command_line_is_a_choice():
+    assert_findings(H, FIXED_DEVICE.format(device="sys.argv[1]"), {(6, "TP204")})
+
+
+def test_w2_twin_a_second_binding_of_the_name_is_a_choice():
+    body = FIXED_DEVICE.format(device='"cuda:0"') + "    for device in sys.argv[1:]:\n        pass\n"
+    assert_findings(H, body, {(6, "TP204")})
+
+
+def test_w2_twin_a_parameter_of_that_name_is_a_choice():
+    body = FIXED_DEVICE.format(device='"cuda:0"') + "    def run(device):\n        return device == 'cpu'\n"
+    assert_findings(H, body, {(6, "TP204")})
