@@ -34,3 +34,42 @@ def test_w2_twin_a_second_binding_of_the_name_is_a_choice():
 def test_w2_twin_a_parameter_of_that_name_is_a_choice():
     body = FIXED_DEVICE.format(device='"cuda:0"') + "    def run(device):\n        return device == 'cpu'\n"
     assert_findings(H, body, {(6, "TP204")})
+
+
+# W1: a `forward` parameter the body reads as another object (`graph.x`, `graph.is_inductive()`) is not
+# taken for a tensor: its `.to()` may move it in place (a graph class's own `to`), no TP201.
+GRAPH_INPUT = """\
+    class Sign(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(4, 4)
+
+        def _prep(self, graph, x):
+            device = x.device
+            graph.to("cpu")
+            out = x.to("cpu") * 2
+            graph.to(device)
+            return out.to(device)
+
+        def forward(self, graph):
+            x = graph.{read}
+            return self.lin(self._prep(graph, x))
+"""
+
+
+def test_w1_forward_parameter_read_as_another_object_is_no_tensor():
+    assert_findings(H, GRAPH_INPUT.format(read="x.contiguous()"), set())
+
+
+def test_w1_forward_parameter_calling_a_method_tensors_lack_is_no_tensor():
+    assert_findings(H, GRAPH_INPUT.format(read="node_features()"), set())
+
+
+def test_w1_twin_a_parameter_read_only_as_a_tensor_is_still_a_tensor():
+    assert_findings(H, GRAPH_INPUT.format(read="float()"), {(8, "TP201"), (10, "TP201")})
+
+
+def test_w1_twin_the_object_read_is_the_rebound_name_not_the_parameter():
+    body = GRAPH_INPUT.format(read="float()").replace(
+        "return self.lin(self._prep(graph, x))", "y = self.lin(self._prep(graph, x))\n        graph = self\n        return graph.lin(y)")
+    assert_findings(H, body, {(8, "TP201"), (10, "TP201")})
