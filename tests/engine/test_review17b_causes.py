@@ -73,3 +73,70 @@ def test_w1_twin_the_object_read_is_the_rebound_name_not_the_parameter():
     body = GRAPH_INPUT.format(read="float()").replace(
         "return self.lin(self._prep(graph, x))", "y = self.lin(self._prep(graph, x))\n        graph = self\n        return graph.lin(y)")
     assert_findings(H, body, {(8, "TP201"), (10, "TP201")})
+
+
+# W2 (second part): the checkpoint a project class writes to the path its constructor takes by default
+# (`checkpoint_path="./checkpoints/model.pt"`, `self.checkpoint_path = checkpoint_path`), from a method
+# the script calls before the load; the class reached through a package's `__init__`, among more imports
+# than are read.
+TRAINER = """\
+import torch
+
+
+def save_model(model, path):
+    torch.save(model.state_dict(), path)
+
+
+class Trainer:
+    def __init__(self, epochs=1, checkpoint_path="./checkpoints/model.pt"):
+        self.epochs = epochs
+        self.checkpoint_path = checkpoint_path
+
+    def run(self, model):
+        save_model(model.to("cpu"), self.checkpoint_path)
+"""
+SCRIPT = """\
+import torch
+import torch.nn as nn
+{other_imports}
+from pkg.trainer import Trainer
+
+
+def train(device):
+    model = nn.Linear(3, 3)
+    Trainer(epochs=3).run(model)
+    model.load_state_dict(torch.load("{path}"))
+    return model.to(device)
+
+
+train("cuda:0" if torch.cuda.is_available() else "cpu")
+"""
+
+
+def _trainer_project(tmp_path, path: str, others: int = 0):
+    from torchplace_rules import Config, Severity, check_path
+    from torchplace_rules.project_index import ProjectIndex
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (tmp_path / "pkg" / "trainer").mkdir(parents=True)
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "trainer" / "__init__.py").write_text("from .trainer import Trainer\n")
+    (tmp_path / "pkg" / "trainer" / "trainer.py").write_text(TRAINER)
+    for i in range(others):
+        (tmp_path / f"helper{i}.py").write_text(f"def helper{i}():\n    return {i}\n")
+    imports = "\n".join(f"from helper{i} import helper{i}" for i in range(others))
+    (tmp_path / "train.py").write_text(SCRIPT.format(other_imports=imports, path=path))
+    return [(f.span.start_line + 1, f.code) for f in check_path(tmp_path / "train.py", Config(),
+                                                                project=ProjectIndex(tmp_path))
+            if f.severity <= Severity.WARNING]
+
+
+def test_w2_the_trainer_default_checkpoint_written_before_the_load_is_quiet(tmp_path):
+    assert _trainer_project(tmp_path, "./checkpoints/model.pt") == []
+
+
+def test_w2_the_trainer_is_read_first_among_many_imports(tmp_path):
+    assert _trainer_project(tmp_path, "./checkpoints/model.pt", others=10) == []
+
+
+def test_w2_twin_another_path_is_still_reported(tmp_path):
+    assert _trainer_project(tmp_path, "./checkpoints/best.pt") == [(10, "TP204")]
