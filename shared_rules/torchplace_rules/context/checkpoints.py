@@ -421,7 +421,7 @@ class Provenance:
         for tree in modules:
             other = Provenance(tree, None)
             functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-            writers = other._writers(functions, keys, None, saves=True)
+            writers = other._writers(functions, keys | _defaulted_attributes(functions, literal.value), None, saves=True)
             if writers and other._reaching(functions, writers, None) & called:
                 return True
         return False
@@ -429,6 +429,25 @@ class Provenance:
 
 _OUTPUT_KEYWORD = re.compile(r"^(out|output|save|dest|dst|target|export|ckpt|checkpoint|log|dirpath|default_root)",
                              re.IGNORECASE)
+
+
+def _defaulted_attributes(functions: list, literal: str) -> set:
+    """Keys of `self.<attr>` bound from a parameter whose default is the literal path
+    (`def __init__(self, checkpoint_path="./checkpoints/model.pt")`, `self.checkpoint_path =
+    checkpoint_path`): a method writing `self.checkpoint_path` writes that file unless told otherwise."""
+    keys = set()
+    for func in functions:
+        a = func.args
+        positional = a.posonlyargs + a.args
+        pairs = list(zip(positional[len(positional) - len(a.defaults):], a.defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
+        params = {p.arg for p, d in pairs if isinstance(d, ast.Constant) and d.value == literal}
+        if not params:
+            continue
+        for stmt in ast.walk(func):
+            if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Name) and stmt.value.id in params:
+                keys |= {("exact", _path_text(t)) for t in stmt.targets
+                         if isinstance(t, ast.Attribute) and _path_text(t) is not None}
+    return keys
 
 
 def _written_under(temp: set, scope: Scope, line: int) -> bool:

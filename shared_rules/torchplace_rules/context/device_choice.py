@@ -211,7 +211,8 @@ def has_cpu_path(tree: ast.Module, parents: dict) -> bool:
                     return True
                 weak = True
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if node.value.split(":")[0].strip().lower() == "cpu" and not _moves_to_host(parents, node):
+            if node.value.split(":")[0].strip().lower() == "cpu" and not _moves_to_host(parents, node) \
+                    and not _compared_with_fixed_accelerator(tree, parents, node):
                 return True
         elif isinstance(node, ast.Attribute) and node.attr == "device" and isinstance(node.ctx, ast.Load):
             return True  # device-agnostic code: it follows the data (or a config) wherever it is
@@ -220,9 +221,50 @@ def has_cpu_path(tree: ast.Module, parents: dict) -> bool:
                 return True  # the caller chooses: a flag (`use_cuda`, `cpu`)
             weak = True  # the caller passes a device, which may be the CPU
         elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and "device" in t.id.lower() for t in node.targets):
-            if not _names_accelerator(node.value):
+            if not _names_accelerator(node.value) and not _gpu_indices(node.value):
                 return True  # chosen by code we do not read (`device = get_device()`)
     return weak and not _commits_unconditionally(tree, parents)
+
+
+def _gpu_indices(value: ast.AST) -> bool:
+    """`[0]`, `(0, 1)`: a literal list of GPU indices (`device_ids = [0]` for `DataParallel`), no
+    choice made by code the analysis does not read."""
+    return isinstance(value, (ast.List, ast.Tuple)) and bool(value.elts) and all(
+        isinstance(e, ast.Constant) and type(e.value) is int and e.value >= 0 for e in value.elts)
+
+
+def _compared_with_fixed_accelerator(tree: ast.AST, parents: dict, node: ast.Constant) -> bool:
+    """`device == "cpu"` (or `!=`) where `device` is a name the code binds only to accelerator
+    literals (`device = "cuda:0"`, the CPU line commented out): the comparison is constant, no CPU
+    choice.  Any other binding of the name in the tree (a parameter, a loop target, an import, an
+    assignment of something else) keeps it a choice."""
+    compare = parents.get(id(node))
+    if not (isinstance(compare, ast.Compare) and len(compare.ops) == 1
+            and isinstance(compare.ops[0], (ast.Eq, ast.NotEq, ast.Is, ast.IsNot))):
+        return False
+    other = compare.left if compare.comparators[0] is node else compare.comparators[0]
+    if not isinstance(other, ast.Name):
+        return False
+    return _bound_only_to_accelerators(tree, other.id)
+
+
+def _bound_only_to_accelerators(tree: ast.AST, name: str) -> bool:
+    """Is every binding of `name` in the tree `name = <accelerator literal>` (and is there one)?"""
+    assigned = stored = 0
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in n.targets):
+            if len(n.targets) != 1 or not _names_accelerator(n.value):
+                return False
+            assigned += 1
+        elif isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load):
+            stored += 1  # also a loop or `with` target, `+=`, `del`
+        elif isinstance(n, ast.arg) and n.arg == name:
+            return False
+        elif isinstance(n, ast.alias) and (n.asname or n.name).split(".")[0] == name:
+            return False
+        elif isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names:
+            return False
+    return assigned > 0 and stored == assigned
 
 
 def _tests_gpu_index(test: ast.AST) -> bool:

@@ -146,24 +146,42 @@ def _called_helpers(project, path: Path, tree: ast.Module, called: set) -> list:
     return helpers
 
 
-def imported_project_modules(ev) -> list:
+def imported_project_modules(ev, wanted: frozenset = frozenset()) -> list:
     """The trees of the project modules the checked file imports names from (`from utils import
-    EarlyStopping`, at its top level), at most MAX_IMPORTED; read only when a load is about to be reported."""
+    EarlyStopping`, at its top level), at most MAX_IMPORTED; read only when a load is about to be reported.
+    Those that give a `wanted` name (called before a load: `Trainer(...)`) come first, so that the cap
+    drops others, and a package's `__init__` is followed to the module it takes the name from."""
     project = getattr(ev, "project", None)
     if project is None or not ev.path:
         return []
     path = Path(ev.path)
+    imports = [n for n in ev.tree.body if isinstance(n, ast.ImportFrom) and n.module]
+    imports.sort(key=lambda n: not any((a.asname or a.name) in wanted for a in n.names))
     trees = []
-    for node in ev.tree.body:
-        if isinstance(node, ast.ImportFrom) and node.module:
-            source = project.resolve(path, node.module, node.level)
-            if source is not None and source != path:
-                tree = _parsed(project, source)
-                if tree is not None:
-                    trees.append(tree)
-                    if len(trees) >= MAX_IMPORTED:
-                        break
-    return trees
+    for node in imports:
+        source = project.resolve(path, node.module, node.level)
+        if source is not None and source != path:
+            tree = _parsed(project, source)
+            if tree is not None:
+                trees.append(tree)
+                trees += _reexporting(project, source, tree, {a.name for a in node.names})
+                if len(trees) >= MAX_IMPORTED:
+                    break
+    return trees[:MAX_IMPORTED]
+
+
+def _reexporting(project, source: Path, tree: ast.Module, names: set) -> list:
+    """The modules a package's `__init__` (or any module) takes the imported names from:
+    `from .trainer import Trainer` in `trainer/__init__.py`, one step."""
+    found = []
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and names & {a.asname or a.name for a in node.names}:
+            origin = project.resolve(source, node.module, node.level)
+            if origin is not None and origin != source:
+                other = _parsed(project, origin)
+                if other is not None:
+                    found.append(other)
+    return found
 
 
 def project_saves_cpu_state(ev) -> bool:

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Optional
 
+from ..foreign_attributes import read_as_another_object
 from ..syntax_nodes import access_path, lines_mention, own_nodes
 from .class_model import method_nodes, tensor_container_items
 from .cross_file import HOME_ATTR, foreign_home, foreign_result, foreign_text, qualified_name, record_outgoing
@@ -183,8 +184,11 @@ def entry_parameter_value(ev, arg: ast.arg, default, cls, func) -> Value:
         ev.targets_accelerator = True
         return DeviceV(Dev("accel", "target", name, arg, assumed=True))
     if cls is not None and cls.is_module and func.name in MODULE_CALL_ENTRIES:
-        if _annotated_tensor(arg.annotation) or (arg.annotation is None and default is None and not _NOT_A_TENSOR.search(name)):
+        if _annotated_tensor(arg.annotation):
             return TensorV(SELF_DEV, origin=arg)
+        if arg.annotation is None and default is None and not _NOT_A_TENSOR.search(name):
+            # unless the body reads it as another object (`graph.x`, `batch.edge_index`)
+            return UNKNOWN if read_as_another_object(func, name) else TensorV(SELF_DEV, origin=arg)
         if isinstance(default, ast.Constant) and default.value is None:
             # optional state (`h=None`, not annotated a tensor): the default path, a caller that passes none
             # (None joins as the value a branch gives it: `if h is None: h = torch.zeros(...)`)

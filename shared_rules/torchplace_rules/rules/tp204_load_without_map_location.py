@@ -197,7 +197,7 @@ class LoadWithoutMapLocation(Rule):
                 continue  # (a GPU path, or a remap of the GPUs named: fine unless they may hold another GPU's tensors)
             if ctx.in_this_file(node):
                 if imported is None:
-                    imported = imported_project_modules(ev)
+                    imported = imported_project_modules(ev, _called_before(ctx, loads))
                 if ctx.provenance.written_by_imported_helper(node, imported):
                     continue  # written earlier in the run by a helper of another project module
             if entry and project_saves_cpu_state(ev):
@@ -487,3 +487,12 @@ def _reads(expr, src):
 
 def _is(expr, src) -> bool:
     return expr is src if not isinstance(src, str) else isinstance(expr, ast.Name) and expr.id == src
+
+
+def _called_before(ctx, loads) -> frozenset:
+    """The plain names the loads' scopes call before them (`Trainer` in `Trainer(...).run(m)`)."""
+    names = set()
+    for node, *_ in loads:
+        scope = ctx.provenance.scope(ctx.enclosing_function(node))
+        names |= {c.func.id for c in scope.calls_before(node.lineno) if isinstance(c.func, ast.Name)}
+    return frozenset(names)
