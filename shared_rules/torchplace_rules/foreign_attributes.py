@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import ast
 
+from .syntax_nodes import own_nodes
 from .tensor_attribute_names import TENSOR_ATTRIBUTES
-
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
 def read_as_another_object(func: ast.AST, name: str) -> bool:
-    """Does `func`'s own body (not nested functions or classes) read a public attribute that no
-    tensor has from `name`, a name it never rebinds?  Kept on the function node."""
+    """Does `func`'s body read a public attribute that no tensor has from `name`, a name it never
+    rebinds?  Kept on the function node."""
     known = func.__dict__.get("_tp_foreign_reads")
     if known is None:
         known = func._tp_foreign_reads = _foreign_reads(func)
@@ -24,16 +23,20 @@ def read_as_another_object(func: ast.AST, name: str) -> bool:
 
 
 def _foreign_reads(func: ast.AST) -> frozenset:
+    """One fast walk (`own_nodes`, nested code included): a nested function's parameter of the same
+    name, like any other binding, counts as rebinding it."""
     foreign, stored = set(), set()
-    todo = list(func.body)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, _SCOPES):
-            continue
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
-                and not node.attr.startswith("_") and node.attr not in TENSOR_ATTRIBUTES:
-            foreign.add(node.value.id)
-        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            stored.add(node.id)
-        todo.extend(ast.iter_child_nodes(node))
+    own = set(map(id, func.args.posonlyargs + func.args.args + func.args.kwonlyargs))
+    Attribute, Name, Load, arg = ast.Attribute, ast.Name, ast.Load, ast.arg
+    for node in own_nodes(func):
+        cls = node.__class__
+        if cls is Attribute:
+            value = node.value
+            if value.__class__ is Name and node.attr[0] != "_" and node.attr not in TENSOR_ATTRIBUTES:
+                foreign.add(value.id)
+        elif cls is Name:
+            if node.ctx.__class__ is not Load:
+                stored.add(node.id)  # also a loop or `with` target, `+=`, `del`
+        elif cls is arg and id(node) not in own:
+            stored.add(node.arg)
     return frozenset(foreign - stored)
