@@ -17,6 +17,7 @@ LAYERS = (
     "filled_containers",  # module containers a class builds empty and fills in `__init__`
     "torch_methods",  # Tensor.* and nn.Module methods
     "torch_calls",    # torch.*, torch.nn.functional.*, nn layers, DataLoader, NumPy, by qualified name
+    "autograd_results",  # where torch.autograd.grad's gradients and autograd.functional.hessian's result live
     "torchvision_transforms",  # torchvision's transforms: ToTensor makes CPU tensors, tensor transforms keep the device
     "optimizers",     # torch.optim optimizers: where a loaded state is, and the modules whose parameters they hold
     "ranks",          # how many dimensions a tensor has (a CPU tensor that cannot be 0-dim)
@@ -25,6 +26,7 @@ LAYERS = (
     "torch_placement",  # where a module is placed by its constructor or a parameter assignment
     "cross_file",     # values of the project's other modules (summaries made by `module_summaries`)
     "events",         # what rules receive
+    "list_items",     # a list's known items through append, pop, del and item stores
     "state",          # frames, loops, joins of environments
     "values",         # abstract values
     "devices",        # devices

@@ -15,6 +15,7 @@ from typing import Optional
 
 from . import operators
 from . import torch_api as api
+from .autograd_results import AUTOGRAD_RESULTS, autograd_result
 from .devices import ACCEL_KIND, CPU, RUNTIME, Dev, parse_device_string
 from .ranks import FIXED_RANK, RETURN_FIELDS, SAME_RANK, factory_rank, tuple_value
 from .state import forget_moved_arguments
@@ -139,6 +140,8 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
         return DatasetV(CPU)
     if head.startswith("torchvision.models") and last[:1].islower():
         return ModuleV(CPU, True, None, None, known_class=False)
+    if qual in AUTOGRAD_RESULTS:
+        return autograd_result(node, qual, args, kwargs)
     callable_ = operators.lookup_function(qual)
     if callable_ is not None:
         return operator_call(ev, node, last, callable_, args, kwargs)
