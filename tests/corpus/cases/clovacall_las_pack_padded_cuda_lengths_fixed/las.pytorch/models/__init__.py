@@ -1,0 +1,3 @@
+from .EncoderRNN import EncoderRNN
+from .DecoderRNN import DecoderRNN
+from .Seq2Seq import Seq2Seq
