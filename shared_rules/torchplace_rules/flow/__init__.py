@@ -26,7 +26,6 @@ LAYERS = (
     "torch_placement",  # where a module is placed by its constructor or a parameter assignment
     "cross_file",     # values of the project's other modules (summaries made by `module_summaries`)
     "events",         # what rules receive
-    "list_items",     # a list's known items through append, pop, del and item stores
     "state",          # frames, loops, joins of environments
     "values",         # abstract values
     "devices",        # devices

@@ -32,7 +32,6 @@ from .optimizers import optimizer_method
 from .torch_calls import call_qualified, layer as torch_layer
 from .torchvision_transforms import class_level_transform
 from .torch_methods import buffers_only, module_input_conflicts, module_method, numpy_method, stateless_module_output, tensor_method, to_target
-from .list_items import FORGETTING_METHODS, appended, forget_items
 from .values import (
     MEMBERS, SELF_MOVED, NONE, NUMBER, Number, UNKNOWN, BatchV, BoundMethodV, ClassV, DeviceV, DictV, EncodingV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ObjectV,
     OptimizerV, ParamsV, PartialV, PlacedV, QualV, SelfV, SeqV, TensorV, Value, ZipV, attrs_get, iteration_element, join_all,
@@ -197,8 +196,6 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         return DeviceV(dev, True, text) if dev is not None else UNKNOWN
     if isinstance(recv, SeqV) and name in ("append", "extend", "insert"):
         return _grow_list(ev, node, recv, name)
-    if recv.__class__ is SeqV and name in FORGETTING_METHODS and recv.items is not None:
-        forget_items(ev, node.func.value)  # (then evaluated as any other call)
     if isinstance(recv, DictV) and name in ("to", "cuda", "cpu"):
         return _move_mapping(ev, node, recv, name)
     if isinstance(recv, DictV) and name == "update":
@@ -317,15 +314,13 @@ def _move_mapping(ev, node: ast.Call, recv: DictV, name: str) -> Value:
 
 
 def _grow_list(ev, node: ast.Call, lst: SeqV, name: str) -> Value:
-    """`lst.append(x)`: the list now also holds x (as its last item where its items are known)."""
+    """`lst.append(x)`: the list now also holds x (its items are no longer known one by one)."""
     args, _ = ev.eval_args(node)
     added = args[-1] if args else UNKNOWN
     if name == "extend":
         added = added.element() if isinstance(added, SeqV) else UNKNOWN
     path = ev.path_of(node.func.value)
-    grown = appended(lst, node, added) if name == "append" and path is not None else None
-    if grown is None:
-        grown = SeqV(None, lst.element().join(added), not_none=True)  # (None has no append)
+    grown = SeqV(None, lst.element().join(added), not_none=True)  # (None has no append)
     if path is not None:
         ev.frame.env[path] = grown
     elif node.func.value.__class__ is ast.Subscript:

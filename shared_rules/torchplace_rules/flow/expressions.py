@@ -30,7 +30,6 @@ from .command_line import flag_default
 from .events import Conflict
 from .optimizers import optimizer_attribute, unlink_rebound
 from .state import NotYetSet, forget_aliases, held_values, moves_its_items, with_stored_items
-from .list_items import forget_items
 from .values import (
     MEMBERS, SELF_MOVED,
     AcceleratorAvailable,
@@ -107,8 +106,6 @@ class ExpressionEvaluator:
         if target.__class__ is ast.Subscript:
             base = self.eval(target.value)
             index = self.eval(target.slice)
-            if base.__class__ is SeqV:
-                forget_items(self, target.value, value)  # `lst[0] = v`
             if base.__class__ is NumpyV:
                 self.emit("numpy_store", target, base, index, value, value_node)
             elif isinstance(base, TensorV) and base.batch is None:  # x[mask] = values: PyTorch checks values (index_put_)

@@ -21,7 +21,6 @@ from .state import (
     join_env, moves_its_items, same_env, with_held_attributes, with_stored_items,
 )
 from .torch_api import TRAINING_STEP_METHODS
-from .list_items import forget_items
 from .values import FALSE, NUMBER, IntV, Number, TRUE, UNKNOWN, BatchV, ClassV, ItemsV, DeviceV, DictV, FuncV, ModuleV, ObjectV, QualV, SelfV, TensorV, Value, iteration_element
 
 
@@ -144,8 +143,6 @@ class StatementRunner:
 
     def stmt_Delete(self, stmt: ast.Delete) -> None:
         for target in stmt.targets:
-            if target.__class__ is ast.Subscript:
-                forget_items(self, target.value)  # `del lst[0]`
             path = self.path_of(target)
             if path is not None:
                 self.frame.env[path] = UNKNOWN
