@@ -1,7 +1,11 @@
-"""`flow.frozen.fast_init`: the faster constructor keeps each value class's signature, defaults
-and frozen-ness (dataclasses' own `__init__` is the reference)."""
+"""`flow.frozen.fast_init`: the faster constructor keeps each value class's signature, defaults,
+equality and hashing (dataclasses' own `__init__` is the reference); the frozen guard stays under
+`python -X dev`."""
 import dataclasses
 import inspect
+import subprocess
+import sys
+import textwrap
 
 import pytest
 
@@ -22,18 +26,35 @@ def test_signature_and_defaults_match_dataclasses(cls):
     theirs = inspect.signature(reference(cls).__init__)
     assert [(p.name, p.default, p.kind) for p in ours.parameters.values()] == \
         [(p.name, p.default, p.kind) for p in theirs.parameters.values()]
-    assert "update" in cls.__init__.__code__.co_names  # the fast constructor is the one in use
+    assert cls.__init__.__qualname__ == f"{cls.__qualname__}.__init__"  # the fast constructor is the one in use
+    assert "__setattr__" not in cls.__dict__  # (plain attribute stores: no frozen guard outside `-X dev`)
 
 
-def test_values_stay_frozen_and_compare_as_before():
+def test_values_compare_as_before():
     dev = devices.Dev("accel", "cuda:0", "device")
     a = values.TensorV(dev, origin=object(), rank=2)
     b = values.TensorV(dev, rank=2)
     assert a == b and hash(a) == hash(b)  # origin does not compare
     assert dataclasses.replace(a, rank=3).rank == 3 and a.rank == 2
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        a.rank = 5
     assert values.TensorV(dev).min_rank == 0 and values.TensorV(dev).grad is False
+    assert a.__dict__ == {f.name: getattr(a, f.name) for f in dataclasses.fields(a)}
+    assert repr(b) == repr(reference(values.TensorV)(dev, rank=2))
+
+
+def test_development_mode_keeps_values_frozen():
+    """`python -X dev`: changing a value raises, as a frozen dataclass does; the values are the same."""
+    code = textwrap.dedent("""
+        import dataclasses
+        from torchplace_rules.flow import devices, values
+        t = values.TensorV(devices.CPU, rank=2)
+        assert t == values.TensorV(devices.CPU, rank=2, origin=object()) and t.rank == 2
+        try:
+            t.rank = 3
+        except dataclasses.FrozenInstanceError:
+            print("frozen")
+    """)
+    out = subprocess.run([sys.executable, "-X", "dev", "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "frozen"
 
 
 def test_unsupported_classes_keep_the_generated_init():
