@@ -1,6 +1,7 @@
 """`flow.frozen.fast_init`: the faster constructor keeps each value class's signature, defaults,
 equality and hashing (dataclasses' own `__init__` is the reference); the frozen guard stays under
-`python -X dev`."""
+`python -X dev` and in the tests (TORCHPLACE_FROZEN_VALUES=1, set by tests/conftest.py)."""
+import os
 import dataclasses
 import inspect
 import subprocess
@@ -27,7 +28,7 @@ def test_signature_and_defaults_match_dataclasses(cls):
     assert [(p.name, p.default, p.kind) for p in ours.parameters.values()] == \
         [(p.name, p.default, p.kind) for p in theirs.parameters.values()]
     assert cls.__init__.__qualname__ == f"{cls.__qualname__}.__init__"  # the fast constructor is the one in use
-    assert "__setattr__" not in cls.__dict__  # (plain attribute stores: no frozen guard outside `-X dev`)
+    assert "__setattr__" in cls.__dict__  # (the tests keep the frozen guard: tests/conftest.py)
 
 
 def test_values_compare_as_before():
@@ -55,6 +56,25 @@ def test_development_mode_keeps_values_frozen():
     """)
     out = subprocess.run([sys.executable, "-X", "dev", "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "frozen"
+
+
+def test_plain_runs_drop_the_guard():
+    """Outside `-X dev` and the tests, the fields are plain attribute stores (the fast path)."""
+    code = textwrap.dedent("""
+        from torchplace_rules.flow import devices, values
+        t = values.TensorV(devices.CPU, rank=2)
+        assert "__setattr__" not in values.TensorV.__dict__ and t == values.TensorV(devices.CPU, rank=2)
+        print("plain")
+    """)
+    env = {k: v for k, v in os.environ.items() if k != "TORCHPLACE_FROZEN_VALUES"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    assert out.stdout.strip() == "plain"
+
+
+def test_tests_keep_the_guard():
+    t = values.TensorV(devices.CPU, rank=2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        t.rank = 3
 
 
 def test_unsupported_classes_keep_the_generated_init():
