@@ -328,9 +328,14 @@ def factory(ev, node: ast.Call, name: str, args: list, kwargs: dict, overload, o
             dev = None  # maybe a tensor on any device: unknown
         if isinstance(data, Number):
             rank = 0  # torch.tensor(float(x)): one number makes a 0-dim tensor
-    # A fix may add device= only where the overload takes it (not torch.normal(0, std)).
-    made_here = node if overload.takes_device else None
-    return TensorV(dev, origin=node, rank=rank, dtype=dtype, factory=made_here, random=name in api.RANDOM_FACTORIES,
+    # A fix may add device= only where the overload takes it (not torch.normal(0, std)).  Made with a
+    # tensor's own device (`device=x.device`) it is wherever `x` is: where that is the CPU, x's factory
+    # (if any) is the one to fix, as for `torch.zeros_like(x)`.
+    follows = kwargs.get("device")
+    made_here, random = node if overload.takes_device else None, name in api.RANDOM_FACTORIES
+    if isinstance(follows, DeviceV) and follows.of_tensor is not None:
+        made_here, random = follows.of_tensor.factory, follows.of_tensor.random
+    return TensorV(dev, origin=node, rank=rank, dtype=dtype, factory=made_here, random=random,
                    grad=_kw_true(node, "requires_grad"))
 
 
