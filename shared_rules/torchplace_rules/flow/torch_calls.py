@@ -51,7 +51,8 @@ def legacy_tensor(ev, node: ast.Call, head: str, last: str, args: list) -> Value
     if head == "torch.cuda":
         ev.targets_accelerator = True
         return TensorV(Dev(ACCEL_KIND, "cuda", '"cuda"', node), origin=node, dtype=LEGACY_TENSOR_TYPES[last])
-    return TensorV(CPU, origin=node, dtype=LEGACY_TENSOR_TYPES[last], rank=_legacy_rank(node, args))
+    # a CPU tensor the code made here (a factory for TP202; it takes no device=, so no fix adds one)
+    return TensorV(CPU, origin=node, dtype=LEGACY_TENSOR_TYPES[last], rank=_legacy_rank(node, args), factory=node)
 
 
 def _legacy_rank(node: ast.Call, args: list) -> int | None:
