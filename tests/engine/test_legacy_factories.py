@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from .snippets import assert_findings
+from .snippets import assert_findings, assert_pytorch_agrees
 
 H = "import torch\nimport torch.nn as nn\n"
 NET = """\
@@ -34,12 +34,8 @@ def test_engine(name):
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_pytorch_agrees(name):
-    from .fake_gpu import run_on_fake_gpu
-
     body, expected = CASES[name]
-    run = "\nNet().cuda()(torch.ones(2, 4, device='cuda'))\n"
-    error = run_on_fake_gpu(H + textwrap.dedent(body) + run)
-    assert (error is not None) == bool(expected), repr(error)
+    assert_pytorch_agrees(H, body, expected, "\nNet().cuda()(torch.ones(2, 4, device='cuda'))\n")
 
 
 def test_no_fix_and_no_create_then_move_note():
