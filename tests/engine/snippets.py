@@ -28,3 +28,11 @@ def assert_truth_row(name: str, code: str, raises: bool, expected) -> None:
     assert (error is not None) == raises, f"PyTorch disagrees for {name}: {error!r}"
     loud = [f.code for f in check_source(source, "t.py") if f.severity <= Severity.WARNING]
     assert loud == ([] if expected is None else [expected])
+
+
+def assert_pytorch_agrees(header: str, body: str, expected: set, run: str = "") -> None:
+    """The snippet (and `run` after it) raises on the fake GPU exactly when findings are `expected`."""
+    from .fake_gpu import run_on_fake_gpu  # (imports torch: only the tests that run PyTorch need it)
+
+    error = run_on_fake_gpu(header + textwrap.dedent(body) + run)
+    assert (error is not None) == bool(expected), repr(error)

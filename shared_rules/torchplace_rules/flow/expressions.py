@@ -614,7 +614,7 @@ class ExpressionEvaluator:
                 if base.dev is None:
                     return UNKNOWN
                 text = self.src.segment(node)
-                return DeviceV(replace(base.dev, expr=text if base.dev.kind != "cpu" else base.dev.expr))
+                return DeviceV(replace(base.dev, expr=text if base.dev.kind != "cpu" else base.dev.expr), of_tensor=base)
             if attr in ("T", "mT", "H", "data", "real", "imag", "grad"):
                 return replace(base, origin=node, factory=None, grad=base.grad and attr != "data")
             if base.module_output and attr not in TENSOR_METADATA:

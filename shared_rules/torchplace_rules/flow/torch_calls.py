@@ -52,7 +52,8 @@ def legacy_tensor(ev, node: ast.Call, head: str, last: str, args: list) -> Value
     if head == "torch.cuda":
         ev.targets_accelerator = True
         return TensorV(Dev(ACCEL_KIND, "cuda", '"cuda"', node), origin=node, dtype=LEGACY_TENSOR_TYPES[last])
-    return TensorV(CPU, origin=node, dtype=LEGACY_TENSOR_TYPES[last], rank=_legacy_rank(node, args))
+    # a CPU tensor the code made here (a factory for TP202; it takes no device=, so no fix adds one)
+    return TensorV(CPU, origin=node, dtype=LEGACY_TENSOR_TYPES[last], rank=_legacy_rank(node, args), factory=node)
 
 
 def _legacy_rank(node: ast.Call, args: list) -> int | None:
@@ -348,9 +349,14 @@ def factory(ev, node: ast.Call, name: str, args: list, kwargs: dict, overload, o
             dev = None  # maybe a tensor on any device: unknown
         if isinstance(data, Number):
             rank = 0  # torch.tensor(float(x)): one number makes a 0-dim tensor
-    # A fix may add device= only where the overload takes it (not torch.normal(0, std)).
-    made_here = node if overload.takes_device else None
-    return TensorV(dev, origin=node, rank=rank, dtype=dtype, factory=made_here, random=name in api.RANDOM_FACTORIES,
+    # A fix may add device= only where the overload takes it (not torch.normal(0, std)).  Made with a
+    # tensor's own device (`device=x.device`) it is wherever `x` is: where that is the CPU, x's factory
+    # (if any) is the one to fix, as for `torch.zeros_like(x)`.
+    follows = kwargs.get("device")
+    made_here, random = node if overload.takes_device else None, name in api.RANDOM_FACTORIES
+    if isinstance(follows, DeviceV) and follows.of_tensor is not None:
+        made_here, random = follows.of_tensor.factory, follows.of_tensor.random
+    return TensorV(dev, origin=node, rank=rank, dtype=dtype, factory=made_here, random=random,
                    grad=_kw_true(node, "requires_grad"))
 
 

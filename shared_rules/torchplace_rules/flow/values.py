@@ -210,6 +210,9 @@ class DeviceV(Value):
     dev: Dev
     not_none: bool = False  # made on every path (a device string, `torch.device(...)`): `is None` is False
     text: Optional[str] = None  # the string itself where the value is this string on every path ("cuda")
+    # `x.device` of a tensor `x` (its TensorV): a factory given it is made wherever `x` is, not by choice
+    # (where that is the CPU, x's own factory is the one to fix, as for `torch.zeros_like(x)`)
+    of_tensor: Optional[Value] = field(default=None, compare=False, hash=False)
 
     def join(self, other):
         if other is NONE:
