@@ -14,6 +14,7 @@ from typing import Optional
 
 from .checkpoints import Provenance
 from .cpu_checkpoints import saved_on_cpu, saved_on_cpu_at_path
+from .cpu_devices import mentions_accelerator_off_the_cpu
 from .device_choice import (
     accelerator_made_default, after_an_unconditional_cuda_call, before_an_unconditional_cuda_call, commits_to_accelerator, has_cpu_path,
     hides_every_accelerator, needs_a_guarded_wrapper, runs_only_with_accelerator, under_device_guard,
@@ -51,7 +52,8 @@ class FileContext:
 
     @cached_property
     def mentions_accelerator(self) -> bool:
-        return mentions_accelerator(self.tree)
+        """A program (script, test) whose only device is one it pins to the CPU names none."""
+        return mentions_accelerator(self.tree) and (not self.is_program or mentions_accelerator_off_the_cpu(self.tree))
 
     @cached_property
     def cpu_test(self) -> bool:

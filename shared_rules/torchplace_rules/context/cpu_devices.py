@@ -10,6 +10,9 @@ from __future__ import annotations
 import ast
 from typing import Iterable
 
+from ..flow.devices import ACCEL_TYPES
+from .scopes import _ACCEL_ATTRS, _has_accel_word, _is_dtype
+
 
 def is_cpu_device(node: ast.AST, cpu_names: frozenset = frozenset()) -> bool:
     """`"cpu"`, `torch.device("cpu")` (or `"cpu:0"`), or a name pinned to one of them."""
@@ -44,3 +47,40 @@ def cpu_device_names(nodes: Iterable[ast.AST]) -> frozenset:
         elif cls in (ast.Import, ast.ImportFrom):
             other.update((a.asname or a.name).split(".")[0] for a in node.names)
     return frozenset(bound - other)
+
+
+def mentions_accelerator_off_the_cpu(scope) -> bool:
+    """`scopes.mentions_accelerator`, except that a device name every binding of which pins the CPU
+    (`device = torch.device("cpu")`, `model.to(device)`, `device=device`) is no mention.  It walks the whole
+    scope (the pinned names are known only at its end): asked only where the fast answer is yes."""
+    nodes = ast.walk(scope) if isinstance(scope, ast.AST) else (n for s in scope for n in ast.walk(s))
+    seen, maybe_cpu, cpu_calls = [], [], set()  # (mentions that are no accelerator if the name is pinned to the CPU)
+    for node in nodes:
+        seen.append(node)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if node.value.split(":")[0].strip().lower() in ACCEL_TYPES:
+                return True
+        elif isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "to":
+                moves = [a for a in list(node.args) + [k.value for k in node.keywords if k.arg == "device"] if not _is_dtype(a)]
+                if any(a.__class__ is not ast.Name for a in moves):
+                    return True
+                maybe_cpu.extend(moves)
+            elif is_cpu_device(node):
+                cpu_calls.add(id(node.func))  # `torch.device("cpu")`
+        elif isinstance(node, ast.Attribute):
+            if node.attr in _ACCEL_ATTRS or (_has_accel_word(node.attr) and id(node) not in cpu_calls):
+                return True
+        elif isinstance(node, ast.Name):
+            if _has_accel_word(node.id):
+                maybe_cpu.append(node)
+        elif isinstance(node, ast.keyword):
+            if node.arg is not None and _has_accel_word(node.arg):
+                maybe_cpu.append(node.value)
+        elif isinstance(node, ast.arg):
+            if _has_accel_word(node.arg):
+                return True
+    if not maybe_cpu:
+        return False
+    pinned = cpu_device_names(seen)
+    return not all(is_cpu_device(n, pinned) for n in maybe_cpu)

@@ -11,7 +11,6 @@ import os
 from typing import Iterator, Optional
 
 from ..flow.devices import ACCEL_TYPES
-from .cpu_devices import cpu_device_names, is_cpu_device
 from ..syntax_nodes import child_fields, is_main_test
 from ..syntax_nodes import scope_nodes as own_nodes  # noqa: F401  (the body walk context modules import from here)
 
@@ -146,39 +145,29 @@ _ACCEL_ATTRS = {"cuda", "mps", "xpu", "pin_memory"}
 def mentions_accelerator(scope) -> bool:
     """Does this code (a node or a statement list) name an accelerator or a device at all: a device
     string, `.cuda()`, `.to(<not a dtype>)`, `device=`, `torch.cuda`, a name such as `device` or
-    `use_gpu`?  Code without any of these never puts anything on a GPU itself; nor does code whose
-    only device is one it pins to the CPU (`device = torch.device("cpu")`, `model.to(device)`)."""
+    `use_gpu`?  Code without any of these never puts anything on a GPU itself."""
     nodes = ast.walk(scope) if isinstance(scope, ast.AST) else (n for s in scope for n in ast.walk(s))
-    seen, maybe_cpu, cpu_calls = [], [], set()  # (mentions that are no accelerator if the name is pinned to the CPU)
     for node in nodes:
-        seen.append(node)
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             if node.value.split(":")[0].strip().lower() in ACCEL_TYPES:
                 return True
         elif isinstance(node, ast.Call):
-            if isinstance(node.func, ast.Attribute) and node.func.attr == "to":
-                moves = [a for a in list(node.args) + [k.value for k in node.keywords if k.arg == "device"] if not _is_dtype(a)]
-                if any(a.__class__ is not ast.Name for a in moves):
-                    return True
-                maybe_cpu.extend(moves)
-            elif is_cpu_device(node):
-                cpu_calls.add(id(node.func))  # `torch.device("cpu")`
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "to" and any(
+                    not _is_dtype(a) for a in list(node.args) + [k.value for k in node.keywords if k.arg == "device"]):
+                return True
         elif isinstance(node, ast.Attribute):
-            if node.attr in _ACCEL_ATTRS or (_has_accel_word(node.attr) and id(node) not in cpu_calls):
+            if node.attr in _ACCEL_ATTRS or _has_accel_word(node.attr):
                 return True
         elif isinstance(node, ast.Name):
             if _has_accel_word(node.id):
-                maybe_cpu.append(node)
+                return True
         elif isinstance(node, ast.keyword):
             if node.arg is not None and _has_accel_word(node.arg):
-                maybe_cpu.append(node.value)
+                return True
         elif isinstance(node, ast.arg):
             if _has_accel_word(node.arg):
                 return True
-    if not maybe_cpu:
-        return False
-    pinned = cpu_device_names(seen)
-    return not all(is_cpu_device(n, pinned) for n in maybe_cpu)
+    return False
 
 
 def _is_dtype(node: ast.AST) -> bool:
