@@ -27,16 +27,15 @@ def _foreign_reads(func: ast.AST) -> frozenset:
     name, like any other binding, counts as rebinding it."""
     foreign, stored = set(), set()
     own = set(map(id, func.args.posonlyargs + func.args.args + func.args.kwonlyargs))
-    Attribute, Name, Load, arg = ast.Attribute, ast.Name, ast.Load, ast.arg
     for node in own_nodes(func):
         cls = node.__class__
-        if cls is Attribute:
+        if cls is ast.Attribute:
             value = node.value
-            if value.__class__ is Name and node.attr[0] != "_" and node.attr not in TENSOR_ATTRIBUTES:
+            if value.__class__ is ast.Name and node.attr[0] != "_" and node.attr not in TENSOR_ATTRIBUTES:
                 foreign.add(value.id)
-        elif cls is Name:
-            if node.ctx.__class__ is not Load:
+        elif cls is ast.Name:
+            if node.ctx.__class__ is not ast.Load:
                 stored.add(node.id)  # also a loop or `with` target, `+=`, `del`
-        elif cls is arg and id(node) not in own:
+        elif cls is ast.arg and id(node) not in own:
             stored.add(node.arg)
     return frozenset(foreign - stored)
