@@ -14,6 +14,7 @@ LAYERS = (
     "contexts",       # the contexts a body is analysed for; running a body for a call (through `ev`)
     "command_line",   # the numbers a parsed command line holds (`parser.parse_args()`)
     "class_model",    # what a class of the project is and registers
+    "autograd_functions",  # custom torch.autograd.Function classes: forward/backward get the inputs' tensors
     "filled_containers",  # module containers a class builds empty and fills in `__init__`
     "torch_methods",  # Tensor.* and nn.Module methods
     "torch_calls",    # torch.*, torch.nn.functional.*, nn layers, DataLoader, NumPy, by qualified name
