@@ -96,7 +96,7 @@ class ImporterTable:
         self.answers: dict[Path, tuple] = {}  # static runs: file -> (its importers, packages handing on its names)
         self.chains: dict[Path, list] = {}  # folder -> the folders read for a file in it
         self.tables: dict[Path, list] = {}  # static runs: folder -> [(folder read, its entries, its tokens)] of `chains`
-        self.bindings: dict[Path, tuple] = {}  # file -> (fingerprint, `names_bound_in` its text)
+        self.bindings: dict[Path, tuple] = {}  # file -> (fingerprint, `names_bound_in` its text, sets the default device)
 
     def may_bind(self, path: Path, name: str) -> bool:
         """Can the module `path` bind `name`, itself or through a star import the summaries follow
@@ -108,13 +108,20 @@ class ImporterTable:
         """The names the module `path` may bind itself (`names_bound_in`)."""
         return self._bindings(path)[1]
 
+    def sets_default_device(self, path: Path) -> bool:
+        """May the module `path` change torch's default device when it runs (its text names
+        `set_default_tensor_type` or `set_default_device`)?"""
+        return self._bindings(path)[3]
+
     def _bindings(self, path: Path) -> tuple:
         with self.index.lock:
             fingerprint = self.index.fingerprint(path)
             known = self.bindings.get(path)
             if known is None or known[0] != fingerprint:
                 text = self.index.read(path) if fingerprint is not None else None
-                known = self.bindings[path] = (fingerprint, *(names_bound_in(text) if text is not None else (frozenset(), 0)))
+                known = self.bindings[path] = (fingerprint, *(names_bound_in(text) if text is not None else (frozenset(), 0)),
+                                               text is not None and ("set_default_tensor_type" in text
+                                                                     or "set_default_device" in text))
             return known
 
     def importers_of(self, path: Path) -> list[Path]:

@@ -1322,3 +1322,27 @@ def test_autograd_passes_backward_gradients_and_saved_tensors_on_the_inputs_devi
     loud = [(f.code, f.span.start_line + 1) for f in check_source(_AUTOGRAD_BACKWARD + "run('cuda')\n", "t.py")
             if f.severity <= Severity.WARNING]
     assert loud == [("TP202", 13)]
+
+
+def test_torch_draws_on_the_default_device_with_a_cpu_generator():
+    """flow/default_device.py.  FakeTensor and meta tensors do not check a generator's device, and the CPU
+    build refuses `torch.cuda.FloatTensor`; pinned from torch 2.13's source instead: `random_split` draws
+    `randperm(sum(lengths), generator=generator)` with `torch.default_generator` (a CPU generator) unless
+    one is passed; RandomSampler (a DataLoader's with `shuffle=True`) makes a CPU `torch.Generator()` when
+    it has none and draws `randperm(n, generator=generator)`; neither passes a device, so the factory runs
+    on the default device, where the CUDA kernel's check_generator raises (test above).  A CPU default
+    runs clean."""
+    from torch.utils.data import DataLoader, RandomSampler, random_split
+    from torch.utils.data import dataset as dataset_module
+
+    assert inspect.signature(random_split).parameters["generator"].default is torch.default_generator
+    assert torch.default_generator.device.type == "cpu"
+    assert "randperm(sum(lengths), generator=generator)" in inspect.getsource(dataset_module.random_split)
+    sampler = inspect.getsource(RandomSampler.__iter__)
+    assert "generator = torch.Generator()" in sampler and "torch.randperm(n, generator=generator)" in sampler
+    assert isinstance(DataLoader(list(range(4)), shuffle=True).sampler, RandomSampler)
+    assert "_C._set_default_tensor_type" in inspect.getsource(torch.set_default_tensor_type)
+    assert len(random_split(list(range(10)), [8, 2])[0]) == 8  # the CPU default: clean
+    code = (HEADER + "from torch.utils.data import random_split\ntorch.set_default_tensor_type('torch.cuda.FloatTensor')\n"
+            "a, b = random_split(list(range(10)), [8, 2])\n")
+    assert _loud_codes(code, "TP101") == ["TP101"]

@@ -18,6 +18,7 @@ LAYERS = (
     "filled_containers",  # module containers a class builds empty and fills in `__init__`
     "torch_methods",  # Tensor.* and nn.Module methods
     "torch_calls",    # torch.*, torch.nn.functional.*, nn layers, DataLoader, NumPy, by qualified name
+    "default_device",  # an accelerator made the default device; torch's draws with a CPU generator there
     "torchvision_transforms",  # torchvision's transforms: ToTensor makes CPU tensors, tensor transforms keep the device
     "optimizers",     # torch.optim optimizers: where a loaded state is, and the modules whose parameters they hold
     "ranks",          # how many dimensions a tensor has (a CPU tensor that cannot be 0-dim)
