@@ -213,6 +213,16 @@ def import_from(ev, module: Optional[str], level: int, name: str, fallback: Valu
     return LazyImportV(path, module, name, import_depth(ev, path), fallback)
 
 
+def module_dict_item(ev, node: ast.Subscript) -> Optional[Value]:
+    """`module.__dict__["name"]` of a project module: its member `name` (None: not one, or a key not
+    written out)."""
+    key = node.slice
+    if key.__class__ is not ast.Constant or not isinstance(key.value, str):
+        return None
+    module = ev.eval(node.value.value)
+    return module.member(ev, key.value, node) if isinstance(module, ProjectModuleV) else None
+
+
 def default_set_on_import(ev, value: Value) -> Optional[Value]:
     """The default device the body of an imported project module leaves (`value`: a lazy import of one of
     its names, or the module), where its text may set one (`torch.set_default_tensor_type(...)`): Python

@@ -38,6 +38,7 @@ from ..config import Config
 from ..model import EngineError, Finding, Related
 from ..rule_base import Rule
 from ..source_text import SourceText
+from ..syntax_nodes import is_main_test
 from .class_model import ClassInfo, scan_class
 from .cross_file import MAX_CALLER_HOPS, IncomingCall, LazyImportV, checked_file_import, incoming_calls, is_foreign
 from .devices import Dev, picks_current_device
@@ -574,6 +575,28 @@ def _may_convert_passed(tree: ast.Module, text: str) -> bool:
     return False
 
 
+def _runs_project_code(tree: ast.Module, text: str, path: Optional[str], project) -> bool:
+    """Does this program (it names no torch) call the project's own code at its top level: a name imported
+    from a project module, called in a statement of the module body or of its `__main__` block (a README's
+    usage snippet as a script: `model = get_model(...)`, `feat = model(img)`)?  What that code hands it
+    (modules, tensors) meets there.  Functions of the file are left out: their callers pass what they get."""
+    if "import" not in text or path is None:
+        return False
+    body = list(tree.body)
+    for stmt in tree.body:
+        if stmt.__class__ is ast.If and is_main_test(stmt.test):
+            body += stmt.body
+    names = set()
+    for stmt in body:
+        if stmt.__class__ is ast.ImportFrom and stmt.names[0].name != "*" \
+                and project.resolve(path, stmt.module, stmt.level) is not None:
+            names.update(a.asname or a.name for a in stmt.names)
+    return bool(names) and any(
+        stmt.__class__ in (ast.Assign, ast.Expr, ast.AnnAssign) and stmt.value is not None and any(
+            n.__class__ is ast.Call and n.func.__class__ is ast.Name and n.func.id in names for n in ast.walk(stmt.value))
+        for stmt in body)
+
+
 def analyze(tree: ast.Module, src: SourceText, rules: list[Rule], config: Config,
             path: Optional[str] = None, errors: Optional[list] = None, project=None, memo=None) -> list[Finding]:
     """Findings of `rules`; engine bugs go to `errors` (rule crashes) or raise (the core)."""
@@ -582,7 +605,8 @@ def analyze(tree: ast.Module, src: SourceText, rules: list[Rule], config: Config
     # So is one whose functions hand what they are passed to a library that reads it as a host array
     # (NumPy, scikit-learn, pyplot): its importers may pass them tensors on an accelerator
     # (`evaluate(labels, scores)` -> `roc_curve(labels, scores)`, run_incoming).
-    if "torch" not in src.text and (project is None or "cuda" not in src.text and not _may_convert_passed(tree, src.text)):
+    if "torch" not in src.text and (project is None or "cuda" not in src.text and not _may_convert_passed(tree, src.text)
+                                    and not _runs_project_code(tree, src.text, path, project)):
         if project is not None:
             project.record_dependencies(path, {})
         return []
