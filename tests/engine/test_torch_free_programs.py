@@ -1,6 +1,7 @@
-"""A program that names no torch but runs the project's code (flow/driver._runs_project_code): a README's
-usage snippet as a script (gpfm: `model = get_model('GPFM', 0, 1)`, `img = transformer(img)`, `model(img)`)
-gets its modules and tensors from the project's modules, so it is analysed like any file of the project;
+"""A program that names no torch but calls what the project's code made (flow/driver._runs_project_code): a
+README's usage snippet as a script (gpfm: `model = get_model('GPFM', 0, 1)`, `img = transformer(img)`,
+`model(img)`) gets its modules and tensors from the project's modules, so it is analysed like any file of
+the project (a script that only calls the project's functions is not: reading every such file costs);
 and `module.__dict__["name"]` of a project module is its member `name` (flow/cross_file.module_dict_item).
 """
 import textwrap
@@ -101,3 +102,13 @@ def test_a_module_dict_item_of_a_key_not_written_out_is_unknown(tmp_path: Path):
         feat = model(torch.ones(1, 4))
         """
     assert _project(tmp_path, script, models) == []
+
+
+def test_a_script_that_only_calls_the_projects_functions_is_not_read(tmp_path: Path):
+    script = """\
+        from models import build, image
+
+        build(0)
+        print(image())
+        """
+    assert _project(tmp_path, script) == []

@@ -576,25 +576,30 @@ def _may_convert_passed(tree: ast.Module, text: str) -> bool:
 
 
 def _runs_project_code(tree: ast.Module, text: str, path: Optional[str], project) -> bool:
-    """Does this program (it names no torch) call the project's own code at its top level: a name imported
-    from a project module, called in a statement of the module body or of its `__main__` block (a README's
-    usage snippet as a script: `model = get_model(...)`, `feat = model(img)`)?  What that code hands it
-    (modules, tensors) meets there.  Functions of the file are left out: their callers pass what they get."""
+    """Does this program (it names no torch) call what the project's own code made, at its top level: a
+    name bound to the result of a name imported from a project module, called in a statement of the module
+    body or of its `__main__` block (a README's usage snippet as a script: `model = get_model(...)`, then
+    `feat = model(img)`)?  The project's modules and tensors meet there.  Files that only define functions,
+    or only call the project's functions, are left out (their callers pass what they get; reading them costs)."""
     if "import" not in text or path is None:
         return False
     body = list(tree.body)
     for stmt in tree.body:
         if stmt.__class__ is ast.If and is_main_test(stmt.test):
             body += stmt.body
-    names = set()
+    imported, made = set(), set()
     for stmt in body:
         if stmt.__class__ is ast.ImportFrom and stmt.names[0].name != "*" \
                 and project.resolve(path, stmt.module, stmt.level) is not None:
-            names.update(a.asname or a.name for a in stmt.names)
-    return bool(names) and any(
-        stmt.__class__ in (ast.Assign, ast.Expr, ast.AnnAssign) and stmt.value is not None and any(
-            n.__class__ is ast.Call and n.func.__class__ is ast.Name and n.func.id in names for n in ast.walk(stmt.value))
-        for stmt in body)
+            imported.update(a.asname or a.name for a in stmt.names)
+        elif stmt.__class__ is ast.Assign and imported and stmt.value.__class__ is ast.Call \
+                and stmt.value.func.__class__ is ast.Name and stmt.value.func.id in imported:
+            made.update(t.id for t in stmt.targets if t.__class__ is ast.Name)  # `model = get_model(...)`
+        if made and stmt.__class__ in (ast.Assign, ast.Expr) and any(
+                n.__class__ is ast.Call and n.func.__class__ is ast.Name and n.func.id in made
+                for n in ast.walk(stmt.value)):
+            return True  # `feat = model(img)`
+    return False
 
 
 def analyze(tree: ast.Module, src: SourceText, rules: list[Rule], config: Config,
