@@ -587,18 +587,20 @@ def _runs_project_code(tree: ast.Module, text: str, path: Optional[str], project
     for stmt in tree.body:
         if stmt.__class__ is ast.If and is_main_test(stmt.test):
             body += stmt.body
-    imported, made = set(), set()
+    imported, made = {}, {}  # name -> its `from ... import`; name -> the import whose name made it
     for stmt in body:
-        if stmt.__class__ is ast.ImportFrom and stmt.names[0].name != "*" \
-                and project.resolve(path, stmt.module, stmt.level) is not None:
-            imported.update(a.asname or a.name for a in stmt.names)
+        if stmt.__class__ is ast.ImportFrom and stmt.names[0].name != "*":
+            imported.update((a.asname or a.name, stmt) for a in stmt.names)
         elif stmt.__class__ is ast.Assign and imported and stmt.value.__class__ is ast.Call \
                 and stmt.value.func.__class__ is ast.Name and stmt.value.func.id in imported:
-            made.update(t.id for t in stmt.targets if t.__class__ is ast.Name)  # `model = get_model(...)`
-        if made and stmt.__class__ in (ast.Assign, ast.Expr) and any(
-                n.__class__ is ast.Call and n.func.__class__ is ast.Name and n.func.id in made
-                for n in ast.walk(stmt.value)):
-            return True  # `feat = model(img)`
+            source = imported[stmt.value.func.id]
+            made.update((t.id, source) for t in stmt.targets if t.__class__ is ast.Name)  # `model = get_model(...)`
+        if made and stmt.__class__ in (ast.Assign, ast.Expr):
+            for n in ast.walk(stmt.value):
+                if n.__class__ is ast.Call and n.func.__class__ is ast.Name and n.func.id in made:  # `feat = model(img)`
+                    source = made[n.func.id]
+                    if project.resolve(path, source.module, source.level) is not None:
+                        return True
     return False
 
 
