@@ -284,7 +284,8 @@ class StatementRunner:
 
     def stmt_For(self, stmt) -> None:
         iterable = self.eval(stmt.iter)
-        loader = iterable.inner if iterable.__class__ is EnumerateV else iterable
+        # (`enumerate(loader)` iterates the loader; `zip(...)` holds a tuple, `d.items()` does not iterate its values)
+        loader = iterable.inner if isinstance(iterable, EnumerateV) and not isinstance(iterable, ItemsV) else iterable
         if loader.__class__ is LoaderV:
             check_shuffled_loader(self, stmt.iter, loader, default_device(self))
         element, loader = iteration_element(iterable, stmt)
