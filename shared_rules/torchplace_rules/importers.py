@@ -97,6 +97,7 @@ class ImporterTable:
         self.chains: dict[Path, list] = {}  # folder -> the folders read for a file in it
         self.tables: dict[Path, list] = {}  # static runs: folder -> [(folder read, its entries, its tokens)] of `chains`
         self.bindings: dict[Path, tuple] = {}  # file -> (fingerprint, `names_bound_in` its text)
+        self.default_setters: dict[Path, tuple] = {}  # file -> (fingerprint, may set the default device)
 
     def may_bind(self, path: Path, name: str) -> bool:
         """Can the module `path` bind `name`, itself or through a star import the summaries follow
@@ -107,6 +108,21 @@ class ImporterTable:
     def names_of(self, path: Path) -> frozenset:
         """The names the module `path` may bind itself (`names_bound_in`)."""
         return self._bindings(path)[1]
+
+    def sets_default_device(self, path: Path) -> bool:
+        """May the module `path` change torch's default device when it runs (its text names
+        `set_default_tensor_type` or `set_default_device`)?  Asked for every import of a project module:
+        a look at the text, kept while the file keeps its fingerprint."""
+        known = self.default_setters.get(path)
+        if known is not None and self.index.static:
+            return known[1]  # (files do not change in a static run: no `stat`)
+        with self.index.lock:
+            fingerprint = self.index.fingerprint(path)
+            if known is None or known[0] != fingerprint:
+                text = self.index.read(path) if fingerprint is not None else None
+                known = self.default_setters[path] = (fingerprint, text is not None and (
+                    "set_default_tensor_type" in text or "set_default_device" in text))
+            return known[1]
 
     def _bindings(self, path: Path) -> tuple:
         with self.index.lock:

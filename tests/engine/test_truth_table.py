@@ -88,6 +88,17 @@ CASES = [
     ("one-loss-or-another-with-its-inputs-together",
      "import random\ncrit = nn.BCELoss() if random.random() < 0.5 else nn.MSELoss()\n"
      "y = crit(torch.rand(3, device=device), torch.rand(3, device=device))\n", False, None),
+    # a custom autograd function runs forward on the tensors `apply` receives (no_grad: forward alone runs)
+    ("autograd-function-forward-cpu-factory-meets-its-input",
+     "class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
+     "        return torch.cat((x, torch.zeros(x.shape[0], 1)), dim=1)\n"
+     "    @staticmethod\n    def backward(ctx, g):\n        return g[:, :-1]\n"
+     "y = F.apply(torch.ones(2, 3, device=device))\n", True, "TP202"),
+    ("autograd-function-forward-factory-on-its-input-device",
+     "class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
+     "        return torch.cat((x, torch.zeros(x.shape[0], 1, device=x.device)), dim=1)\n"
+     "    @staticmethod\n    def backward(ctx, g):\n        return g[:, :-1]\n"
+     "y = F.apply(torch.ones(2, 3, device=device))\n", False, None),
     ("plain-attr-does-not-move",
      "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.s = torch.ones(3)\n"
      "    def forward(self, x):\n        return x * self.s\nm = M().to(device)\ny = m(torch.ones(3, device=device))\n", True, "TP203"),
@@ -1274,3 +1285,64 @@ def test_default_collate_stacks_rows_where_the_tensor_is():
         for where in ("cuda", "cpu"):
             ids = torch.ops.aten._to_copy(torch.arange(8), device=torch.device(where))
             assert default_collate([ids.select(0, i) for i in range(4)]).device.type == where  # ids[i]
+
+
+_AUTOGRAD_BACKWARD = """\
+import torch
+
+
+class F(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, w):
+        ctx.save_for_backward(w)
+        return x * w
+
+    @staticmethod
+    def backward(ctx, grad):
+        w, = ctx.saved_tensors
+        pad = torch.zeros(grad.shape[0], 1)
+        return torch.cat((pad, grad * w), dim=1)[:, 1:], None
+
+
+def run(device):
+    x = torch.ones(4, 3, device=device, requires_grad=True)
+    F.apply(x, torch.ones(4, 3, device=device)).sum().backward()
+"""
+
+
+def test_autograd_passes_backward_gradients_and_saved_tensors_on_the_inputs_device():
+    """Autograd calls `backward` with gradients on the device of forward's outputs and `ctx.saved_tensors`
+    gives back forward's tensors where they were: with the inputs on an accelerator (the `meta` device stands
+    in: the CPU build runs autograd on it), a CPU tensor `backward` makes and combines with them raises."""
+    scope = {}
+    exec(compile(_AUTOGRAD_BACKWARD, "<autograd>", "exec"), scope)
+    scope["run"]("cpu")  # on the CPU it runs
+    with pytest.raises(RuntimeError, match="device"):
+        scope["run"]("meta")
+    loud = [(f.code, f.span.start_line + 1) for f in check_source(_AUTOGRAD_BACKWARD + "run('cuda')\n", "t.py")
+            if f.severity <= Severity.WARNING]
+    assert loud == [("TP202", 13)]
+
+
+def test_torch_draws_on_the_default_device_with_a_cpu_generator():
+    """flow/default_device.py.  FakeTensor and meta tensors do not check a generator's device, and the CPU
+    build refuses `torch.cuda.FloatTensor`; pinned from torch 2.13's source instead: `random_split` draws
+    `randperm(sum(lengths), generator=generator)` with `torch.default_generator` (a CPU generator) unless
+    one is passed; RandomSampler (a DataLoader's with `shuffle=True`) makes a CPU `torch.Generator()` when
+    it has none and draws `randperm(n, generator=generator)`; neither passes a device, so the factory runs
+    on the default device, where the CUDA kernel's check_generator raises (test above).  A CPU default
+    runs clean."""
+    from torch.utils.data import DataLoader, RandomSampler, random_split
+    from torch.utils.data import dataset as dataset_module
+
+    assert inspect.signature(random_split).parameters["generator"].default is torch.default_generator
+    assert torch.default_generator.device.type == "cpu"
+    assert "randperm(sum(lengths), generator=generator)" in inspect.getsource(dataset_module.random_split)
+    sampler = inspect.getsource(RandomSampler.__iter__)
+    assert "generator = torch.Generator()" in sampler and "torch.randperm(n, generator=generator)" in sampler
+    assert isinstance(DataLoader(list(range(4)), shuffle=True).sampler, RandomSampler)
+    assert "_C._set_default_tensor_type" in inspect.getsource(torch.set_default_tensor_type)
+    assert len(random_split(list(range(10)), [8, 2])[0]) == 8  # the CPU default: clean
+    code = (HEADER + "from torch.utils.data import random_split\ntorch.set_default_tensor_type('torch.cuda.FloatTensor')\n"
+            "a, b = random_split(list(range(10)), [8, 2])\n")
+    assert _loud_codes(code, "TP101") == ["TP101"]

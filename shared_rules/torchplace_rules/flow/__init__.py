@@ -14,10 +14,12 @@ LAYERS = (
     "contexts",       # the contexts a body is analysed for; running a body for a call (through `ev`)
     "command_line",   # the numbers a parsed command line holds (`parser.parse_args()`)
     "class_model",    # what a class of the project is and registers
+    "autograd_functions",  # custom torch.autograd.Function classes: forward/backward get the inputs' tensors
     "filled_containers",  # module containers a class builds empty and fills in `__init__`
     "torch_methods",  # Tensor.* and nn.Module methods
     "torch_calls",    # torch.*, torch.nn.functional.*, nn layers, DataLoader, NumPy, by qualified name
     "autograd_results",  # where torch.autograd.grad's gradients and autograd.functional.hessian's result live
+    "default_device",  # an accelerator made the default device; torch's draws with a CPU generator there
     "torchvision_transforms",  # torchvision's transforms: ToTensor makes CPU tensors, tensor transforms keep the device
     "optimizers",     # torch.optim optimizers: where a loaded state is, and the modules whose parameters they hold
     "ranks",          # how many dimensions a tensor has (a CPU tensor that cannot be 0-dim)

@@ -29,7 +29,8 @@ from .project_calls import (
 from .project_calls import call_method as project_method
 from .state import MODULE_MOVES, forget_moved_arguments, forget_reflected, with_stored_items
 from .optimizers import optimizer_method
-from .torch_calls import call_qualified, layer as torch_layer
+from .default_device import check_shuffled_loader
+from .torch_calls import call_qualified, default_device, layer as torch_layer
 from .torchvision_transforms import class_level_transform
 from .torch_methods import buffers_only, module_input_conflicts, module_method, numpy_method, stateless_module_output, tensor_method, to_target
 from .values import (
@@ -417,6 +418,8 @@ def call_builtin(ev, node: ast.Call, name: str) -> Value:
             return iteration_element(first, _FakeLoop(node))[0]
         return UNKNOWN
     if name == "iter":
+        if first.__class__ is LoaderV:
+            check_shuffled_loader(ev, node, first, default_device(ev))
         return first
     if name == "getattr" and type(first) is SelfV and len(node.args) == 2 and not isinstance(node.args[1], ast.Constant):
         return ev.frame.env.get(_named_buffer_key(ev, node.args[1]), UNKNOWN)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from . import operators
+from .autograd_functions import is_function_class
 from .filled_containers import FilledContainers
 from .ranks import factory_rank
 from .torch_api import (
@@ -57,6 +58,7 @@ class ClassInfo:
     plain_containers: set = field(default_factory=set)  # those of plain_values that are lists/tuples/dicts of tensors
     plain_bases: bool = True  # every base is `object`, `torch.nn.Module` or such a class of the project
     container: Optional[str] = None  # "Sequential" / "ModuleList" / "ModuleDict" it derives from: `self[i]` is a member
+    autograd_function: bool = False  # a custom `torch.autograd.Function` (autograd_functions.py)
 
     def unmoved(self, name: str) -> bool:
         """Does `Module.to()` leave a plain attribute `self.<name>` where it is: no override of
@@ -463,6 +465,7 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
     info.container = next((v.name.rpartition(".")[2] if isinstance(v, QualV) else v.info.container for v in bases
                            if isinstance(v, QualV) and v.name.rpartition(".")[2] in CONTAINERS and is_torch_layer(v.name)
                            or isinstance(v, ClassV) and v.info.container), None)
+    info.autograd_function = not is_module and is_function_class(bases)
     info.tensor_subclass = any(isinstance(v, QualV) and v.name in TENSOR_BASES
                                or isinstance(v, ClassV) and v.info.tensor_subclass for v in bases)
     # A base we cannot resolve may be an nn.Module (PreTrainedModel, ModelMixin, ...), also

@@ -25,6 +25,7 @@ from typing import Optional
 
 from ..foreign_attributes import read_as_another_object
 from ..syntax_nodes import access_path, lines_mention, own_nodes
+from .autograd_functions import bind_ctx, function_entry, takes_ctx
 from .class_model import method_nodes, tensor_container_items
 from .cross_file import HOME_ATTR, foreign_home, foreign_result, foreign_text, qualified_name, record_outgoing
 from .devices import ACCEL_KIND, CPU, RUNTIME, SELF_DEV, SELF_KIND, Dev, parse_device_string
@@ -159,12 +160,18 @@ def bind_entry_parameters(ev, node, cls, args: Optional[dict]) -> None:
     defaults = [None] * (len(positional) - len(a.defaults)) + list(a.defaults)
     params = list(zip(positional, defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
     is_method = cls is not None and not _is_static(node)
+    autograd = args is None and function_entry(node, cls)  # (autograd runs it on the caller's tensors)
     for i, (arg, default) in enumerate(params):
         name = arg.arg
         if args is not None and name in args:
             value = args[name]
         elif i == 0 and is_method and name in ("self", "cls"):
             value = SelfV(cls, id(cls.node)) if name == "self" else UNKNOWN
+        elif autograd and i == 0 and takes_ctx(node, cls):
+            value = UNKNOWN
+            bind_ctx(ev.frame.env, name)
+        elif autograd:
+            value = _call_input(arg, default, node) or UNKNOWN
         else:
             value = entry_parameter_value(ev, arg, default, cls, node)
         ev.frame.env[name] = value
@@ -184,20 +191,29 @@ def entry_parameter_value(ev, arg: ast.arg, default, cls, func) -> Value:
         ev.targets_accelerator = True
         return DeviceV(Dev("accel", "target", name, arg, assumed=True))
     if cls is not None and cls.is_module and func.name in MODULE_CALL_ENTRIES:
-        if _annotated_tensor(arg.annotation):
-            return TensorV(SELF_DEV, origin=arg)
-        if arg.annotation is None and default is None and not _NOT_A_TENSOR.search(name):
-            # unless the body reads it as another object (`graph.x`, `batch.edge_index`)
-            return UNKNOWN if read_as_another_object(func, name) else TensorV(SELF_DEV, origin=arg)
-        if isinstance(default, ast.Constant) and default.value is None:
-            # optional state (`h=None`, not annotated a tensor): the default path, a caller that passes none
-            # (None joins as the value a branch gives it: `if h is None: h = torch.zeros(...)`)
-            return NONE
+        value = _call_input(arg, default, func)
+        if value is not None:
+            return value
     elif cls is not None and cls.is_module and _annotated_tensor(arg.annotation):
         return TensorV(SELF_DEV, origin=arg)
     if name.endswith("loader") and arg.annotation is None and default is None:
         return LoaderV(False, CPU, arg)
     return UNKNOWN
+
+
+def _call_input(arg: ast.arg, default, func):
+    """A parameter of forward (or of a custom autograd function's forward/backward) as an input of the
+    call: a tensor on the module's device unless its name or annotation says otherwise, or the body reads
+    it as another object (`graph.x`, `batch.edge_index`: UNKNOWN); None: not known."""
+    if _annotated_tensor(arg.annotation):
+        return TensorV(SELF_DEV, origin=arg)
+    if arg.annotation is None and default is None and not _NOT_A_TENSOR.search(arg.arg):
+        return UNKNOWN if read_as_another_object(func, arg.arg) else TensorV(SELF_DEV, origin=arg)
+    if isinstance(default, ast.Constant) and default.value is None:
+        # optional state (`h=None`, not annotated a tensor): the default path, a caller that passes none
+        # (None joins as the value a branch gives it: `if h is None: h = torch.zeros(...)`)
+        return NONE
+    return None
 
 
 # forward's parameters are taken as tensors on the module's device, except those whose names say

@@ -213,6 +213,27 @@ def import_from(ev, module: Optional[str], level: int, name: str, fallback: Valu
     return LazyImportV(path, module, name, import_depth(ev, path), fallback)
 
 
+def module_dict_item(ev, node: ast.Subscript) -> Optional[Value]:
+    """`module.__dict__["name"]` of a project module: its member `name` (None: not one, or a key not
+    written out)."""
+    key = node.slice
+    if key.__class__ is not ast.Constant or not isinstance(key.value, str):
+        return None
+    module = ev.eval(node.value.value)
+    return module.member(ev, key.value, node) if isinstance(module, ProjectModuleV) else None
+
+
+def default_set_on_import(ev, value: Value) -> Optional[Value]:
+    """The default device the body of an imported project module leaves (`value`: a lazy import of one of
+    its names, or the module), where its text may set one (`torch.set_default_tensor_type(...)`): Python
+    runs the body on the first import and the default holds for the whole process.  None: it sets none."""
+    path = value.path if value.__class__ is LazyImportV else getattr(value, "file", None)
+    if path is None or not ev.project.importers.sets_default_device(path):
+        return None
+    summary = ev.project.summaries.get(path, ev, value.depth)
+    return summary.env.get("#default_device") if summary is not None else None
+
+
 def import_star(ev, module: Optional[str], level: int) -> dict:
     """What `from module import *` of a project module binds: {name: lazy import} for each public
     name the module's text may bind at its top level (over-approximated; a name it does not bind

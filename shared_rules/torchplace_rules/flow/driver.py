@@ -38,6 +38,7 @@ from ..config import Config
 from ..model import EngineError, Finding, Related
 from ..rule_base import Rule
 from ..source_text import SourceText
+from ..syntax_nodes import is_main_test
 from .class_model import ClassInfo, scan_class
 from .cross_file import MAX_CALLER_HOPS, IncomingCall, LazyImportV, checked_file_import, incoming_calls, is_foreign
 from .devices import Dev, picks_current_device
@@ -574,6 +575,35 @@ def _may_convert_passed(tree: ast.Module, text: str) -> bool:
     return False
 
 
+def _runs_project_code(tree: ast.Module, text: str, path: Optional[str], project) -> bool:
+    """Does this program (it names no torch) call what the project's own code made, at its top level: a
+    name bound to the result of a name imported from a project module, called in a statement of the module
+    body or of its `__main__` block (a README's usage snippet as a script: `model = get_model(...)`, then
+    `feat = model(img)`)?  The project's modules and tensors meet there.  Files that only define functions,
+    or only call the project's functions, are left out (their callers pass what they get; reading them costs)."""
+    if "import" not in text or path is None:
+        return False
+    body = list(tree.body)
+    for stmt in tree.body:
+        if stmt.__class__ is ast.If and is_main_test(stmt.test):
+            body += stmt.body
+    imported, made = {}, {}  # name -> its `from ... import`; name -> the import whose name made it
+    for stmt in body:
+        if stmt.__class__ is ast.ImportFrom and stmt.names[0].name != "*":
+            imported.update((a.asname or a.name, stmt) for a in stmt.names)
+        elif stmt.__class__ is ast.Assign and imported and stmt.value.__class__ is ast.Call \
+                and stmt.value.func.__class__ is ast.Name and stmt.value.func.id in imported:
+            source = imported[stmt.value.func.id]
+            made.update((t.id, source) for t in stmt.targets if t.__class__ is ast.Name)  # `model = get_model(...)`
+        if made and stmt.__class__ in (ast.Assign, ast.Expr):
+            for n in ast.walk(stmt.value):
+                if n.__class__ is ast.Call and n.func.__class__ is ast.Name and n.func.id in made:  # `feat = model(img)`
+                    source = made[n.func.id]
+                    if project.resolve(path, source.module, source.level) is not None:
+                        return True
+    return False
+
+
 def analyze(tree: ast.Module, src: SourceText, rules: list[Rule], config: Config,
             path: Optional[str] = None, errors: Optional[list] = None, project=None, memo=None) -> list[Finding]:
     """Findings of `rules`; engine bugs go to `errors` (rule crashes) or raise (the core)."""
@@ -582,7 +612,8 @@ def analyze(tree: ast.Module, src: SourceText, rules: list[Rule], config: Config
     # So is one whose functions hand what they are passed to a library that reads it as a host array
     # (NumPy, scikit-learn, pyplot): its importers may pass them tensors on an accelerator
     # (`evaluate(labels, scores)` -> `roc_curve(labels, scores)`, run_incoming).
-    if "torch" not in src.text and (project is None or "cuda" not in src.text and not _may_convert_passed(tree, src.text)):
+    if "torch" not in src.text and (project is None or "cuda" not in src.text and not _may_convert_passed(tree, src.text)
+                                    and not _runs_project_code(tree, src.text, path, project)):
         if project is not None:
             project.record_dependencies(path, {})
         return []

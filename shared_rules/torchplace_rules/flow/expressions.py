@@ -19,7 +19,7 @@ from .project_calls import find_method, property_value, self_attribute
 from .ranks import broadcast_rank, floor, subscript_rank
 from .torch_methods import setitem_conflicts
 from .torch_placement import unplace_parameter_owners
-from .cross_file import LazyImportV, ProjectModuleV, home_elsewhere
+from .cross_file import LazyImportV, ProjectModuleV, home_elsewhere, module_dict_item
 from .devices import (
     ACCEL_KIND, CPU_KIND, RUNTIME, SELF_DEV, SELF_KIND, Dev, chosen_target, devices_conflict, index_dependent,
     mac_conflict, mac_kind,
@@ -691,6 +691,10 @@ class ExpressionEvaluator:
             value = self.item_under_name(node)
         if value is not None:
             return unproven(value)  # (an item of a container some callee may have changed)
+        if node.value.__class__ is ast.Attribute and node.value.attr == "__dict__":
+            member = module_dict_item(self, node)  # (`vits.__dict__["vit_large"]`: the project module's member)
+            if member is not None:
+                return member
         base = self.eval(node.value)
         index = self.eval(node.slice)
         if base.__class__ is PlacedV and (node.slice.__class__ in (ast.Tuple, ast.Slice)

@@ -14,14 +14,16 @@ from typing import Optional
 
 from ..model import EngineError
 from ..syntax_nodes import ends_the_program, own_nodes
-from .cross_file import decorator_from_project, import_from, import_module, import_star
+from .cross_file import decorator_from_project, default_set_on_import, import_from, import_module, import_star
 from .devices import ACCEL_KIND, Dev, chosen_index, chosen_target, mac_kind, parse_device_string, tests_a_device
 from .state import (
     MAX_LOOP_PASSES, MODULE_MOVES, LoopContext, Terminated, forget_aliases, forget_held_by, forget_reflected, held_values,
     join_env, moves_its_items, same_env, with_held_attributes, with_stored_items,
 )
+from .default_device import check_shuffled_loader
 from .torch_api import TRAINING_STEP_METHODS
-from .values import FALSE, NUMBER, IntV, Number, TRUE, UNKNOWN, BatchV, ClassV, ItemsV, DeviceV, DictV, FuncV, ModuleV, ObjectV, QualV, SelfV, TensorV, Value, iteration_element
+from .torch_calls import default_device
+from .values import FALSE, NUMBER, IntV, Number, TRUE, UNKNOWN, BatchV, ClassV, EnumerateV, ItemsV, DeviceV, DictV, LoaderV, FuncV, ModuleV, ObjectV, QualV, SelfV, TensorV, Value, iteration_element
 
 
 _HANDLERS: dict = {}  # (runner class, statement type) -> its stmt_* method (None: nothing to do)
@@ -153,6 +155,8 @@ class StatementRunner:
             value = self.project_import(import_module, alias.name, alias.asname)
             if value is None:
                 value = QualV(alias.name if alias.asname else local)
+            else:
+                self.import_default_device(value)
             self.frame.env[local] = value
 
     def stmt_ImportFrom(self, stmt: ast.ImportFrom) -> None:
@@ -169,6 +173,14 @@ class StatementRunner:
                 value = QualV(f"{stmt.module}.{alias.name}")
             value = self.project_import(import_from, stmt.module, stmt.level, alias.name, value) or value
             self.frame.env[alias.asname or alias.name] = value
+        if self.project is not None and stmt.names[0].name != "*":
+            self.import_default_device(value)
+
+    def import_default_device(self, value) -> None:
+        """An imported project module whose body makes a device the default: it is from here on."""
+        default = self.project_import(default_set_on_import, value)
+        if default is not None:
+            self.frame.env["#default_device"] = default
 
     def project_import(self, how, *args) -> Optional[Value]:
         """The real value of an import of the project's own code (None: not one, or unknown)."""
@@ -272,6 +284,10 @@ class StatementRunner:
 
     def stmt_For(self, stmt) -> None:
         iterable = self.eval(stmt.iter)
+        # (`enumerate(loader)` iterates the loader; `zip(...)` holds a tuple, `d.items()` does not iterate its values)
+        loader = iterable.inner if isinstance(iterable, EnumerateV) and not isinstance(iterable, ItemsV) else iterable
+        if loader.__class__ is LoaderV:
+            check_shuffled_loader(self, stmt.iter, loader, default_device(self))
         element, loader = iteration_element(iterable, stmt)
         training = _has_training_step(stmt.body)
         refill = refilled_item(stmt)

@@ -21,6 +21,7 @@ from .ranks import FIXED_RANK, RETURN_FIELDS, SAME_RANK, factory_rank, tuple_val
 from .state import forget_moved_arguments
 from .optimizers import make_optimizer, optimizer_class
 from .torchvision_transforms import transform_call
+from .default_device import check_random_split, tensor_type_default
 from .values import ACCELERATOR_AVAILABLE, AVAILABLE_BUT_NOT_ON_A_MAC, AVAILABLE_ON_A_MAC, NONE, Number, EncodingV, QualV, UNKNOWN, BatchV, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, ObjectV, PlacedV, SeqV, TensorV, Value, map_leaves
 
 def kw_device(ev, node: ast.Call, kwargs: dict) -> tuple[bool, Optional[Dev]]:
@@ -100,6 +101,11 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
         # a device not known here makes the default unknown (`set_default_device(device)`, `device` a parameter)
         ev.frame.env["#default_device"] = args[0] if args and isinstance(args[0], DeviceV) else UNKNOWN
         return UNKNOWN
+    if qual == "torch.set_default_tensor_type":
+        ev.frame.env["#default_device"] = tensor_type_default(ev, node, args)
+        return UNKNOWN
+    if last == "random_split":
+        check_random_split(ev, node, qual, kwargs, default_device(ev))
     if qual in api.PARAMETER_CLASSES:
         t = args[0] if args else UNKNOWN
         return replace(t, grad=True, origin=node, factory=None) if isinstance(t, TensorV) else UNKNOWN

@@ -2,7 +2,7 @@
 import ast
 from typing import Optional
 
-from ..flow.cross_file import home_elsewhere
+from ..flow.cross_file import foreign_home, home_elsewhere
 from ..edits import insert_keyword, make_fix, method_suffix, needs_parens, replace_node
 from ..context import file_context
 from ..model import Severity
@@ -111,6 +111,12 @@ class MixedDevices(Rule):
         on every path to the step; a warning where only on some (a resume flag the analysis cannot
         decide: every run that loads the state raises); nothing where code touches `optimizer.state`, hands the optimizer to an
         unknown function, or the module is rebound to another one.
+
+        And where torch itself draws on the default device with a CPU generator after the program made an
+        accelerator the default (`torch.set_default_tensor_type(torch.cuda.FloatTensor)`,
+        `torch.set_default_device("cuda")`, in the file or in the body of a project module it imports):
+        `random_split` without `generator=`, and iterating a `DataLoader(..., shuffle=True)` without a
+        sampler or `generator=` ("Expected a 'cuda' device type for generator but found 'cpu'").
     """ + mac_warning_doc("op")
     example = """
         device = torch.device("cuda")
@@ -244,6 +250,10 @@ class MixedDevices(Rule):
         if c.kind == "needs_cpu" and other_dev.kind == "accel":
             self.needs_cpu(ev, c, other_dev)
             return
+        if c.kind in ("cpu_generator", "cpu_sampler"):
+            if other_dev.kind == "accel":
+                self.cpu_generator(ev, c, other_dev)
+            return
         if c.kind in ("optimizer_state", "optimizer_state_maybe"):
             self.stale_optimizer_state(ev, c)
             return
@@ -353,6 +363,20 @@ class MixedDevices(Rule):
         related = [origin_related(c.other_node, c.other, f"placed on {dev_text(other_dev)} here")]
         fix = make_fix(f"Pass `{arg_text}.cpu()`", True, *method_suffix(ev.src, c.other_node, ".cpu()"))
         ev.report(self, c.node, message, [r for r in related if r], fix)
+
+    def cpu_generator(self, ev, c, other_dev) -> None:
+        """torch draws a permutation on the default device (an accelerator) with a CPU generator: `random_split`
+        (the default generator), a shuffling DataLoader's RandomSampler (a new `torch.Generator()`)."""
+        if c.kind == "cpu_generator":
+            what = f"`{code_text(ev.src, c.node.func)}` draws its permutation on the default device, {dev_text(other_dev)}, with the CPU default generator"
+        else:
+            what = (f"the shuffling DataLoader iterated here (`{code_text(ev.src, c.node)}`) draws its permutation on the default "
+                    f"device, {dev_text(other_dev)}, with a new CPU generator")
+        message = (f"{what}: this raises \"Expected a '{other_dev.label.split(':')[0]}' device type for generator but "
+                   f"found 'cpu'\"; pass `generator=torch.Generator(device=...)`")
+        at = other_dev.at
+        related = [(at, "made the default device here")] if hasattr(at, "lineno") and foreign_home(at) is None else []
+        ev.report(self, c.node, message, related, None)
 
     def fix(self, ev, c):
         expr = fix_device_expr(ev, c.other_dev, c.other_node)

@@ -3,6 +3,7 @@ import ast
 
 from ..context import file_context
 from ..edits import insert_keyword, make_fix
+from ..flow.autograd_functions import function_entry
 from ..flow.cross_file import foreign_home
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
@@ -18,7 +19,9 @@ class ForwardCreatesCpu(Rule):
         Inside methods of `nn.Module` subclasses, finds tensor factories without
         `device=` (`torch.zeros(...)`, `torch.arange(...)`, `torch.tensor(...)`) whose
         result is combined with the method's tensor inputs, parameters, buffers or
-        submodules.
+        submodules; likewise in the `forward` and `backward` of a custom
+        `torch.autograd.Function`, with the tensors autograd passes them (the inputs,
+        the gradients, `ctx.saved_tensors`).
     """
     why_bad = """
         The module works on the CPU and fails as soon as it is moved to a GPU: the
@@ -96,7 +99,13 @@ class ForwardCreatesCpu(Rule):
         if c.other_dev.kind != "self" or c.cpu.factory is None or c.cpu.plain_attr is not None or c.cpu.batch is not None:
             return
         func = ev.frame.func
-        if ev.frame.cls is None or not ev.frame.cls.is_module or func is None:
+        cls = ev.frame.cls
+        if cls is None or func is None:
+            return
+        if not cls.is_module:
+            if function_entry(func, cls):  # a custom autograd function: its inputs' and gradients' device
+                ev.deferred.append((self.code, (c.cpu.factory, c.node, c.other_node, func, cls.node, c.cpu.random,
+                                                accepts_device(ev, c.cpu.factory), True)))
             return
         if from_method_argument(c, func, in_call=_on_self(ev.frame.call_site)):
             return  # another method's argument: its device is the caller's business, not the module's
@@ -113,7 +122,7 @@ class ForwardCreatesCpu(Rule):
         other = c.other_node if c.kind != "module_input" else None
         factory = c.cpu.factory
         ev.deferred.append((self.code, (factory, c.node, other, func, ev.frame.cls.node, c.cpu.random,
-                                        accepts_device(ev, factory))))
+                                        accepts_device(ev, factory), False)))
 
     def on_finish(self, ev) -> None:
         found = [payload for code, payload in ev.deferred if code == self.code]
@@ -121,18 +130,23 @@ class ForwardCreatesCpu(Rule):
             return
         ctx = file_context(ev)
         src = ev.src
-        for factory, node, other_node, func, class_node, random, takes_device in found:
+        for factory, node, other_node, func, class_node, random, takes_device, autograd in found:
             if not ctx.may_reach_accelerator(class_node, ev.targets_accelerator, ev):
                 continue  # no GPU this module is ever put on: nothing fails
-            message = (f"`{code_text(src, factory)}` is created on the CPU inside `{func.name}` and combined with "
-                       f"tensors on the module's device: this fails once the module is on a GPU")
+            if autograd:
+                message = (f"`{code_text(src, factory)}` is created on the CPU inside the autograd function's "
+                           f"`{func.name}` and combined with the tensors autograd passes it: this fails once they are on a GPU")
+            else:
+                message = (f"`{code_text(src, factory)}` is created on the CPU inside `{func.name}` and combined with "
+                           f"tensors on the module's device: this fails once the module is on a GPU")
             fix = None
             anchor = _device_anchor(other_node, func)
             if anchor and not any(k.arg == "device" for k in factory.keywords) and takes_device:
                 edit = insert_keyword(src, factory, f"device={anchor}.device")
                 if edit is not None:
                     fix = make_fix(f"Create it with `device={anchor}.device`", not random, edit)
-            ev.report(self, factory, message, [(node, "combined with the module's tensors here")], fix)
+            ev.report(self, factory, message, [(node, "combined with the module's tensors here" if not autograd
+                                                 else "combined with the function's inputs or gradients here")], fix)
 
 
 def _on_self(call) -> bool:
