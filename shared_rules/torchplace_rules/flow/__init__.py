@@ -15,6 +15,7 @@ LAYERS = (
     "command_line",   # the numbers a parsed command line holds (`parser.parse_args()`)
     "class_model",    # what a class of the project is and registers
     "filled_containers",  # module containers a class builds empty and fills in `__init__`
+    "placeholders",   # attributes `__init__` leaves None and other methods fill with CPU factories
     "torch_methods",  # Tensor.* and nn.Module methods
     "torch_calls",    # torch.*, torch.nn.functional.*, nn layers, DataLoader, NumPy, by qualified name
     "torchvision_transforms",  # torchvision's transforms: ToTensor makes CPU tensors, tensor transforms keep the device

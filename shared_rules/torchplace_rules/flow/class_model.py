@@ -7,7 +7,7 @@ import ast
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
-from . import operators
+from . import operators, placeholders
 from .filled_containers import FilledContainers
 from .ranks import factory_rank
 from .torch_api import (
@@ -57,6 +57,7 @@ class ClassInfo:
     plain_containers: set = field(default_factory=set)  # those of plain_values that are lists/tuples/dicts of tensors
     plain_bases: bool = True  # every base is `object`, `torch.nn.Module` or such a class of the project
     container: Optional[str] = None  # "Sequential" / "ModuleList" / "ModuleDict" it derives from: `self[i]` is a member
+    placeholder_fills: dict = field(default_factory=dict)  # name -> `self.<name> = torch.zeros(...)`: placeholders.py
 
     def unmoved(self, name: str) -> bool:
         """Does `Module.to()` leave a plain attribute `self.<name>` where it is: no override of
@@ -208,7 +209,7 @@ class ClassInfo:
             return DeviceV(SELF_DEV)
         value = self.init_values.get("self." + name, UNKNOWN)
         if value is NONE:
-            return NONE  # a placeholder: whatever a method puts there is what it holds
+            return self.filled(name, value)  # a placeholder: whatever a method puts there is what it holds
         if self.unresolved_base and isinstance(value, (ModuleV, TensorV)) and value.dev is not None and value.dev.is_cpu:
             return UNKNOWN  # this object may itself be a module: what it holds moves with it
         if self.is_module:
@@ -241,6 +242,16 @@ class ClassInfo:
             # attribute.  A caller's instance says where.
             return map_leaves(value, _maybe_moved)
         return value
+
+    def filled(self, name: str, value: Value) -> Value:
+        """`value` read from `self.<name>`; a None there that another method fills only with a CPU factory
+        call is that CPU tensor (placeholders.py)."""
+        assign = self.placeholder_fills.get(name) if value is NONE else None
+        if assign is None:
+            return value
+        call = assign.value
+        rank = factory_rank(call, call.func.attr) if call.func.__class__ is ast.Attribute else None
+        return TensorV(CPU, origin=assign, plain_attr=name if self.is_module else None, rank=rank)
 
     def set_only_in_init(self, name: str) -> bool:
         """Is `self.<name>` an attribute nothing but `__init__` sets (no class attribute, property or
@@ -501,7 +512,29 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
     init = info.methods.get("__init__")
     if init is not None and is_module:
         _scan_init(init, info, analyzer)
+    if init is not None:
+        _scan_placeholders(init, info, analyzer)
     return info
+
+
+def _scan_placeholders(init, info: ClassInfo, analyzer) -> None:
+    """`self.x = None` in `__init__` that the other methods fill only with CPU factories (placeholders.py)."""
+    init_methods = _init_methods(init, info)
+    names = set()
+    for method in init_methods:
+        names |= placeholders.none_bound(method_nodes(method).relevant)
+    if names:
+        info.placeholder_fills = placeholders.filled_placeholders(
+            names, info.methods, init_methods, info.bases, getattr(analyzer, "tree", None),
+            lambda value: _cpu_factory(value, analyzer))
+
+
+def _cpu_factory(value: ast.AST, analyzer) -> bool:
+    """`torch.zeros(...)`, `torch.from_numpy(a)`: a new tensor on the CPU (no `device=`/`out=`)."""
+    if value.__class__ is not ast.Call or any(k.arg in (None, "device", "out") for k in value.keywords):
+        return False
+    qual = _qual(value.func, analyzer)
+    return qual is not None and qual.count(".") == 1 and operators.makes_cpu_tensors(qual)
 
 
 def method_kind(node) -> str:

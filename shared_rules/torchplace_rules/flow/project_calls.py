@@ -571,6 +571,8 @@ def self_attribute(ev, receiver: SelfV, name: str, at) -> Value:
     """`self.name` inside a method: what the call's receiver holds, else what the class knows."""
     info = receiver.info
     value = attrs_get(receiver.attrs, name)
+    if value is NONE:
+        value = info.filled(name, value)
     if value is not None and not (info.is_module and _registered(info, name)):
         if name in receiver.placed:
             return value
