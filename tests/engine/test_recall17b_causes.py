@@ -201,3 +201,16 @@ def test_equal_to_none_with_a_cpu_caller_is_quiet():
     source = EQ_NONE.replace("p = Predictor()", 'p = Predictor("cpu")')
     assert run_on_fake_gpu(source + "\nmain()\n") is None
     assert (14, "TP102") not in loud(source)
+
+
+def test_placeholder_bound_by_a_later_edit_elsewhere_in_the_file_is_seen_by_a_kept_analysis():
+    # the class scan read the rest of the file (stores of the attribute outside the class): an edit
+    # there must not reuse the scan
+    from torchplace_rules.analysis_memo import AnalysisMemo
+    memo = AnalysisMemo()
+    found = lambda text: [(f.span.start_line + 1, f.code) for f in check_source(text, "t.py", memo=memo)
+                          if f.severity <= Severity.WARNING]
+    assert found(PLACEHOLDER) == [(31, "TP102")]
+    edited = PLACEHOLDER + "\n\ndef reset(agent, device):\n    agent.policy.hidden = torch.zeros((1, 3, 4), device=device)\n"
+    assert found(edited) == loud(edited) == []
+    assert found(PLACEHOLDER) == [(31, "TP102")]

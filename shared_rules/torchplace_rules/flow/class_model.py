@@ -526,7 +526,14 @@ def _scan_placeholders(init, info: ClassInfo, analyzer) -> None:
     if names:
         info.placeholder_fills = placeholders.filled_placeholders(
             names, info.methods, init_methods, info.bases, getattr(analyzer, "tree", None),
-            lambda value: _cpu_factory(value, analyzer))
+            lambda value: _cpu_factory(value, analyzer), lambda: _not_kept(analyzer))
+
+
+def _not_kept(analyzer) -> None:
+    """The class scan read code outside the class (placeholders.py): a memo must not keep it across edits."""
+    recorder = getattr(analyzer, "recorder", None)
+    if recorder is not None:
+        recorder.uncacheable = True
 
 
 def _cpu_factory(value: ast.AST, analyzer) -> bool:

@@ -32,9 +32,10 @@ def none_bound(relevant: list) -> set:
 
 
 def filled_placeholders(names: set, methods: dict, init_methods: list, bases: list, tree: Optional[ast.AST],
-                        cpu_factory: Callable[[ast.AST], bool]) -> dict:
+                        cpu_factory: Callable[[ast.AST], bool], on_file_read: Optional[Callable[[], None]] = None) -> dict:
     """name -> the assignment that fills it, for those of `names` every other binding of which is a
-    CPU factory call (`cpu_factory` of its value); at least one such binding."""
+    CPU factory call (`cpu_factory` of its value); at least one such binding.  `on_file_read`: called
+    when the answer also depends on the code of the file outside the class."""
     fills, spoilt = {}, set()
     skip = set(map(id, init_methods))
     for method in methods.values():
@@ -56,8 +57,13 @@ def filled_placeholders(names: set, methods: dict, init_methods: list, bases: li
                         else:
                             spoilt.add(t.attr)
     for name in list(fills):
-        if name in spoilt or any(base.stores_attribute(name) for base in bases) or name in _stored_elsewhere(tree):
+        if name in spoilt or any(base.stores_attribute(name) for base in bases):
             del fills[name]
+    if fills:
+        if on_file_read is not None:
+            on_file_read()  # (the rest of the file decides too: not a read the scan memo can check)
+        elsewhere = _stored_elsewhere(tree)
+        fills = {name: node for name, node in fills.items() if name not in elsewhere}
     return fills
 
 
