@@ -214,3 +214,16 @@ def test_placeholder_bound_by_a_later_edit_elsewhere_in_the_file_is_seen_by_a_ke
     edited = PLACEHOLDER + "\n\ndef reset(agent, device):\n    agent.policy.hidden = torch.zeros((1, 3, 4), device=device)\n"
     assert found(edited) == loud(edited) == []
     assert found(PLACEHOLDER) == [(31, "TP102")]
+
+
+def test_placeholder_of_a_class_of_another_file(tmp_path):
+    # the class is read through its file's summary: its module's names say what `torch.zeros` is
+    from torchplace_rules import Config, check_path
+    from torchplace_rules.project_index import ProjectIndex
+    policy, agent = PLACEHOLDER.split("\n\nclass Agent:")
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (tmp_path / "policy.py").write_text(policy + "\n")
+    (tmp_path / "agent.py").write_text("import torch\nfrom policy import Policy\n\n\nclass Agent:" + agent)
+    found = [(f.span.start_line + 1, f.code) for f in check_path(tmp_path / "agent.py", Config(), project=ProjectIndex(tmp_path))
+             if f.severity <= Severity.WARNING]
+    assert found == [(13, "TP102")]

@@ -7,7 +7,7 @@ import ast
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
-from . import operators, placeholders
+from . import operators
 from .filled_containers import FilledContainers
 from .ranks import factory_rank
 from .torch_api import (
@@ -57,7 +57,7 @@ class ClassInfo:
     plain_containers: set = field(default_factory=set)  # those of plain_values that are lists/tuples/dicts of tensors
     plain_bases: bool = True  # every base is `object`, `torch.nn.Module` or such a class of the project
     container: Optional[str] = None  # "Sequential" / "ModuleList" / "ModuleDict" it derives from: `self[i]` is a member
-    placeholder_fills: dict = field(default_factory=dict)  # name -> `self.<name> = torch.zeros(...)`: placeholders.py
+    placeholder_home: Optional[tuple] = None  # (tree, module env) of the file defining it: placeholders.py
 
     def unmoved(self, name: str) -> bool:
         """Does `Module.to()` leave a plain attribute `self.<name>` where it is: no override of
@@ -209,7 +209,7 @@ class ClassInfo:
             return DeviceV(SELF_DEV)
         value = self.init_values.get("self." + name, UNKNOWN)
         if value is NONE:
-            return self.filled(name, value)  # a placeholder: whatever a method puts there is what it holds
+            return NONE  # a placeholder: whatever a method puts there is what it holds (placeholders.py)
         if self.unresolved_base and isinstance(value, (ModuleV, TensorV)) and value.dev is not None and value.dev.is_cpu:
             return UNKNOWN  # this object may itself be a module: what it holds moves with it
         if self.is_module:
@@ -242,16 +242,6 @@ class ClassInfo:
             # attribute.  A caller's instance says where.
             return map_leaves(value, _maybe_moved)
         return value
-
-    def filled(self, name: str, value: Value) -> Value:
-        """`value` read from `self.<name>`; a None there that another method fills only with a CPU factory
-        call is that CPU tensor (placeholders.py)."""
-        assign = self.placeholder_fills.get(name) if value is NONE else None
-        if assign is None:
-            return value
-        call = assign.value
-        rank = factory_rank(call, call.func.attr) if call.func.__class__ is ast.Attribute else None
-        return TensorV(CPU, origin=assign, plain_attr=name if self.is_module else None, rank=rank)
 
     def set_only_in_init(self, name: str) -> bool:
         """Is `self.<name>` an attribute nothing but `__init__` sets (no class attribute, property or
@@ -518,30 +508,10 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
 
 
 def _scan_placeholders(init, info: ClassInfo, analyzer) -> None:
-    """`self.x = None` in `__init__` that the other methods fill only with CPU factories (placeholders.py)."""
-    init_methods = _init_methods(init, info)
-    names = set()
-    for method in init_methods:
-        names |= placeholders.none_bound(method_nodes(method).relevant)
-    if names:
-        info.placeholder_fills = placeholders.filled_placeholders(
-            names, info.methods, init_methods, info.bases, getattr(analyzer, "tree", None),
-            lambda value: _cpu_factory(value, analyzer), lambda: _not_kept(analyzer))
-
-
-def _not_kept(analyzer) -> None:
-    """The class scan read code outside the class (placeholders.py): a memo must not keep it across edits."""
-    recorder = getattr(analyzer, "recorder", None)
-    if recorder is not None:
-        recorder.uncacheable = True
-
-
-def _cpu_factory(value: ast.AST, analyzer) -> bool:
-    """`torch.zeros(...)`, `torch.from_numpy(a)`: a new tensor on the CPU (no `device=`/`out=`)."""
-    if value.__class__ is not ast.Call or any(k.arg in (None, "device", "out") for k in value.keywords):
-        return False
-    qual = _qual(value.func, analyzer)
-    return qual is not None and qual.count(".") == 1 and operators.makes_cpu_tensors(qual)
+    """Where the class's methods are read from when a None `__init__` bound is read (placeholders.py)."""
+    frame = getattr(analyzer, "frame", None)
+    env = frame.env if frame is not None and frame.kind == "module" else getattr(analyzer, "module_env", None)
+    info.placeholder_home = (getattr(analyzer, "tree", None), env)  # (the module's names, as it runs)
 
 
 def method_kind(node) -> str:

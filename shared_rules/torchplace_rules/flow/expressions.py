@@ -29,6 +29,7 @@ from .class_model import NAMESPACE_INFO
 from .command_line import flag_default
 from .events import Conflict
 from .optimizers import optimizer_attribute, unlink_rebound
+from .placeholders import filled_value
 from .state import NotYetSet, forget_aliases, held_values, moves_its_items, with_stored_items
 from .values import (
     MEMBERS, SELF_MOVED,
@@ -630,7 +631,7 @@ class ExpressionEvaluator:
         if base.__class__ is ObjectV:
             value = attrs_get(base.attrs, attr)
             if value is not None:
-                return unproven(value if value is not NONE else base.info.filled(attr, value))
+                return unproven(value if value is not NONE else filled_value(self, base.info, attr, value))
             if base.info is not NAMESPACE_INFO:
                 return self.class_member(base, attr, node)
             base = UNKNOWN  # an option a namespace does not declare: read as any config object's
