@@ -40,9 +40,10 @@ def filled_value(ev, info, name: str, value: Value) -> Value:
     methods fill only with a CPU factory call is that CPU tensor."""
     if value is not NONE or name not in _placeholders(info):
         return value
-    assign = _fills(ev, info).get(name)
-    if assign is None:
-        return value
+    fill = _fills(ev, info).get(name)
+    if fill is None or fill[1] is getattr(ev.frame, "func", None):
+        return value  # (the method that fills it runs its own code: `if self.cache is None: self.cache = ...`)
+    assign = fill[0]
     if ev.recorder is not None:
         ev.recorder.uncacheable = True  # (the rest of the file decided: not a read the memo can check)
     call = assign.value
@@ -61,7 +62,7 @@ def _placeholders(info) -> frozenset:
 
 
 def _fills(ev, info) -> dict:
-    """name -> the assignment that fills it, kept per class and tree (a class of the checked file is read
+    """name -> (the assignment that fills it, its method), kept per class and tree (a class of the checked file is read
     with its current tree: an edit elsewhere may bind the attribute)."""
     tree, env = info.placeholder_home or (None, None)
     if info.home is None and getattr(ev, "summary_depth", 0) == 0:
@@ -91,7 +92,7 @@ def _find_fills(info, tree: ast.AST, env: dict) -> dict:
                     if t.__class__ is ast.Attribute and t.attr in names and t.ctx.__class__ is ast.Store:
                         if node.__class__ is ast.Assign and len(node.targets) == 1 and node.targets[0] is t \
                                 and t.value.__class__ is ast.Name and t.value.id == "self" and _cpu_factory(node.value, env):
-                            fills.setdefault(t.attr, node)
+                            fills.setdefault(t.attr, (node, method))
                         else:
                             spoilt.add(t.attr)
     if not fills:
