@@ -59,6 +59,7 @@ class ClassInfo:
     plain_bases: bool = True  # every base is `object`, `torch.nn.Module` or such a class of the project
     container: Optional[str] = None  # "Sequential" / "ModuleList" / "ModuleDict" it derives from: `self[i]` is a member
     autograd_function: bool = False  # a custom `torch.autograd.Function` (autograd_functions.py)
+    placeholder_home: Optional[tuple] = None  # (tree, module env) of the file defining it: placeholders.py
 
     def unmoved(self, name: str) -> bool:
         """Does `Module.to()` leave a plain attribute `self.<name>` where it is: no override of
@@ -210,7 +211,7 @@ class ClassInfo:
             return DeviceV(SELF_DEV)
         value = self.init_values.get("self." + name, UNKNOWN)
         if value is NONE:
-            return NONE  # a placeholder: whatever a method puts there is what it holds
+            return NONE  # a placeholder: whatever a method puts there is what it holds (placeholders.py)
         if self.unresolved_base and isinstance(value, (ModuleV, TensorV)) and value.dev is not None and value.dev.is_cpu:
             return UNKNOWN  # this object may itself be a module: what it holds moves with it
         if self.is_module:
@@ -504,7 +505,16 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
     init = info.methods.get("__init__")
     if init is not None and is_module:
         _scan_init(init, info, analyzer)
+    if init is not None:
+        _scan_placeholders(init, info, analyzer)
     return info
+
+
+def _scan_placeholders(init, info: ClassInfo, analyzer) -> None:
+    """Where the class's methods are read from when a None `__init__` bound is read (placeholders.py)."""
+    frame = getattr(analyzer, "frame", None)
+    env = frame.env if frame is not None and frame.kind == "module" else getattr(analyzer, "module_env", None)
+    info.placeholder_home = (getattr(analyzer, "tree", None), env)  # (the module's names, as it runs)
 
 
 def method_kind(node) -> str:

@@ -42,6 +42,7 @@ from ..syntax_nodes import is_main_test
 from .class_model import ClassInfo, scan_class
 from .cross_file import MAX_CALLER_HOPS, IncomingCall, LazyImportV, checked_file_import, incoming_calls, is_foreign
 from .devices import Dev, picks_current_device
+from .placeholders import filled_value
 from .events import EVENTS
 from .expressions import ExpressionEvaluator
 from .contexts import analyze_function, run_incoming
@@ -50,7 +51,7 @@ from .state import (
     globals_moved_in_functions, held_values, holds_what_moves, move_call_roots, moved_containers_in, unplaced,
 )
 from .statements import StatementRunner
-from .values import PROVEN, UNKNOWN, ObjectV, QualV, Value, unproven
+from .values import NONE, PROVEN, UNKNOWN, ObjectV, QualV, Value, unproven
 
 
 
@@ -371,7 +372,8 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         """`self.<name>` of `info`; another group's class is read through what its `__init__` left."""
         if self.recorder is not None and not self.recorder.scan and info not in self.owned_classes:
             self.note_read(("init", info))
-        return info.attr_value(name, at)
+        value = info.attr_value(name, at)
+        return value if value is not NONE else filled_value(self, info, name, value)
 
     def class_scan(self, stmt: ast.ClassDef) -> ClassInfo:
         """`scan_class`, kept between versions for module-level classes."""

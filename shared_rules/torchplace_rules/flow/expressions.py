@@ -29,6 +29,7 @@ from .class_model import NAMESPACE_INFO
 from .command_line import flag_default
 from .events import Conflict
 from .optimizers import optimizer_attribute, unlink_rebound
+from .placeholders import filled_value
 from .state import NotYetSet, forget_aliases, held_values, moves_its_items, with_stored_items
 from .values import (
     MEMBERS, SELF_MOVED,
@@ -630,7 +631,7 @@ class ExpressionEvaluator:
         if base.__class__ is ObjectV:
             value = attrs_get(base.attrs, attr)
             if value is not None:
-                return unproven(value)
+                return unproven(value if value is not NONE else filled_value(self, base.info, attr, value))
             if base.info is not NAMESPACE_INFO:
                 return self.class_member(base, attr, node)
             base = UNKNOWN  # an option a namespace does not declare: read as any config object's
@@ -1291,12 +1292,17 @@ _NONLOCAL_STATEMENT = re.compile(r"^[ \t]*(?:[^#\n]*;[ \t]*)?nonlocal[ \t]", re.
 
 
 def none_test(test) -> Optional[tuple]:
-    """`name is None` -> (name, True); `name is not None` -> (name, False); anything else None."""
-    if test.__class__ is ast.Compare and len(test.ops) == 1 and test.ops[0].__class__ in (ast.Is, ast.IsNot) \
+    """`name is None` -> (name, True); `name is not None` -> (name, False); anything else None.  `name ==
+    None` / `name != None` too: None equals only None, and the strings, ints and `torch.device`s the
+    answers read are unequal to it."""
+    if test.__class__ is ast.Compare and len(test.ops) == 1 and test.ops[0].__class__ in _NONE_TESTS \
             and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
         left = test.left
-        return (left.id if isinstance(left, ast.Name) else None, isinstance(test.ops[0], ast.Is))
+        return (left.id if isinstance(left, ast.Name) else None, test.ops[0].__class__ in (ast.Is, ast.Eq))
     return None
+
+
+_NONE_TESTS = (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)
 
 
 def _with_item_stored(container: Value, stored: Value) -> Value:

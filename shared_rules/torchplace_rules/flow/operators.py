@@ -198,6 +198,13 @@ def makes_tensors_from_nothing(qual: str) -> bool:
     return callable_ is not None and all(o.result in ("factory", "data") for o in callable_.overloads)
 
 
+def makes_cpu_tensors(qual: str) -> bool:
+    """`torch.zeros`, `torch.from_numpy`: every overload makes a new tensor on the default device or the CPU,
+    whatever its arguments are (not `torch.tensor(x)`, which keeps a tensor `x` where it is)."""
+    callable_ = semantics.lookup_function(qual)
+    return callable_ is not None and all(o.result in ("factory", "cpu") for o in callable_.overloads)
+
+
 def module_state(qual: str, node: ast.Call) -> Optional[bool]:
     """Does `torch.nn.<Class>(...)` hold parameters or buffers (None: its children decide, or unknown)?"""
     cls = semantics.lookup_module_class("torch.nn." + qual.rpartition(".")[2])

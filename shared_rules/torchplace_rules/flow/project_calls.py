@@ -19,6 +19,7 @@ from .contexts import (
 )
 from .devices import ACCEL_KIND, SELF_DEV, SELF_KIND, Dev, join_dev
 from .optimizers import owned_by_caller
+from .placeholders import filled_value
 from .state import (
     MODULE_MOVES, forget_aliases, forget_closure_moves, forget_moved_arguments, held_attribute_paths, held_attributes, held_values,
     merge_attributes, moved_containers_in, moves_its_items, with_nested_attributes,
@@ -571,6 +572,8 @@ def self_attribute(ev, receiver: SelfV, name: str, at) -> Value:
     """`self.name` inside a method: what the call's receiver holds, else what the class knows."""
     info = receiver.info
     value = attrs_get(receiver.attrs, name)
+    if value is NONE:
+        value = filled_value(ev, info, name, value)
     if value is not None and not (info.is_module and _registered(info, name)):
         if name in receiver.placed:
             return value

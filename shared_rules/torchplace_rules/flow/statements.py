@@ -94,6 +94,10 @@ class StatementRunner:
                 value = TRUE if stmt.value.value else FALSE  # a flag (`first = True`): tests of it are decided
             elif stmt.value.value.__class__ is int and stmt.targets[0].__class__ is ast.Name:
                 value = IntV(stmt.value.value)  # `num_gpus = 1`, `GPU_MODE = 1`: tests of the name are decided
+        elif value.__class__ is ObjectV and stmt.value.__class__ is ast.Name:
+            # `self.ranking_model = rk` after `rk.load_model(device)`: the object with what this code bound
+            # or moved in it since it was made (kept at the paths `rk.model`, ...), as a return hands it on
+            value = with_held_attributes(self.frame.env, stmt.value.id, value)
         for target in stmt.targets:
             self.bind(target, value, stmt.value)
 
