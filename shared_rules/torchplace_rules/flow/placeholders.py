@@ -109,10 +109,10 @@ def _cpu_factory(value: ast.AST, env: dict) -> bool:
     func = value.func
     if func.__class__ is ast.Name:
         bound = env.get(func.id)
-        qual = bound.name if bound.__class__ is QualV else None
+        qual = bound.name if isinstance(bound, QualV) else None
     elif func.__class__ is ast.Attribute and func.value.__class__ is ast.Name:
         bound = env.get(func.value.id)
-        qual = f"{bound.name}.{func.attr}" if bound.__class__ is QualV else None
+        qual = f"{bound.name}.{func.attr}" if isinstance(bound, QualV) else None
     else:
         return False
     return qual is not None and qual.count(".") == 1 and makes_cpu_tensors(qual)
