@@ -141,3 +141,47 @@ def test_an_imported_project_module_that_sets_the_default_sets_it_for_its_import
     assert codes() == [(7, "TP101")]
     (tmp_path / "utils.py").write_text("import torch\n\n\ndef collate(batch):\n    return batch\n")
     assert codes() == []
+
+
+# `torch.Tensor` is the default tensor type: under a CUDA default tensor type it makes CUDA tensors like
+# the factories do (nerf-pytorch: `torch.set_default_tensor_type('torch.cuda.FloatTensor')` in `__main__`,
+# then `torch.cat([dists, torch.Tensor([1e10]).expand(...)])`), while `set_default_device` leaves it on
+# the CPU (`test_torch_tensor_follows_the_default_tensor_type_only` checks both with torch).
+LEGACY = """\
+import torch
+
+{default}
+
+
+def gaps(z):
+    dists = z[..., 1:] - z[..., :-1]
+    return torch.cat([dists, torch.Tensor([1e10]).expand(dists[..., :1].shape)], -1)
+
+
+gaps(torch.linspace(0, 1, 8).reshape(2, 4))
+"""
+
+
+def test_torch_tensor_under_a_cuda_default_tensor_type_is_quiet():
+    assert found(LEGACY.format(default='torch.set_default_tensor_type("torch.cuda.FloatTensor")')) == []
+
+
+def test_torch_tensor_under_a_cuda_default_device_is_reported():
+    assert found(LEGACY.format(default='torch.set_default_device("cuda")')) == [(8, Severity.ERROR)]
+
+
+def test_torch_tensor_follows_the_default_tensor_type_only():
+    import subprocess
+    import sys
+
+    code = textwrap.dedent("""
+        import torch
+        torch.set_default_tensor_type(torch.DoubleTensor)
+        assert torch.Tensor([1.0]).dtype == torch.float64  # torch.Tensor is the default tensor type
+        torch.set_default_tensor_type(torch.FloatTensor)
+        torch.set_default_device("meta")
+        assert torch.linspace(0, 1, 3).device.type == "meta" and torch.Tensor([1.0]).device.type == "cpu"
+        print("ok")
+    """)
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "ok"

@@ -38,6 +38,14 @@ def tensor_type_default(ev, node: ast.Call, args: list) -> Value:
     return DeviceV(CPU) if head == "torch" else UNKNOWN
 
 
+def is_tensor_type_default(dev: Dev) -> bool:
+    """Was `dev` made the default by `set_default_tensor_type` (which `torch.Tensor(...)` follows too)?"""
+    at = dev.at
+    func = at.func if at.__class__ is ast.Call else None
+    name = func.attr if func.__class__ is ast.Attribute else func.id if func.__class__ is ast.Name else None
+    return name == "set_default_tensor_type"
+
+
 def check_random_split(ev, node: ast.Call, qual: str, kwargs: dict, default: Optional[Dev]) -> None:
     """`random_split(dataset, lengths)` without `generator=` while an accelerator is the default device:
     its permutation is drawn there with the CPU default generator, which raises."""

@@ -21,7 +21,7 @@ from .ranks import FIXED_RANK, RETURN_FIELDS, SAME_RANK, factory_rank, tuple_val
 from .state import forget_moved_arguments
 from .optimizers import make_optimizer, optimizer_class
 from .torchvision_transforms import transform_call
-from .default_device import check_random_split, tensor_type_default
+from .default_device import check_random_split, is_tensor_type_default, tensor_type_default
 from .values import ACCELERATOR_AVAILABLE, AVAILABLE_BUT_NOT_ON_A_MAC, AVAILABLE_ON_A_MAC, NONE, Number, EncodingV, QualV, UNKNOWN, BatchV, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, ObjectV, PlacedV, SeqV, TensorV, Value, map_leaves
 
 def kw_device(ev, node: ast.Call, kwargs: dict) -> tuple[bool, Optional[Dev]]:
@@ -53,6 +53,12 @@ def legacy_tensor(ev, node: ast.Call, head: str, last: str, args: list) -> Value
     if head == "torch.cuda":
         ev.targets_accelerator = True
         return TensorV(Dev(ACCEL_KIND, "cuda", '"cuda"', node), origin=node, dtype=LEGACY_TENSOR_TYPES[last])
+    if last == "Tensor":
+        # `torch.Tensor` is the default tensor type: `set_default_tensor_type(torch.cuda.FloatTensor)` makes it
+        # a CUDA type (`set_default_device` does not: torch.Tensor stays on the CPU, checked with torch 2.13)
+        typed = ev.frame.env.get("#default_device") or ev.module_value("#default_device")
+        if typed is not None and not (isinstance(typed, DeviceV) and not is_tensor_type_default(typed.dev)):
+            return TensorV(typed.dev, origin=node, dtype="float32") if isinstance(typed, DeviceV) else UNKNOWN
     # a CPU tensor the code made here (a factory for TP202; it takes no device=, so no fix adds one)
     return TensorV(CPU, origin=node, dtype=LEGACY_TENSOR_TYPES[last], rank=_legacy_rank(node, args), factory=node)
 
