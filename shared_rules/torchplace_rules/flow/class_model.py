@@ -59,7 +59,7 @@ class ClassInfo:
     plain_bases: bool = True  # every base is `object`, `torch.nn.Module` or such a class of the project
     container: Optional[str] = None  # "Sequential" / "ModuleList" / "ModuleDict" it derives from: `self[i]` is a member
     autograd_function: bool = False  # a custom `torch.autograd.Function` (autograd_functions.py)
-    placeholder_home: Optional[tuple] = None  # (tree, imported names) of the file defining it: placeholders.py
+    placeholder_home: Optional[tuple] = None  # (tree, None) of the file defining it: placeholders.py
 
     def unmoved(self, name: str) -> bool:
         """Does `Module.to()` leave a plain attribute `self.<name>` where it is: no override of
@@ -514,10 +514,10 @@ def _scan_placeholders(init, info: ClassInfo, analyzer) -> None:
     """Where the class's methods are read from when a None `__init__` bound is read (placeholders.py)."""
     frame = getattr(analyzer, "frame", None)
     env = frame.env if frame is not None and frame.kind == "module" else getattr(analyzer, "module_env", None)
-    # the module's imported names so far (`torch`, `np`): not the environment itself, which holds this class
-    # (a cycle that would keep every checked file's trees until a full collection: test_reference_cycles)
-    names = {k: v for k, v in env.items() if isinstance(v, QualV)} if env is not None else None
-    info.placeholder_home = (getattr(analyzer, "tree", None), names)
+    # the tree only, not the module environment, which holds this class (a cycle that would keep every
+    # checked file's trees until a full collection: test_reference_cycles); placeholders.py reads the
+    # file's imports from the tree when a None placeholder is read
+    info.placeholder_home = (getattr(analyzer, "tree", None), None) if env is not None else None
 
 
 def method_kind(node) -> str:

@@ -67,12 +67,34 @@ def _fills(ev, info) -> dict:
     tree, env = info.placeholder_home or (None, None)
     if info.home is None and getattr(ev, "summary_depth", 0) == 0:
         tree, env = ev.tree, ev.own_env
+    elif tree is not None:
+        env = imported_names(tree)
     kept = info.__dict__.get("_tp_fills")
     if kept is not None and kept[0] is tree:
         return kept[1]
     fills = _find_fills(info, tree, env) if tree is not None and env is not None else {}
     info.__dict__["_tp_fills"] = (tree, fills)
     return fills
+
+
+def imported_names(tree: ast.AST) -> dict:
+    """name -> QualV of what the module's own statements import (`import torch as th`, `from torch import
+    zeros`), read from the tree once (a class read from another file: its environment is not kept)."""
+    known = tree.__dict__.get("_tp_imported_names")
+    if known is None:
+        known = tree._tp_imported_names = {}
+        stack = list(getattr(tree, "body", ()))
+        while stack:
+            node = stack.pop()
+            if node.__class__ is ast.Import:
+                for a in node.names:
+                    known[a.asname or a.name.partition(".")[0]] = QualV(a.name if a.asname else a.name.partition(".")[0])
+            elif node.__class__ is ast.ImportFrom and node.level == 0 and node.module:
+                known.update((a.asname or a.name, QualV(f"{node.module}.{a.name}")) for a in node.names if a.name != "*")
+            elif node.__class__ in (ast.If, ast.Try):
+                stack.extend(node.body + node.orelse + getattr(node, "finalbody", []) +
+                             [s for h in getattr(node, "handlers", ()) for s in h.body])
+    return known
 
 
 def _find_fills(info, tree: ast.AST, env: dict) -> dict:
