@@ -96,8 +96,8 @@ class ImporterTable:
         self.answers: dict[Path, tuple] = {}  # static runs: file -> (its importers, packages handing on its names)
         self.chains: dict[Path, list] = {}  # folder -> the folders read for a file in it
         self.tables: dict[Path, list] = {}  # static runs: folder -> [(folder read, its entries, its tokens)] of `chains`
-        self.bindings: dict[Path, tuple] = {}  # file -> (fingerprint, `names_bound_in` its text)
-        self.default_setters: dict[Path, tuple] = {}  # file -> (fingerprint, may set the default device)
+        # file -> (fingerprint, `names_bound_in` its text, may it set torch's default device)
+        self.bindings: dict[Path, tuple] = {}
 
     def may_bind(self, path: Path, name: str) -> bool:
         """Can the module `path` bind `name`, itself or through a star import the summaries follow
@@ -113,24 +113,24 @@ class ImporterTable:
         """May the module `path` change torch's default device when it runs (its text names
         `set_default_tensor_type` or `set_default_device`)?  Asked for every import of a project module:
         a look at the text, kept while the file keeps its fingerprint."""
-        known = self.default_setters.get(path)
-        if known is not None and self.index.static:
-            return known[1]  # (files do not change in a static run: no `stat`)
-        with self.index.lock:
-            fingerprint = self.index.fingerprint(path)
-            if known is None or known[0] != fingerprint:
-                text = self.index.read(path) if fingerprint is not None else None
-                known = self.default_setters[path] = (fingerprint, text is not None and (
-                    "set_default_tensor_type" in text or "set_default_device" in text))
-            return known[1]
+        return self._bindings(path)[3]
 
     def _bindings(self, path: Path) -> tuple:
+        """(fingerprint, names, star imports, sets the default device) of the module's text, read once
+        while the file keeps its fingerprint."""
+        known = self.bindings.get(path)
+        if known is not None and self.index.static:
+            return known  # (files do not change in a static run: no `stat`)
         with self.index.lock:
             fingerprint = self.index.fingerprint(path)
-            known = self.bindings.get(path)
             if known is None or known[0] != fingerprint:
                 text = self.index.read(path) if fingerprint is not None else None
-                known = self.bindings[path] = (fingerprint, *(names_bound_in(text) if text is not None else (frozenset(), 0)))
+                if text is None:
+                    known = (fingerprint, frozenset(), 0, False)
+                else:
+                    known = (fingerprint, *names_bound_in(text),
+                             "set_default_tensor_type" in text or "set_default_device" in text)
+                self.bindings[path] = known
             return known
 
     def importers_of(self, path: Path) -> list[Path]:

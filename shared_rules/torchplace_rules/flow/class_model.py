@@ -59,7 +59,7 @@ class ClassInfo:
     plain_bases: bool = True  # every base is `object`, `torch.nn.Module` or such a class of the project
     container: Optional[str] = None  # "Sequential" / "ModuleList" / "ModuleDict" it derives from: `self[i]` is a member
     autograd_function: bool = False  # a custom `torch.autograd.Function` (autograd_functions.py)
-    placeholder_home: Optional[tuple] = None  # (tree, None) of the file defining it: placeholders.py
+    placeholder_home: Optional[ast.Module] = None  # the tree of the file defining it: placeholders.py
 
     def unmoved(self, name: str) -> bool:
         """Does `Module.to()` leave a plain attribute `self.<name>` where it is: no override of
@@ -511,13 +511,12 @@ def scan_class(stmt: ast.ClassDef, analyzer) -> ClassInfo:
 
 
 def _scan_placeholders(init, info: ClassInfo, analyzer) -> None:
-    """Where the class's methods are read from when a None `__init__` bound is read (placeholders.py)."""
+    """Where the class's methods are read from when a None `__init__` bound is read (placeholders.py): the
+    file's tree only, not its module environment, which holds this class (a cycle that would keep every
+    checked file's trees until a full collection: test_reference_cycles)."""
     frame = getattr(analyzer, "frame", None)
-    env = frame.env if frame is not None and frame.kind == "module" else getattr(analyzer, "module_env", None)
-    # the tree only, not the module environment, which holds this class (a cycle that would keep every
-    # checked file's trees until a full collection: test_reference_cycles); placeholders.py reads the
-    # file's imports from the tree when a None placeholder is read
-    info.placeholder_home = (getattr(analyzer, "tree", None), None) if env is not None else None
+    if (frame is not None and frame.kind == "module") or getattr(analyzer, "module_env", None) is not None:
+        info.placeholder_home = getattr(analyzer, "tree", None)
 
 
 def method_kind(node) -> str:

@@ -64,11 +64,11 @@ def _placeholders(info) -> frozenset:
 def _fills(ev, info) -> dict:
     """name -> (the assignment that fills it, its method), kept per class and tree (a class of the checked file is read
     with its current tree: an edit elsewhere may bind the attribute)."""
-    tree, env = info.placeholder_home or (None, None)
     if info.home is None and getattr(ev, "summary_depth", 0) == 0:
         tree, env = ev.tree, ev.own_env
-    elif tree is not None:
-        env = imported_names(tree)
+    else:
+        tree = info.placeholder_home
+        env = imported_names(tree) if tree is not None else None
     kept = info.__dict__.get("_tp_fills")
     if kept is not None and kept[0] is tree:
         return kept[1]

@@ -36,10 +36,15 @@ def kw_device(ev, node: ast.Call, kwargs: dict) -> tuple[bool, Optional[Dev]]:
 def default_device(ev) -> Optional[Dev]:
     """Where a factory without `device=` creates tensors: `torch.set_default_device` / `with torch.device(...)`
     (None: set to a device not known, or set on some paths only)."""
-    value = ev.frame.env.get("#default_device") or ev.module_value("#default_device")
+    value = _default_setting(ev)
     if value is None:
         return CPU
     return value.dev if isinstance(value, DeviceV) else None
+
+
+def _default_setting(ev) -> Optional[Value]:
+    """What the code last made the default device (a DeviceV, UNKNOWN), None where it set none."""
+    return ev.frame.env.get("#default_device") or ev.module_value("#default_device")
 
 
 # The legacy typed constructors: `torch.FloatTensor(...)` is on the CPU, `torch.cuda.FloatTensor(...)`
@@ -56,9 +61,12 @@ def legacy_tensor(ev, node: ast.Call, head: str, last: str, args: list) -> Value
     if last == "Tensor":
         # `torch.Tensor` is the default tensor type: `set_default_tensor_type(torch.cuda.FloatTensor)` makes it
         # a CUDA type (`set_default_device` does not: torch.Tensor stays on the CPU, checked with torch 2.13)
-        typed = ev.frame.env.get("#default_device") or ev.module_value("#default_device")
-        if typed is not None and not (isinstance(typed, DeviceV) and not is_tensor_type_default(typed.dev)):
-            return TensorV(typed.dev, origin=node, dtype="float32") if isinstance(typed, DeviceV) else UNKNOWN
+        setting = _default_setting(ev)
+        if isinstance(setting, DeviceV):
+            if is_tensor_type_default(setting.dev):
+                return TensorV(setting.dev, origin=node, dtype="float32")
+        elif setting is not None:
+            return UNKNOWN  # (a default set to a device not known here)
     # a CPU tensor the code made here (a factory for TP202; it takes no device=, so no fix adds one)
     return TensorV(CPU, origin=node, dtype=LEGACY_TENSOR_TYPES[last], rank=_legacy_rank(node, args), factory=node)
 
