@@ -1346,3 +1346,17 @@ def test_torch_draws_on_the_default_device_with_a_cpu_generator():
     code = (HEADER + "from torch.utils.data import random_split\ntorch.set_default_tensor_type('torch.cuda.FloatTensor')\n"
             "a, b = random_split(list(range(10)), [8, 2])\n")
     assert _loud_codes(code, "TP101") == ["TP101"]
+
+
+def test_ctc_loss_reads_its_lengths_as_numbers():
+    # FakeTensor (a dispatch mode) forces ctc_loss's composite path; plain tensors take the fast path of
+    # LossCTC.cpp's ctc_loss.Tensor: both length tensors are copied to the CPU as int64 and handed to
+    # `_ctc_loss` as integer lists, so their device is free (the profiler shows the lists).
+    from torch.profiler import profile
+    lp, tg = torch.randn(7, 2, 5).log_softmax(2), torch.randint(1, 5, (2, 3))
+    with profile(record_shapes=True) as prof:
+        torch.nn.functional.ctc_loss(lp, tg, torch.full((2,), 7, dtype=torch.int32), torch.full((2,), 3))
+    calls = [e.concrete_inputs for e in prof.events() if e.name == "aten::_ctc_loss"]
+    assert calls and calls[0][2:4] == [[7, 7], [3, 3]]
+    o = ts.lookup_function("torch.nn.functional.ctc_loss").overloads[0]
+    assert (o.param("input_lengths").role, o.param("target_lengths").role) == ("n", "n")

@@ -99,6 +99,12 @@ PY_CONTRACTS: dict[str, dict] = {
     "torch.nn.functional.binary_cross_entropy_with_logits": {
         "roles": {"input": "s1", "target": "s1", "weight": "s1", "pos_weight": "s1"},
         "src": "aten/src/ATen/native/Loss.cpp"},
+    # ctc_loss.Tensor (LossCTC.cpp) on plain tensors copies both length tensors to the CPU as int64 and
+    # reads them as integer lists (`_ctc_loss` gets [7, 7, ...]; the cuDNN path takes CPU lengths too):
+    # their device is free. The trace sees the composite path a dispatch mode forces (`_ctc_loss.Tensor`).
+    "torch.nn.functional.ctc_loss": {
+        "roles": {"log_probs": "s", "targets": "s", "input_lengths": "n", "target_lengths": "n"},
+        "src": "aten/src/ATen/native/LossCTC.cpp"},
     "torch.nn.utils.rnn.pack_padded_sequence": {"roles": {"input": "f", "lengths": "c"},
                                                 "src": "aten/src/ATen/native/PackedSequence.cpp"},
     # pad_sequence (PackedSequence.cpp) fills `at::full(..., sequences[0].options())` and copies each
