@@ -29,3 +29,46 @@ def test_t1_ctc_loss_takes_cpu_lengths():
 
 def test_t1_twin_cpu_lengths_in_arithmetic_with_the_output():
     assert_findings(H, CTC.format(use="probs * input_length"), {(8, "TP202")})
+
+
+# T2: the load is in `__init__` of a class every construction of which is moved to CUDA in the same
+# statement (`Network(p).cuda()`): no machine without CUDA gets past that statement, so `map_location`
+# saves none.  (`device=x.device` in `forward` is what gives the file a CPU path.)
+BUILT_FOR_CUDA = """\
+    class Network(nn.Module):
+        def __init__(self, path):
+            super().__init__()
+            self.conv = nn.Conv2d(3, 1, 1)
+            self.load_state_dict({{k: v for k, v in torch.load(path).items()}})
+
+        def forward(self, x):
+            return self.conv(x - torch.ones(3, device=x.device).view(1, 3, 1, 1))
+
+    class Detector:
+        def __init__(self):
+            self.net = {build}
+"""
+
+
+def test_t2_a_class_only_built_onto_cuda_loads_where_cuda_is():
+    assert_findings(H, BUILT_FOR_CUDA.format(build='Network("w.pth").cuda().eval()'), set())
+
+
+def test_t2_twin_a_construction_moved_to_a_chosen_device():
+    build = 'Network("w.pth").to("cuda" if torch.cuda.is_available() else "cpu")'
+    assert_findings(H, BUILT_FOR_CUDA.format(build=build), {(5, "TP204")})
+
+
+def test_t2_twin_a_second_construction_without_cuda():
+    body = BUILT_FOR_CUDA.format(build='Network("w.pth").cuda().eval()') + "\n    cpu_net = Network('w.pth')\n"
+    assert_findings(H, body, {(5, "TP204")})
+
+
+def test_t2_twin_a_subclass_is_built_elsewhere():
+    body = BUILT_FOR_CUDA.format(build='Network("w.pth").cuda().eval()') + "\n    class Big(Network):\n        pass\n"
+    assert_findings(H, body, {(5, "TP204")})
+
+
+def test_t2_twin_the_cuda_call_is_conditional():
+    build = 'Network("w.pth").cuda() if torch.cuda.is_available() else Network("w.pth")'
+    assert_findings(H, BUILT_FOR_CUDA.format(build=build), {(5, "TP204")})
