@@ -11,10 +11,9 @@ stored for later are other uses), and no project file that imports the file may 
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 from .device_choice import _calls_cuda
-from .load_callers import MAX_IMPORTERS, _parsed
+from .load_callers import importer_trees
 from .scopes import FUNCTIONS, enclosing_statement
 
 _SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return)
@@ -57,15 +56,11 @@ def _moved_to_cuda_at_once(ctx, site: ast.Call) -> bool:
 
 def _named_by_importers(ev, name: str) -> bool:
     """Does a project file that imports the checked one name `name` (or import all of it)?  More
-    importers than are read count as a yes."""
-    project = getattr(ev, "project", None)
-    if project is None or not ev.path:
-        return False
-    importers = project.importers.importers_of(Path(ev.path))
-    if len(importers) > MAX_IMPORTERS:
+    importers than are read, or one that cannot be read, count as a yes."""
+    trees = importer_trees(ev)
+    if trees is None:
         return True
-    for path in importers:
-        tree = _parsed(project, path)
+    for tree in trees:
         if tree is None:
             return True
         for node in ast.walk(tree):

@@ -59,14 +59,20 @@ def importers_hide_every_accelerator(ev) -> bool:
     """Does every project file that imports the checked one hide every GPU too (`hides_every_accelerator`)?
     Then the checked program's classes run on no GPU in any program of the project.  Without a project
     (one file checked) the file is the program; more importers than are read count as a "no"."""
+    trees = importer_trees(ev)
+    return trees is not None and all(tree is not None and hides_every_accelerator(tree) for tree in trees)
+
+
+def importer_trees(ev) -> Optional[list]:
+    """The parsed project files that import the checked one (None in the list: unreadable); [] without
+    a project (one file checked: it is the program); None when there are more than are read."""
     project = getattr(ev, "project", None)
     if project is None or not ev.path:
-        return True
+        return []
     importers = project.importers.importers_of(Path(ev.path))
     if len(importers) > MAX_IMPORTERS:
-        return False
-    trees = [_parsed(project, path) for path in importers]
-    return all(tree is not None and hides_every_accelerator(tree) for tree in trees)
+        return None
+    return [_parsed(project, path) for path in importers]
 
 
 def _entry_names(ctx, func) -> set:
