@@ -72,3 +72,42 @@ def test_t2_twin_a_subclass_is_built_elsewhere():
 def test_t2_twin_the_cuda_call_is_conditional():
     build = 'Network("w.pth").cuda() if torch.cuda.is_available() else Network("w.pth")'
     assert_findings(H, BUILT_FOR_CUDA.format(build=build), {(5, "TP204")})
+
+
+# T3: a fresh temporary directory from the test file's own `@contextmanager` helper, that the test hands
+# to nothing before the load: what the load finds there, this run's code wrote (here a patched default).
+TEMP_HELPER = """\
+    import contextlib
+    import os
+    import tempfile
+    from unittest.mock import patch
+
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+
+    @contextlib.contextmanager
+    def env_with_temp(target):
+        d = {made}
+        patched = patch(target, return_value=d.name)
+        patched.start()
+        yield d.name
+        patched.stop()
+
+    def test_resume(trainer):
+        with env_with_temp("pkg.get_save_dir") as tmp_d:
+            {before}trainer.fit()
+            ckpt = torch.load(os.path.join(tmp_d, "current.ckpt"))
+        return ckpt
+"""
+
+
+def test_t3_a_temporary_directory_told_to_nothing_holds_this_runs_files():
+    assert_findings(H, TEMP_HELPER.format(made="tempfile.TemporaryDirectory()", before=""), set())
+
+
+def test_t3_twin_a_directory_handed_to_a_download_first():
+    body = TEMP_HELPER.format(made="tempfile.TemporaryDirectory()", before="fetch_weights(tmp_d)\n            ")
+    assert_findings(H, body, {(20, "TP204")})
+
+
+def test_t3_twin_the_helper_yields_a_lasting_directory():
+    assert_findings(H, TEMP_HELPER.format(made="open_store()", before=""), {(19, "TP204")})

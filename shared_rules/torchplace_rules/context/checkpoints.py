@@ -27,6 +27,7 @@ _READER = re.compile(r"^_*(load|read|restore|resume)", re.IGNORECASE)
 _TEMP_PARAM = re.compile(r"^(tmp|temp)_?(path|dir|dirname|folder|_?)?(_factory)?$", re.IGNORECASE)
 _TEMP_CALLS = {"mkdtemp", "TemporaryDirectory", "NamedTemporaryFile", "mkstemp", "mktemp", "SpooledTemporaryFile"}
 _PATH_WRAPPERS = {"open", "str", "Path", "fspath", "PurePath", "abspath", "realpath", "expanduser", "resolve"}
+_CONTEXT_MANAGERS = {"contextmanager", "asynccontextmanager"}
 _SETUP_METHODS = {"setUp", "setUpClass", "setup_method", "setup_class", "__init__", "setup"}
 _MAX_EXPANSION = 4
 
@@ -254,7 +255,7 @@ class Provenance:
         keys = path_keys(path, scope, line)
         expanded = expand(path, scope, line)
         temp = self._temporary_roots(path, scope, func, line)
-        if temp and _written_under(temp, scope, line):
+        if temp and (_written_under(temp, scope, line) or _told_to_nothing(temp, scope, load, line)):
             return True
         bases = base_dirs(path) | base_dirs(expanded)
         model = _loaded_into(func or self.tree, load)
@@ -300,9 +301,25 @@ class Provenance:
             if value is None:
                 continue
             inner = self._temporary_roots(value, scope, func, bound[0] if bound else line, depth + 1)
-            if inner or any(isinstance(n, ast.Call) and _called_name(n.func) in _TEMP_CALLS for n in ast.walk(value)):
+            if inner or any(isinstance(n, ast.Call) and _called_name(n.func) in _TEMP_CALLS for n in ast.walk(value)) \
+                    or self._yields_temporary(value, depth):
                 found |= inner | {key}
         return found
+
+    def _yields_temporary(self, value: ast.AST, depth: int) -> bool:
+        """`with make_tmp() as d:` where `make_tmp` is a `@contextmanager` function of this file whose
+        every `yield` gives a temporary directory it made (`d = tempfile.TemporaryDirectory()`, `yield d.name`)."""
+        if value.__class__ is not ast.Call or value.func.__class__ is not ast.Name:
+            return False
+        helper = next((n for n in self.tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                       and n.name == value.func.id), None)
+        if helper is None or not any((d.id if d.__class__ is ast.Name else getattr(d, "attr", None)) in _CONTEXT_MANAGERS
+                                     for d in helper.decorator_list):
+            return False
+        own = self.scope(helper)
+        yields = [n for n in own.nodes if n.__class__ is ast.Yield]
+        return bool(yields) and all(y.value is not None and (self._temporary_roots(y.value, own, helper, y.lineno, depth + 1) or any(
+            isinstance(n, ast.Call) and _called_name(n.func) in _TEMP_CALLS for n in ast.walk(y.value))) for y in yields)
 
     def _set_up_value(self, func, attr: str) -> Optional[ast.AST]:
         """What a test class's set-up method binds to `self.<attr>`."""
@@ -464,6 +481,28 @@ def _written_under(temp: set, scope: Scope, line: int) -> bool:
         if any(k.arg and _OUTPUT_KEYWORD.match(k.arg) and mentions(k.value) for k in call.keywords):
             return True
     return False
+
+
+def _told_to_nothing(temp: set, scope: Scope, load: ast.Call, line: int) -> bool:
+    """Is a fresh temporary directory of this scope read only by the load (and by the paths built from it
+    that the load reads)?  Nothing of this run was handed it, so nothing from elsewhere was put in it:
+    what the load finds there the run's own code wrote (a helper's patched default, `get_env()` -> it)."""
+    if any("." in key for key in temp):
+        return False  # (a set-up method's `self.tmp`: its other uses are out of sight)
+    inside = {id(n) for n in ast.walk(load)}
+    for key in temp:
+        bound = scope.binding_before(key, line)
+        if bound is None:
+            return False
+        for other in temp - {key}:
+            other_bound = scope.binding_before(other, line)
+            if other_bound is not None:
+                inside |= {id(n) for n in ast.walk(other_bound[1])}
+    for node in scope.nodes:
+        if node.__class__ is ast.Name and node.id in temp and node.ctx.__class__ is ast.Load \
+                and scope.binding_before(node.id, line)[0] <= node.lineno <= line and id(node) not in inside:
+            return False
+    return True
 
 
 def _writer_object_used(call: ast.Call, path_roots: set, scope: Scope, line: int) -> bool:
