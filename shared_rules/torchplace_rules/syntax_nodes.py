@@ -122,3 +122,15 @@ def scope_nodes(scope) -> Iterator[ast.AST]:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             continue
         stack.extend(ast.iter_child_nodes(node))
+
+
+_ELEMENT_WRAPPERS = frozenset({"tuple", "list", "set", "sorted", "frozenset", "iter"})
+
+
+def element_node(value: ast.AST) -> "ast.AST | None":
+    """What each element of an unpacked comprehension is (`(d,) = tuple(set(x.device for x in xs))`, `a, b =
+    [t.device for t in ts]`: `x.device`), through the builtins that keep its elements; None when not one."""
+    while value.__class__ is ast.Call and value.func.__class__ is ast.Name and value.func.id in _ELEMENT_WRAPPERS \
+            and len(value.args) == 1 and not value.keywords:
+        value = value.args[0]
+    return value.elt if value.__class__ in (ast.ListComp, ast.SetComp, ast.GeneratorExp) else None

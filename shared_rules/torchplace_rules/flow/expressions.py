@@ -12,7 +12,7 @@ from typing import Optional
 
 from . import torch_api as api
 from ..flag_writes import binds_locally, declares_global, flag_may_be_rebound
-from ..syntax_nodes import access_path, is_main_test, scope_nodes
+from ..syntax_nodes import access_path, element_node, is_main_test, scope_nodes
 from .calls import dispatch_call
 from .contexts import default_value, lambda_function, static_lambda
 from .project_calls import find_method, property_value, self_attribute
@@ -97,11 +97,13 @@ class ExpressionEvaluator:
             else:
                 items = [UNKNOWN] * len(elts)
             nodes = value_node.elts if isinstance(value_node, (ast.Tuple, ast.List)) and len(value_node.elts) == len(elts) else [None] * len(elts)
+            # (a name unpacked from a comprehension is one of its elements: `(device,) = {x.device for x in xs}`)
+            each = element_node(value_node) if value_node is not None and nodes and nodes[0] is None else None
             for elt, item, item_node in zip(elts, items, nodes):
                 if elt.__class__ is ast.Starred:
                     self.bind(elt.value, UNKNOWN, None)
                 else:
-                    self.bind(elt, item, item_node)
+                    self.bind(elt, item, item_node if item_node is not None or elt.__class__ is not ast.Name else each)
             return
         path = self.path_of(target)
         if target.__class__ is ast.Subscript:

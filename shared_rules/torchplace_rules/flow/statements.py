@@ -395,12 +395,15 @@ class StatementRunner:
                 no_grad += 1
             if isinstance(value, DeviceV):  # `with torch.device("cuda"):` sets the default device
                 default_device = value.dev
+            elif _may_place_what_is_made(self, item.context_expr, qual):
+                default_device = PLACED_BY_THE_MANAGER
             if item.optional_vars is not None:
                 self.bind(item.optional_vars, UNKNOWN, None)
         self.frame.no_grad += no_grad
         saved_default = self.frame.env.get("#default_device")
         if default_device is not None:
-            self.frame.env["#default_device"] = DeviceV(default_device)
+            self.frame.env["#default_device"] = UNKNOWN if default_device is PLACED_BY_THE_MANAGER \
+                else DeviceV(default_device)
         try:
             if not self.exec_body(stmt.body):
                 raise Terminated
@@ -643,3 +646,22 @@ def _pattern_names(pattern) -> list[str]:
             if isinstance(value, str):
                 names.append(value)
     return names
+
+
+PLACED_BY_THE_MANAGER = object()  # `with init_on_device(device):`: the default device is not known inside
+
+
+def _may_place_what_is_made(ev, expr: ast.AST, qual) -> bool:
+    """A context manager of the project or another library handed a device (`with init_on_device(device=
+    torch.device("cuda")):`, accelerate's `init_on_device(device)`): such managers patch
+    `nn.Module.register_parameter` or the factories so that what the block makes is on that device, which
+    the analysis does not follow; where modules and tensors made inside are is not known.  torch's own
+    managers are modelled (`torch.device`) or place nothing (`torch.cuda.device(1)`, `torch.autocast`)."""
+    if expr.__class__ is not ast.Call or qual is not None and (qual == "torch" or qual.startswith("torch.")):
+        return False
+    for arg in list(expr.args) + [k.value for k in expr.keywords]:
+        if arg.__class__ is ast.Call and ev.qualname(arg.func) == "torch.device":
+            return True
+        if arg.__class__ in (ast.Name, ast.Attribute) and ev.eval(arg).__class__ is DeviceV:  # (reads: no events)
+            return True
+    return False

@@ -61,6 +61,11 @@ NUMPY_RANDOM_FLOAT64 = {"rand", "randn", "random", "random_sample", "uniform", "
 CONTAINERS = {"Sequential", "ModuleList", "ModuleDict"}
 # Wrappers that scatter inputs themselves or whose device we cannot know.
 UNKNOWN_DEVICE_WRAPPERS = {"DataParallel", "DistributedDataParallel", "FullyShardedDataParallel"}
+# torch.distributed functions that move the parameters and buffers of the module they are handed, in place,
+# to the device of a device mesh, and return that module (torch 2.13: FSDP2's `fully_shard` calls
+# `_move_states_to_device`; `parallelize_module` / `distribute_module` make them DTensors on the mesh;
+# `replicate` shares FSDP2's initialisation): afterwards the module is where the mesh is, which is not known.
+MESH_PLACERS = frozenset({"fully_shard", "replicate", "parallelize_module", "distribute_module"})
 
 # torch.nn's private base classes, all nn.Module subclasses (torch 2.13; checked against torch in
 # tests/engine/test_truth_table.py): `class DiceLoss(_Loss)`, `class MyNorm(_BatchNorm)`.

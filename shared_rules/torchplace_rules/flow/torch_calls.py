@@ -168,8 +168,11 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
         return operator_call(ev, node, last, callable_, args, kwargs)
     if head == "torch" or head in ("torch.nn.functional", "torch.linalg", "torch.special", "torch.fft", "torch.sparse"):
         return _first_tensor_device(node, args)
-    if not qual.startswith("torch.") and not qual.startswith("numpy."):
+    placer = last in api.MESH_PLACERS and head.startswith("torch.distributed")
+    if not qual.startswith("torch.") and not qual.startswith("numpy.") or placer:
         forget_moved_arguments(ev, node)
+        if placer and args and args[0].__class__ is ModuleV:
+            return replace(args[0], dev=None, placed_at=None)  # (the module it was handed, moved in place)
     return UNKNOWN
 
 
@@ -493,9 +496,10 @@ def layer(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
         inner = args[0] if args else kwargs.get("module")
         # DataParallel(model): scatters its inputs to the devices of `model` and runs model's forward
         # (`layer` says so wherever it is called, of whatever class `model` is: `DataParallel(nn.Linear(...))`)
-        if isinstance(inner, ModuleV) and inner.cls is not None:
-            return ModuleV(inner.dev, True, node, inner.cls, attrs=inner.attrs, layer=name)
-        return ModuleV(None, True, node, layer=name)
+        wraps = inner if isinstance(inner, ModuleV) else None
+        if wraps is not None and inner.cls is not None:
+            return ModuleV(inner.dev, True, node, inner.cls, attrs=inner.attrs, layer=name, wraps=wraps)
+        return ModuleV(None, True, node, layer=name, wraps=wraps)
     has_kw, dev = kw_device(ev, node, kwargs)
     if not has_kw:
         dev = default_device(ev)

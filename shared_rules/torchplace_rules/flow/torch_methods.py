@@ -215,7 +215,7 @@ def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool =
             owner = env.get(path.rpartition(".")[0]) if "." in path else None
             if owner.__class__ is ModuleV and owner.placed_at is made:
                 made = None  # (a submodule read from its owner, `m.model`: no module made with the owner moves)
-            forget_aliases(env, [module] + _made_of(ev, made), path, made)
+            forget_aliases(env, [module] + _made_of(ev, made) + _wrapped(module), path, made)
             env[path] = PlacedV(dev, node) if placed and dev is not None else moved
             prefix = path + "."
             for key in [k for k, v in env.items() if isinstance(v, ModuleV) and k.startswith(prefix)]:
@@ -273,6 +273,18 @@ def _made_of(ev, made) -> list:
             path = ev.path_of(part.value if part.__class__ is ast.Starred else part)
             if path is not None and path in env:
                 out.append(env[path])
+    return out
+
+
+def _wrapped(module: ModuleV) -> list:
+    """The modules a wrapper holds (`DataParallel(DataParallel(m))`: both): `.to()` of the wrapper moves
+    them in place, also where the wrapper was bound to their name (`self.m = DataParallel(self.m)`), which
+    `_made_of` can no longer read."""
+    out = []
+    inner = module.wraps
+    while inner.__class__ is ModuleV and len(out) < 4:
+        out.append(inner)
+        inner = inner.wraps
     return out
 
 

@@ -284,6 +284,14 @@ class BatchV(Value):
         return TensorV(CPU, origin=at, batch=self.info)
 
 
+def _joined_wraps(a: "ModuleV", b: "ModuleV") -> Optional[Value]:
+    """The module a `.to()` of the join of `a` and `b` moves on either path: the one both wrap, or one of
+    them where the other wraps it (`m` on one branch, `DataParallel(m)` on another)."""
+    if a.wraps is b.wraps or a.wraps is b:
+        return b if a.wraps is b else a.wraps
+    return a if b.wraps is a else None
+
+
 @fast_init
 @dataclass(frozen=True)
 class ModuleV(Value):
@@ -299,6 +307,9 @@ class ModuleV(Value):
     items: Optional[Value] = None  # an nn.ModuleList / Sequential / ModuleDict: what its members are (a SeqV:
     # its members one by one, of different classes)
     not_none: bool = False  # made on every path (`from_pretrained(...)`): `is None` is False
+    wraps: Optional[Value] = field(default=None, compare=False, hash=False)  # `DataParallel(m)`: the m it
+    # wraps, which its `.to()` moves in place (also when the wrapper took m's name: `self.m = DDP(self.m)`,
+    # and in the join of m and its wrapper, `if gpus: self.m = DDP(self.m)`)
 
     def maybe_none(self):
         return replace(self, not_none=False) if self.not_none else self
@@ -321,7 +332,8 @@ class ModuleV(Value):
                            self.torch_layer and other.torch_layer,
                            join_attrs(self.attrs, other.attrs) if self.cls is other.cls else (),
                            self.layer if self.layer == other.layer else _joined_layer(self, other),
-                           join_members(self.items, other.items), self.not_none and other.not_none)
+                           join_members(self.items, other.items), self.not_none and other.not_none,
+                           _joined_wraps(self, other))
         return UNKNOWN
 
     def member(self, at=None, index: Optional[int] = None) -> "Value":
