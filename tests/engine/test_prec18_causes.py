@@ -47,3 +47,4 @@ def test_r1_twin_another_value_handed_on_says_nothing_of_the_parameter():
     body = HANDED_ON.format(handed="self.lin", read="edge_index.sum()").replace(
         "def preprocessing(self, data):", "def preprocessing(self, lin):\n            data = lin")
     assert_findings(H, body, {(8, "TP201"), (10, "TP201")})
+

@@ -3,6 +3,7 @@ import ast
 import re
 
 from ..context import file_context
+from ..context.earlier_method import written_by_earlier_method
 from ..context.load_callers import (
     imported_project_modules, project_saves_cpu_state, project_saves_from_chosen_gpu, run_by_device_choosing_importer,
 )
@@ -54,8 +55,10 @@ class LoadWithoutMapLocation(Rule):
         file was written earlier by the same run (the same path, variable or format template given
         to `torch.save` or to another writer such as `trainer.save_checkpoint(p)` or
         `open(p, "wb")`, a path under the run's or test's temporary directory, a path handed out
-        by the object that wrote it, or a helper of the same file that writes it and is called
-        first), or when every writer in the file saves that module's state from the CPU
+        by the object that wrote it, a helper of the same file that writes it and is called
+        first, or another method of the same object that writes it, when every call of the loading
+        method in the project follows a call of that method on the same object with the same
+        arguments: `exp.train(setting)` then `exp.predict(setting, True)`), or when every writer in the file saves that module's state from the CPU
         (`model.cpu()` before `torch.save(model.state_dict(), p)`), or every `torch.save` to the
         load's path or format template saves a CPU-moved state (`torch.save(net.cpu().state_dict(), p)`),
         or the file is shipped next to the code (a path built from `__file__`: a package's own
@@ -191,7 +194,7 @@ class LoadWithoutMapLocation(Rule):
             return  # no machine without the GPU ever runs this program
         imported = None
         for node, device_name, entry, partial in loads:
-            if ctx.loads_own_checkpoint(node):
+            if ctx.loads_own_checkpoint(node) or ctx.in_this_file(node) and written_by_earlier_method(ev, ctx, node):
                 continue
             if (partial or ctx.runs_only_with_accelerator(node)) and not project_saves_from_chosen_gpu(ev):
                 continue  # (a GPU path, or a remap of the GPUs named: fine unless they may hold another GPU's tensors)
