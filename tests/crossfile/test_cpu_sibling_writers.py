@@ -43,7 +43,7 @@ def _convert(move: str, suffix: str) -> str:
 def _warnings(tmp_path: Path, convert: str) -> list:
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
     folder = tmp_path / "examples" / "net"
-    folder.mkdir(parents=True)
+    folder.mkdir(parents=True, exist_ok=True)
     (folder / "main.py").write_text(textwrap.dedent(MAIN))
     (folder / "convert.py").write_text(textwrap.dedent(convert))
     return [(f.span.start_line + 1, f.code) for f in check_path(folder / "main.py", Config(), project=ProjectIndex(tmp_path))
@@ -66,3 +66,16 @@ def test_r4_twin_the_writer_re_saves_a_loaded_torch_file(tmp_path):
 
 def test_r4_twin_the_sibling_writes_another_path(tmp_path):
     assert _warnings(tmp_path, _convert("", ".npz")) == [(9, "TP204")]
+
+
+def test_r4_twin_a_library_writer_saves_what_its_callers_hand_it(tmp_path):
+    library = ('import torch\n\n\ndef save(model, torch_path, target):\n'
+               '    torch.save(model.state_dict(), f"{torch_path}/{target}.pt")\n')
+    assert _warnings(tmp_path, library) == [(9, "TP204")]
+
+
+def test_r4_twin_the_writer_imports_a_project_module_that_names_a_device(tmp_path):
+    (tmp_path / "examples" / "net").mkdir(parents=True)
+    (tmp_path / "examples" / "net" / "build.py").write_text("def build(device):\n    return device\n")
+    convert = _convert("", ".pt").replace("import numpy as np\n", "import numpy as np\nfrom build import build\n")
+    assert _warnings(tmp_path, convert) == [(9, "TP204")]

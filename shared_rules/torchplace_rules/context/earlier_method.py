@@ -27,7 +27,7 @@ def written_by_earlier_method(ev, ctx, load: ast.Call) -> bool:
     of the loading method that the project makes follow a call of that writer on the same object?"""
     func = ctx.enclosing_function(load)
     cls = ctx.parents.get(id(func)) if func is not None else None
-    if cls.__class__ is not ast.ClassDef or not func.args.args:
+    if not isinstance(cls, ast.ClassDef) or not func.args.args:
         return False
     path = load_path(load)
     if path is None:
@@ -75,7 +75,7 @@ def _writing_methods(provenance: Provenance, cls: ast.ClassDef, func, load, path
     model = _loaded_into(func, load)
     found = []
     for method in cls.body:
-        if method.__class__ is not ast.FunctionDef or method is func or not method.args.args:
+        if not isinstance(method, ast.FunctionDef) or method is func or not method.args.args:
             continue
         a = method.args
         if not params <= {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}:

@@ -62,8 +62,9 @@ class LoadWithoutMapLocation(Rule):
         arguments: `exp.train(setting)` then `exp.predict(setting, True)`), or when every writer in
         the file saves that module's state from the CPU (`model.cpu()` before `torch.save(model.state_dict(), p)`), or every `torch.save` to the
         load's path or format template saves a CPU-moved state (`torch.save(net.cpu().state_dict(), p)`),
-        or the only writers of that path are programs of the loader's folder that name no device and
-        load no torch file (a converter filling a model from NumPy arrays: CPU tensors),
+        or the only writers of that path are programs of the loader's folder that name no device, load
+        no torch file and import no project module naming one (a converter filling a model from NumPy
+        arrays: CPU tensors),
         or the file is shipped next to the code (a path built from `__file__`: a package's own
         weights, which every user's machine loads), or the load is handed to `model.module` where
         only a `DataParallel` wrap in an accelerator-only branch gives `model` a `.module`.  An entry of a loaded
