@@ -19,7 +19,7 @@ from .device_choice import (
     accelerator_made_default, after_an_unconditional_cuda_call, before_an_unconditional_cuda_call, commits_to_accelerator, has_cpu_path,
     hides_every_accelerator, needs_a_guarded_wrapper, runs_only_with_accelerator, under_device_guard,
 )
-from .load_callers import importers_hide_every_accelerator
+from .load_callers import importers_hide_every_accelerator, scripts_folder_names_no_accelerator
 from .scopes import FUNCTIONS, enclosing, is_script, is_test_path, mentions_accelerator, parent_map, statement_blocks
 from .test_scope import code_of_test, enclosing_test
 
@@ -126,7 +126,8 @@ class FileContext:
     def may_reach_accelerator(self, class_node: ast.AST, targets_accelerator: bool, ev=None) -> bool:
         """Is there evidence that instances of this class end up on an accelerator?  A class local
         to a function (a test's helper) needs a device in that function; a module-level class needs
-        one anywhere in the file, unless it is library API that other code imports and moves.  A
+        one anywhere in the file, unless it is library API that other code imports and moves (not so for a
+        module of a folder of scripts whose programs alone import it and name no device).  A
         program that hides every GPU at its entry (and whose importers all do) puts it on none."""
         class_node = self.own_class(class_node)
         if class_node is None:
@@ -138,6 +139,8 @@ class FileContext:
             return False
         if targets_accelerator or self.mentions_accelerator:
             return True
+        if ev is not None and not self.is_program and scripts_folder_names_no_accelerator(ev):
+            return False  # a module of a folder of CPU-only scripts, which alone import it
         return not self.is_program
 
 

@@ -29,10 +29,11 @@ from typing import Optional
 from .checkpoints import _called_name, is_writer_call
 from .cpu_checkpoints import is_torch_save
 from .device_choice import commits_to_accelerator, has_cpu_path, hides_every_accelerator
-from .scopes import own_nodes, parent_map
+from .scopes import mentions_accelerator, own_nodes, parent_map
 
 MAX_IMPORTERS = 4
 MAX_IMPORTED = 8
+MAX_FOLDER_FILES = 40  # the files of a scripts folder read for a device
 MAX_PROJECT_FILES = 4000
 _SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", "site-packages", ".venv", "venv", ".tox", "build", "dist"}
 _NOT_WRITERS = ("load", "read", "restore", "resume", "from_")
@@ -73,6 +74,38 @@ def importer_trees(ev) -> Optional[list]:
     if len(importers) > MAX_IMPORTERS:
         return None
     return [_parsed(project, path) for path in importers]
+
+
+def scripts_folder_names_no_accelerator(ev) -> bool:
+    """Is the checked module one of a folder of scripts (no `__init__.py`: no package, nothing outside
+    imports it by a package path) that the folder's programs import, and do none of the folder's files
+    nor the files importing it name an accelerator or a device?  Then nothing of the project puts its
+    classes on a GPU (DGL's CPU-only `examples/pytorch/dgmg`: `main.py` builds the model and trains it
+    where it is made)."""
+    project = getattr(ev, "project", None)
+    if project is None or not ev.path:
+        return False
+    try:
+        own = project.real_file(ev.path)
+    except (OSError, ValueError):
+        return False
+    folder = own.parent
+    if (folder / "__init__.py").exists():
+        return False
+    importers = project.importers.importers_of(own)
+    if not importers or len(importers) > MAX_IMPORTERS:
+        return False
+    try:
+        siblings = sorted(p for p in folder.iterdir() if p.suffix == ".py" and p != own)
+    except OSError:
+        return False
+    if len(siblings) > MAX_FOLDER_FILES:
+        return False
+    for path in dict.fromkeys([*importers, *siblings]):
+        tree = _parsed(project, path)
+        if tree is None or mentions_accelerator(tree):
+            return False
+    return True
 
 
 def _entry_names(ctx, func) -> set:

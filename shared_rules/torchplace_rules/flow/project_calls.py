@@ -13,6 +13,7 @@ import ast
 from dataclasses import replace
 from typing import Optional
 
+from ..foreign_attributes import handed_as_another_object
 from .class_model import device_parameter, method_kind, plain_container, tensor_container_items
 from .contexts import (
     ITEMS_MOVED, apply_effects, argument_paths, bind_arguments, call_in_context, relative_to, relocate, same_place,
@@ -61,6 +62,7 @@ def _call(ev, node: ast.Call, func: FuncV, cls, arg_nodes: list, args: list, kwa
     if bound is None:
         forget_moved_arguments(ev, node)
         return UNKNOWN
+    bound = _assumed_objects(func.node, _class_of(first) or cls, bound)
     result = call_in_context(ev, func, cls, bound, node, self_dev, own_object)
     if result is None:
         forget_moved_arguments(ev, node)
@@ -90,6 +92,16 @@ def _call(ev, node: ast.Call, func: FuncV, cls, arg_nodes: list, args: list, kwa
             paths = argument_paths(ev, func.node, arg_nodes, node.keywords, first_path, first is not None)
         returns = owned_by_caller(returns, func.node, paths, ev.frame.func)
     return returns
+
+
+def _assumed_objects(fnode, cls, bound: dict) -> dict:
+    """`forward`'s parameter, assumed a tensor on the module's device (its `origin`: the parameter),
+    handed to a helper that reads it as another object (`graph.x`), itself or through the methods of
+    the same object it hands it on to: the helper is passed that object, not a tensor (unknown)."""
+    for name, value in bound.items():
+        if value.__class__ is TensorV and value.origin.__class__ is ast.arg and handed_as_another_object(fnode, name, cls):
+            bound = {**bound, name: UNKNOWN}
+    return bound
 
 
 def _placed_effects(effects: dict, dev: Dev, bound: dict) -> dict:

@@ -38,7 +38,8 @@ class ForwardCreatesCpu(Rule):
         device in that function, or a program that never uses an accelerator (its only device one it pins
         to the CPU: `device = torch.device("cpu")`, `model.to(device)`), is not reported; nor is
         a class of a program that hides every GPU at its entry (`os.environ["CUDA_VISIBLE_DEVICES"] = "-1"`)
-        when every project file importing it does too.
+        when every project file importing it does too, nor a class of a module in a folder of scripts
+        (no `__init__.py`) that only programs naming no device import, when no file of that folder names one.
     """
     example = """
         def forward(self, x):

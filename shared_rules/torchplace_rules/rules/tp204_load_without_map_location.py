@@ -4,6 +4,8 @@ import re
 
 from ..context import file_context
 from ..context.built_for_cuda import built_only_for_cuda
+from ..context.earlier_method import written_by_earlier_method
+from ..context.sibling_writers import written_by_cpu_siblings
 from ..context.load_callers import (
     imported_project_modules, project_saves_cpu_state, project_saves_from_chosen_gpu, run_by_device_choosing_importer,
 )
@@ -56,10 +58,15 @@ class LoadWithoutMapLocation(Rule):
         file was written earlier by the same run (the same path, variable or format template given
         to `torch.save` or to another writer such as `trainer.save_checkpoint(p)` or
         `open(p, "wb")`, a path under the run's or test's temporary directory, a path handed out
-        by the object that wrote it, or a helper of the same file that writes it and is called
-        first), or when every writer in the file saves that module's state from the CPU
-        (`model.cpu()` before `torch.save(model.state_dict(), p)`), or every `torch.save` to the
+        by the object that wrote it, a helper of the same file that writes it and is called
+        first, or another method of the same object that writes it, when every call of the loading
+        method in the project follows a call of that method on the same object with the same
+        arguments: `exp.train(setting)` then `exp.predict(setting, True)`), or when every writer in
+        the file saves that module's state from the CPU (`model.cpu()` before `torch.save(model.state_dict(), p)`), or every `torch.save` to the
         load's path or format template saves a CPU-moved state (`torch.save(net.cpu().state_dict(), p)`),
+        or the only writers of that path are programs of the loader's folder that name no device, load
+        no torch file and import no project module naming one (a converter filling a model from NumPy
+        arrays: CPU tensors),
         or the file is shipped next to the code (a path built from `__file__`: a package's own
         weights, which every user's machine loads), or the load is handed to `model.module` where
         only a `DataParallel` wrap in an accelerator-only branch gives `model` a `.module`.  An entry of a loaded
@@ -193,7 +200,7 @@ class LoadWithoutMapLocation(Rule):
             return  # no machine without the GPU ever runs this program
         imported = None
         for node, device_name, entry, partial in loads:
-            if ctx.loads_own_checkpoint(node):
+            if ctx.loads_own_checkpoint(node) or ctx.in_this_file(node) and written_by_earlier_method(ev, ctx, node):
                 continue
             if (partial or ctx.runs_only_with_accelerator(node) or built_only_for_cuda(ev, ctx, node)) \
                     and not project_saves_from_chosen_gpu(ev):
@@ -203,6 +210,8 @@ class LoadWithoutMapLocation(Rule):
                     imported = imported_project_modules(ev, _called_before(ctx, loads))
                 if ctx.provenance.written_by_imported_helper(node, imported):
                     continue  # written earlier in the run by a helper of another project module
+            if ctx.in_this_file(node) and written_by_cpu_siblings(ev, ctx, node):
+                continue  # written only by CPU-only programs of this folder (a converter)
             if entry and project_saves_cpu_state(ev):
                 continue  # an entry of the project's own checkpoints, which it writes from the CPU
             if partial:

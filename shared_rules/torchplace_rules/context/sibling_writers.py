@@ -1,0 +1,90 @@
+"""A checkpoint that only CPU-only programs of the loader's own folder write.
+
+DGL's `dimenet/main.py` loads `f"{torch_path}/{target}.pt"`; the only program of the project that
+writes that file is its sibling `convert_tf_ckpt_to_pytorch.py`, which fills a model it never moves
+from TensorFlow arrays (`torch.from_numpy`) and saves `model.state_dict()` to the same template.  A
+program (not a library module, whose writer saves what callers hand it) that names no accelerator or
+device, loads no torch file and imports no project module that names one has only CPU tensors to save,
+so the file holds CPU tensors, which load on any machine.  One writer of that path in the folder that
+names a device, loads a torch file (whose storages it would save back where they were), or saves
+from the checked file without moving to the CPU, keeps the finding; so does a path no sibling writes.
+"""
+from __future__ import annotations
+
+import ast
+
+from .checkpoints import Provenance, load_path, path_keys
+from .cpu_checkpoints import is_torch_save
+from .load_callers import MAX_FOLDER_FILES, _parsed
+from .scopes import FUNCTIONS, enclosing, is_script, mentions_accelerator, parent_map
+
+
+def written_by_cpu_siblings(ev, ctx, load: ast.Call) -> bool:
+    """Do programs of the checked file's folder write the loaded path (its exact text or format
+    template), every one of them naming no accelerator and loading no torch file, and does the checked
+    file itself not write it?"""
+    project = getattr(ev, "project", None)
+    path = load_path(load)
+    if project is None or not ev.path or path is None:
+        return False
+    keys = path_keys(path, ctx.provenance.scope(ctx.enclosing_function(load)), load.lineno)
+    if _writes(ctx.tree, ctx.provenance, keys):
+        return False  # (what the checked program saves there is its own: the file rules judge it)
+    try:
+        own = project.real_file(ev.path)
+        siblings = sorted(p for p in own.parent.iterdir() if p.suffix == ".py" and p != own)
+    except (OSError, ValueError):
+        return False
+    if len(siblings) > MAX_FOLDER_FILES:
+        return False
+    writers = 0
+    for sibling in siblings:
+        text = project.read(sibling)
+        if text is None or "torch.save(" not in text:
+            continue
+        tree = _parsed(project, sibling)
+        if tree is None:
+            continue
+        parents = parent_map(tree)
+        if not _writes(tree, Provenance(tree, lambda node: enclosing(parents, node, FUNCTIONS)), keys):
+            continue
+        if not is_script(tree) or mentions_accelerator(tree) or _loads_torch_files(tree) \
+                or _imports_device_code(project, sibling, tree):
+            return False  # (a library's writer saves what its callers hand it, from wherever they put it)
+        writers += 1
+    return writers > 0
+
+
+def _writes(tree: ast.Module, provenance: Provenance, keys: set) -> bool:
+    """Does a `torch.save` of `tree` write a path with one of these keys?"""
+    for node in ast.walk(tree):
+        if node.__class__ is ast.Call and is_torch_save(node) and len(node.args) >= 2:
+            scope = provenance.scope(provenance.enclosing_function(node))
+            if path_keys(node.args[1], scope, node.lineno) & keys:
+                return True
+    return False
+
+
+def _imports_device_code(project, path, tree: ast.Module) -> bool:
+    """Does a project module the program imports (one step) name an accelerator or a device (a helper
+    that may hand it a moved model), or is one unreadable?"""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            modules = [(node.module, node.level)]
+        elif isinstance(node, ast.Import):
+            modules = [(alias.name, 0) for alias in node.names]
+        else:
+            continue
+        for module, level in modules:
+            source = project.resolve(path, module, level)
+            if source is None:
+                continue  # (not the project's: a library)
+            other = _parsed(project, source)
+            if other is None or mentions_accelerator(other):
+                return True
+    return False
+
+
+def _loads_torch_files(tree: ast.Module) -> bool:
+    return any(node.__class__ is ast.Call and node.func.__class__ is ast.Attribute and node.func.attr == "load"
+               and node.func.value.__class__ is ast.Name and node.func.value.id == "torch" for node in ast.walk(tree))
