@@ -99,3 +99,28 @@ def test_strict_utf8_round_trips_without_a_second_encoding():
         assert got.encode(got.text) == data and got.codec in ("utf-8", "utf-8-sig")
     for data in (b"x = '\xed\xa0\x80'\n", b"x = '\xc0\xaf'\n"):  # an encoded surrogate, an overlong form
         assert decode_source(data).codec == "latin-1"
+
+
+def test_the_numpy_rule_passes_over_torch_calls(monkeypatch):
+    """TP104 looks at a call's arguments only for NumPy, pyplot and sklearn.metrics functions (and
+    `.numpy()`): a torch call does not even bind its checks."""
+    from torchplace_rules import check_source
+    from torchplace_rules.rules import tp104_numpy_on_device as tp104
+
+    def fail(ev):
+        raise AssertionError("TP104 read a torch call")
+
+    monkeypatch.setattr(tp104, "_checks", fail)
+    errors = []
+    check_source("import torch\nx = torch.zeros(3, device='cuda')\ny = torch.cat([x, x], dim=0)\n", errors=errors)
+    assert errors == []
+    errors = []
+    check_source("import numpy as np\nimport torch\nx = torch.zeros(3, device='cuda')\nnp.asarray(x)\n", errors=errors)
+    assert [e.error for e in errors] == ["AssertionError: TP104 read a torch call"]
+
+
+def test_torch_layers_are_named_by_torch_nn_classes():
+    from torchplace_rules.flow.torch_api import is_torch_layer
+
+    assert is_torch_layer("torch.nn.Linear") and is_torch_layer("torch.nn.modules.conv.Conv2d")
+    assert not any(map(is_torch_layer, ("torch.nn.functional.Linear", "torch.nn.init", "torch.zeros", "nn.Linear", "")))
