@@ -96,7 +96,7 @@ class ImporterTable:
         self.answers: dict[Path, tuple] = {}  # static runs: file -> (its importers, packages handing on its names)
         self.chains: dict[Path, list] = {}  # folder -> the folders read for a file in it
         self.tables: dict[Path, list] = {}  # static runs: folder -> [(folder read, its entries, its tokens)] of `chains`
-        # file -> (fingerprint, `names_bound_in` its text, may it set torch's default device)
+        # file -> (fingerprint, `names_bound_in` its text (None, None until asked), may it set torch's default device)
         self.bindings: dict[Path, tuple] = {}
 
     def may_bind(self, path: Path, name: str) -> bool:
@@ -112,23 +112,24 @@ class ImporterTable:
     def sets_default_device(self, path: Path) -> bool:
         """May the module `path` change torch's default device when it runs (its text names
         `set_default_tensor_type` or `set_default_device`)?  Asked for every import of a project module:
-        a look at the text, kept while the file keeps its fingerprint."""
-        return self._bindings(path)[3]
+        a look at the text, kept while the file keeps its fingerprint (its names are not read for it)."""
+        return self._bindings(path, False)[3]
 
-    def _bindings(self, path: Path) -> tuple:
+    def _bindings(self, path: Path, names: bool = True) -> tuple:
         """(fingerprint, names, star imports, sets the default device) of the module's text, read once
-        while the file keeps its fingerprint."""
+        while the file keeps its fingerprint.  Names and star imports are None until `names` asks for them
+        (`names_bound_in` of a large module costs; most imported modules are only asked about the default)."""
         known = self.bindings.get(path)
-        if known is not None and self.index.static:
+        if known is not None and self.index.static and (known[1] is not None or not names):
             return known  # (files do not change in a static run: no `stat`)
         with self.index.lock:
             fingerprint = self.index.fingerprint(path)
-            if known is None or known[0] != fingerprint:
+            if known is None or known[0] != fingerprint or (names and known[1] is None):
                 text = self.index.read(path) if fingerprint is not None else None
                 if text is None:
                     known = (fingerprint, frozenset(), 0, False)
                 else:
-                    known = (fingerprint, *names_bound_in(text),
+                    known = (fingerprint, *(names_bound_in(text) if names else (None, None)),
                              "set_default_tensor_type" in text or "set_default_device" in text)
                 self.bindings[path] = known
             return known

@@ -86,7 +86,8 @@ def decode_source(data: bytes) -> SourceFile:
             codec, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
             codec = codecs.lookup(codec).name if codec != "utf-8-sig" else codec
         text = data.decode(codec)
-        if text.encode(codec) == data:
+        if codec == "utf-8" or text.encode(codec) == data:
+            # (strict UTF-8 has one encoding of each text: it round-trips, so it is not re-encoded to see)
             return SourceFile(text, codec)
     except (SyntaxError, LookupError, UnicodeError):
         pass

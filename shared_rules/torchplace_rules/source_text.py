@@ -13,12 +13,21 @@ from .text_lines import dominant_newline, line_ending, split_lines
 
 
 class SourceText:
-    __slots__ = ("text", "lines", "_ascii", "__dict__")
+    __slots__ = ("text", "_lines", "_ascii", "__dict__")
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.lines = split_lines(text, keepends=True) or [""]
+        self._lines = None
         self._ascii = text.isascii()
+
+    @property
+    def lines(self) -> list[str]:
+        """The text's lines with their ends, split when first read (most summarised modules, ASCII
+        and without findings, never need them)."""
+        lines = self._lines
+        if lines is None:
+            lines = self._lines = split_lines(self.text, keepends=True) or [""]
+        return lines
 
     def char_col(self, lineno: int, byte_col: int) -> int:
         """Convert an `ast` (1-based line, UTF-8 byte column) to a code-point column."""

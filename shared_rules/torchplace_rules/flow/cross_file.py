@@ -299,8 +299,12 @@ class ForeignText(SourceText):
     touched_foreign = False
 
     def __init__(self, home_src: SourceText, caller_src: SourceText) -> None:
-        self.text, self.lines, self._ascii = home_src.text, home_src.lines, home_src._ascii
-        self.caller_src = caller_src
+        self.text, self._ascii = home_src.text, home_src._ascii
+        self.home_src, self.caller_src = home_src, caller_src
+
+    @property
+    def lines(self) -> list[str]:
+        return self.home_src.lines  # (split once, by the home file's text, when first read)
 
     def span(self, node):
         return text_of(node, self.caller_src).span(node)

@@ -589,20 +589,25 @@ def _runs_project_code(tree: ast.Module, text: str, path: Optional[str], project
     for stmt in tree.body:
         if stmt.__class__ is ast.If and is_main_test(stmt.test):
             body += stmt.body
-    imported, made = {}, {}  # name -> its `from ... import`; name -> the import whose name made it
+    imported, made = {}, set()  # name -> its `from ... import`; the names a project module's name made
+    in_project = {}  # id of a `from ... import` -> does it import from a project module
     for stmt in body:
         if stmt.__class__ is ast.ImportFrom and stmt.names[0].name != "*":
             imported.update((a.asname or a.name, stmt) for a in stmt.names)
         elif stmt.__class__ is ast.Assign and imported and stmt.value.__class__ is ast.Call \
                 and stmt.value.func.__class__ is ast.Name and stmt.value.func.id in imported:
             source = imported[stmt.value.func.id]
-            made.update((t.id, source) for t in stmt.targets if t.__class__ is ast.Name)  # `model = get_model(...)`
+            ours = in_project.get(id(source))
+            if ours is None:
+                ours = in_project[id(source)] = project.resolve(path, source.module, source.level) is not None
+            # `model = get_model(...)` (a name made by a library's name is not the project's: only
+            # those are kept, so a module body that only fills `OrderedDict(...)`s is not walked)
+            names = {t.id for t in stmt.targets if t.__class__ is ast.Name}
+            made = made | names if ours else made - names
         if made and stmt.__class__ in (ast.Assign, ast.Expr):
             for n in ast.walk(stmt.value):
                 if n.__class__ is ast.Call and n.func.__class__ is ast.Name and n.func.id in made:  # `feat = model(img)`
-                    source = made[n.func.id]
-                    if project.resolve(path, source.module, source.level) is not None:
-                        return True
+                    return True
     return False
 
 

@@ -97,8 +97,10 @@ def looks_like_dtype(node) -> bool:
 
 def is_torch_layer(qual: str) -> bool:
     """`torch.nn.Linear`, `torch.nn.modules.conv.Conv2d`: a class of torch.nn (not a functional)."""
+    if not qual.startswith("torch.nn."):
+        return False  # (most names asked: split only torch.nn's)
     parts = qual.split(".")
-    return qual.startswith("torch.nn.") and parts[-1][:1].isupper() and "functional" not in parts
+    return parts[-1][:1].isupper() and "functional" not in parts
 
 
 def layer_has_params(name: str, call) -> bool:

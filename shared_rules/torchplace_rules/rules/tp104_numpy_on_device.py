@@ -147,7 +147,7 @@ class NumpyOnDevice(Rule):
     ]
 
     def on_call(self, ev, node, qual, method, recv, args, kwargs) -> None:
-        if method != "numpy" and (not qual or not (node.args or node.keywords)):
+        if method != "numpy" and (not qual or not (node.args or node.keywords) or not qual.startswith(_CONVERTING)):
             return  # cheap test first (what `_converted_argument` asks first): this runs on every call
         on_accel, converts_accel = _checks(ev)
         if method == "numpy" and on_accel(recv):
@@ -202,6 +202,10 @@ def _array_slot(key_node, key, array) -> bool:
 NO_CONVERSION = {"shape", "ndim", "size", "isscalar", "iterable", "result_type", "dtype", "can_cast", "save", "savez",
                  "load", "random", "seed", "errstate", "set_printoptions", "printoptions", "zeros", "ones", "empty",
                  "full", "shuffle"}
+
+
+# the libraries whose functions `_converted_argument` and `_converted_keyword` read (one test per call)
+_CONVERTING = ("numpy.", "matplotlib.pyplot.", "sklearn.metrics.")
 
 
 def _converted_argument(ev, node, qual, args, converts_accel):
