@@ -146,6 +146,32 @@ def factory_rank(node: ast.Call, name: str) -> Optional[int]:
     return None
 
 
+
+def size_object(node: ast.Call, name: str) -> Optional[ast.Name]:
+    """The tensor a factory's sizes are read from, where they are all of its sizes: `torch.zeros(x.shape)`,
+    `torch.rand(*x.size())`, `torch.full(x.shape, v)`, `torch.randint(1, 9, x.shape)`, `size=x.shape`
+    (the result then has x's rank).  Only a plain name: its value is a read of the caller's."""
+    kind = api.TORCH_FACTORIES.get(name)
+    size = next((k.value for k in node.keywords if k.arg == "size"), None)
+    if size is None and kind == "args" and len(node.args) == 1:
+        size = node.args[0]
+    elif size is None and kind == "first" and node.args:
+        size = node.args[0]
+    elif size is None and kind == "randint" and len(node.args) in (2, 3):
+        size = node.args[-1]
+    if size is None:
+        return None
+    if size.__class__ is ast.Starred and kind != "randint":
+        size = size.value
+    if size.__class__ is ast.Attribute and size.attr == "shape":
+        base = size.value
+    elif size.__class__ is ast.Call and size.func.__class__ is ast.Attribute and size.func.attr == "size" \
+            and not size.args and not size.keywords:
+        base = size.func.value
+    else:
+        return None
+    return base if base.__class__ is ast.Name else None
+
 # Ops that give a tuple of tensors (`torch.return_types`), as Tensor methods and torch functions, with the
 # names of its fields; each item is on the input's device.  The rank of each item, checked against torch on
 # FakeTensorMode for inputs of rank 0 to 3 (tests/engine/test_ranks.py): `topk` and `sort` keep the input's
