@@ -17,7 +17,7 @@ from . import operators
 from . import torch_api as api
 from .autograd_results import AUTOGRAD_RESULTS, autograd_result
 from .devices import ACCEL_KIND, CPU, RUNTIME, Dev, parse_device_string
-from .ranks import FIXED_RANK, RETURN_FIELDS, SAME_RANK, factory_rank, floor, size_object, tuple_value
+from .ranks import FIXED_RANK, RETURN_FIELDS, SAME_RANK, einops_rank, factory_rank, floor, size_object, tuple_value
 from .state import forget_moved_arguments
 from .optimizers import make_optimizer, optimizer_class
 from .torchvision_transforms import transform_call
@@ -142,8 +142,10 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
         return numpy_call(ev, node, qual, args, kwargs)
     if qual in _EINOPS_RESHAPES:  # einops on a torch tensor: views and reductions of it, where it is
         t = args[0] if args else UNKNOWN
-        return TensorV(t.dev, origin=node, grad=t.grad, module_output=t.module_output) if isinstance(t, TensorV) \
-            else UNKNOWN
+        if not isinstance(t, TensorV):
+            return UNKNOWN
+        rank, least = einops_rank(node)
+        return TensorV(t.dev, origin=node, grad=t.grad, module_output=t.module_output, rank=rank, min_rank=least)
     if last == "from_pretrained" and ("Model" in head.rpartition(".")[2] or "For" in head.rpartition(".")[2]):
         return pretrained_model(args, kwargs)
     if last == "from_pretrained" and head.rpartition(".")[2].endswith(_ENCODER_CLASSES):
