@@ -140,6 +140,8 @@ def check(ev, node: ast.AST, operands: list[Operand]) -> bool:
     raises = ev.check_operands(node, checked(operands))
     for op in operands:  # an argument PyTorch wants on the CPU (pack_padded_sequence lengths)
         value = op.value
+        if op.param.role == "c" and value.__class__ is PlacedV:  # `lengths.to(device)` of an unknown batch: a tensor
+            value = value.as_tensor()
         if op.param.role == "c" and isinstance(value, TensorV) and value.dev is not None \
                 and value.dev.kind in (ACCEL_KIND, "self"):  # (the module's device: resolved by the rule)
             plain = replace(value, batch=None)

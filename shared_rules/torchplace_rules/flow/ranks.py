@@ -146,6 +146,57 @@ def factory_rank(node: ast.Call, name: str) -> Optional[int]:
     return None
 
 
+
+def size_object(node: ast.Call, name: str) -> Optional[ast.Name]:
+    """The tensor a factory's sizes are read from, where they are all of its sizes: `torch.zeros(x.shape)`,
+    `torch.rand(*x.size())`, `torch.full(x.shape, v)`, `torch.randint(1, 9, x.shape)`, `size=x.shape`
+    (the result then has x's rank).  Only a plain name: its value is a read of the caller's."""
+    kind = api.TORCH_FACTORIES.get(name)
+    size = next((k.value for k in node.keywords if k.arg == "size"), None)
+    if size is None and kind == "args" and len(node.args) == 1:
+        size = node.args[0]
+    elif size is None and kind == "first" and node.args:
+        size = node.args[0]
+    elif size is None and kind == "randint" and len(node.args) in (2, 3):
+        size = node.args[-1]
+    if size is None:
+        return None
+    if size.__class__ is ast.Starred and kind != "randint":
+        size = size.value
+    if size.__class__ is ast.Attribute and size.attr == "shape":
+        base = size.value
+    elif size.__class__ is ast.Call and size.func.__class__ is ast.Attribute and size.func.attr == "size" \
+            and not size.args and not size.keywords:
+        base = size.func.value
+    else:
+        return None
+    return base if base.__class__ is ast.Name else None
+
+
+def einops_rank(node: ast.Call) -> tuple[Optional[int], int]:
+    """(rank, least rank) of `einops.rearrange(x, "b n ... -> (b n) ...")` (also `repeat`, `reduce`): one
+    dimension per axis, group `(...)` or number on the right of `->`, and any number for `...`."""
+    pattern = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "pattern"), None)
+    if not (isinstance(pattern, ast.Constant) and isinstance(pattern.value, str)) or pattern.value.count("->") != 1:
+        return None, 0
+    right = pattern.value.split("->")[1]
+    depth, count, open_ended = 0, 0, False
+    for token in right.replace("(", " ( ").replace(")", " ) ").split():
+        if token == "(":
+            count += depth == 0
+            depth += 1
+        elif token == ")":
+            depth -= 1
+        elif depth == 0 and token in ("...", "\u2026"):
+            open_ended = True
+        elif depth == 0:
+            count += 1
+        if depth < 0:
+            return None, 0
+    if depth:
+        return None, 0
+    return (None, count) if open_ended else (count, count)
+
 # Ops that give a tuple of tensors (`torch.return_types`), as Tensor methods and torch functions, with the
 # names of its fields; each item is on the input's device.  The rank of each item, checked against torch on
 # FakeTensorMode for inputs of rank 0 to 3 (tests/engine/test_ranks.py): `topk` and `sort` keep the input's

@@ -17,7 +17,7 @@ from . import operators
 from . import torch_api as api
 from .autograd_results import AUTOGRAD_RESULTS, autograd_result
 from .devices import ACCEL_KIND, CPU, RUNTIME, Dev, parse_device_string
-from .ranks import FIXED_RANK, RETURN_FIELDS, SAME_RANK, factory_rank, tuple_value
+from .ranks import FIXED_RANK, RETURN_FIELDS, SAME_RANK, einops_rank, factory_rank, floor, size_object, tuple_value
 from .state import forget_moved_arguments
 from .optimizers import make_optimizer, optimizer_class
 from .torchvision_transforms import transform_call
@@ -142,8 +142,10 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
         return numpy_call(ev, node, qual, args, kwargs)
     if qual in _EINOPS_RESHAPES:  # einops on a torch tensor: views and reductions of it, where it is
         t = args[0] if args else UNKNOWN
-        return TensorV(t.dev, origin=node, grad=t.grad, module_output=t.module_output) if isinstance(t, TensorV) \
-            else UNKNOWN
+        if not isinstance(t, TensorV):
+            return UNKNOWN
+        rank, least = einops_rank(node)
+        return TensorV(t.dev, origin=node, grad=t.grad, module_output=t.module_output, rank=rank, min_rank=least)
     if last == "from_pretrained" and ("Model" in head.rpartition(".")[2] or "For" in head.rpartition(".")[2]):
         return pretrained_model(args, kwargs)
     if last == "from_pretrained" and head.rpartition(".")[2].endswith(_ENCODER_CLASSES):
@@ -255,8 +257,21 @@ def _unbound_sized_factory(ev, node: ast.Call, name: str, kwargs: dict) -> Optio
     has_kw, dev = kw_device(ev, node, kwargs)
     rank = factory_rank(node, name)
     least = rank if rank is not None else sum(not isinstance(a, (ast.Starred, ast.Tuple, ast.List)) for a in node.args)
+    if rank is None:  # `torch.rand(*x.shape)`
+        rank, of_sizes = sizes_rank(ev, node, name)
+        least = max(least, of_sizes)
     return TensorV(dev if has_kw else default_device(ev), origin=node, rank=rank, min_rank=least,
                    random=name in api.RANDOM_FACTORIES)
+
+
+def sizes_rank(ev, node: ast.Call, name: str) -> tuple[Optional[int], int]:
+    """(rank, least rank) of a factory given all of a tensor's sizes (`torch.zeros(x.shape)`,
+    `torch.randint(1, 9, x.size())`: `ranks.size_object`): that tensor's; (None, 0) otherwise."""
+    base = size_object(node, name)
+    value = ev.lookup(base.id) if base is not None else None
+    if value.__class__ is not TensorV:
+        return None, 0
+    return value.rank, floor(value)
 
 
 def _first_tensor_device(node: ast.Call, args: list) -> Value:
@@ -357,8 +372,11 @@ def factory(ev, node: ast.Call, name: str, args: list, kwargs: dict, overload, o
     if "dtype" in kwargs:
         dtype = dtype_of(node, "dtype")
     rank = factory_rank(node, name)
+    least = 0
     if rank is None and api.TORCH_FACTORIES.get(name) == "args" and len(args) == 1 and isinstance(args[0], Number):
         rank = 1  # torch.zeros(n) with n a number (a parameter bound to one in this call)
+    elif rank is None:
+        rank, least = sizes_rank(ev, node, name)  # torch.zeros(x.shape)
     if overload.result == "data" and args:
         data, data_node = args[0], node.args[0]
         if isinstance(data, NumpyV):
@@ -380,7 +398,7 @@ def factory(ev, node: ast.Call, name: str, args: list, kwargs: dict, overload, o
     if isinstance(follows, DeviceV) and follows.of_tensor is not None:
         made_here, random = follows.of_tensor.factory, follows.of_tensor.random
     return TensorV(dev, origin=node, rank=rank, dtype=dtype, factory=made_here, random=random,
-                   grad=_kw_true(node, "requires_grad"))
+                   grad=_kw_true(node, "requires_grad"), min_rank=least)
 
 
 def _literal_data(node: ast.AST) -> bool:

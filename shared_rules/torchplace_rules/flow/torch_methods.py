@@ -17,7 +17,7 @@ from . import torch_api as api
 from .cross_file import resolved
 from .devices import ACCEL_KIND, CPU, CPU_KIND, RUNTIME, SELF_KIND, Dev, devices_conflict, mac_conflict
 from .events import Conflict
-from .ranks import FIXED_RANK, RETURN_FIELDS, SAME_RANK, method_rank, tuple_value
+from .ranks import FIXED_RANK, RETURN_FIELDS, SAME_RANK, floor, method_rank, tuple_value
 from .state import follow_move, forget_aliases, held_values
 from .torch_calls import dtype_of, kw_device
 from .values import (
@@ -109,6 +109,9 @@ def _typed(ev, node: ast.Call, recv: TensorV, args: list) -> Value:
     return replace(recv, origin=node, factory=None)
 
 
+_RANK_OF_ARGUMENT = frozenset({"expand_as", "view_as", "reshape_as"})  # (the argument's rank, not the receiver's)
+
+
 def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
     args, kwargs = ev.eval_args(node)
     ev.emit("call", node, None, name, recv, args, kwargs)
@@ -165,6 +168,9 @@ def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
             out = operators.tensor_result(ev, node, overload, operands)  # x.add(y): their common device
             if name in FIXED_RANK and isinstance(out, TensorV):  # x.bmm(y): 3-D, as its operands must be
                 out = replace(out, rank=FIXED_RANK[name], min_rank=FIXED_RANK[name])
+            elif name in SAME_RANK and out.__class__ is TensorV and out.rank is None and floor(recv) > out.min_rank \
+                    and name not in _RANK_OF_ARGUMENT:  # x.masked_fill(m, v), x.mul(y): broadcast, never fewer dims than x
+                out = replace(out, min_rank=floor(recv))
             return out
         if operators.check(ev, node, operands):
             return UNKNOWN

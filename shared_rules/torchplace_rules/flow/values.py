@@ -250,6 +250,8 @@ class TensorV(Value):
     def join(self, other):
         if other is NONE or isinstance(other, _Number):
             return self
+        if other.__class__ is PlacedV:
+            return other.join(self)
         if not isinstance(other, TensorV):
             return UNKNOWN
         if self == other and self.origin is other.origin:
@@ -396,6 +398,11 @@ class PlacedV(Value):
         if isinstance(other, PlacedV):
             d = join_dev(self.dev, other.dev)
             return PlacedV(d, self.at if self.at is other.at else None) if d else UNKNOWN
+        if other.__class__ is TensorV and other.dev is not None:
+            # a tensor made from it on another path (`n = lengths.to(dev)`, then `n = n / 2 + 1` in a
+            # loop): on either path it is on that device, a tensor wherever it is used as one
+            d = join_dev(self.dev, other.dev)
+            return PlacedV(d) if d else UNKNOWN
         return UNKNOWN
 
 

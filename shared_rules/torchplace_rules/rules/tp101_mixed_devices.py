@@ -9,7 +9,7 @@ from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
 from ..rule_support import (
     accepts_device, already_reported, code_text, dev_text, fix_device_expr, mac_warning_doc, made_in_module_method,
-    only_assumed_accelerator, origin_related, placed_device,
+    only_assumed_accelerator, origin_related, passed_to_a_helper, placed_device,
 )
 
 
@@ -259,7 +259,10 @@ class MixedDevices(Rule):
             return
         if c.cpu.batch is not None or c.kind not in ("op", "index", "op_index", "op_mac") or other_dev.kind != "accel":
             return
-        if made_in_module_method(ev, c) or _cause_reported(ev, self.code, c):
+        # (a factory of a module method meeting what a caller passed a helper method: TP202 leaves that to
+        # the caller, so a call context that placed the module reports the op here)
+        if made_in_module_method(ev, c) and not (c.cpu.plain_attr is None and passed_to_a_helper(ev, c)) \
+                or _cause_reported(ev, self.code, c):
             return
         if c.kind == "op_index":
             self.index_chosen_at_run_time(ev, c)

@@ -7,7 +7,7 @@ from ..flow.autograd_functions import function_entry
 from ..flow.cross_file import foreign_home
 from ..model import Severity
 from ..rule_base import Invalid, Rule, valid
-from ..rule_support import accepts_device, code_text, from_method_argument
+from ..rule_support import accepts_device, called_on_self as _on_self, code_text, passed_to_a_helper
 
 
 class ForwardCreatesCpu(Rule):
@@ -108,7 +108,7 @@ class ForwardCreatesCpu(Rule):
                 ev.deferred.append((self.code, (c.cpu.factory, c.node, c.other_node, func, cls.node, c.cpu.random,
                                                 accepts_device(ev, c.cpu.factory), True)))
             return
-        if from_method_argument(c, func, in_call=_on_self(ev.frame.call_site)):
+        if passed_to_a_helper(ev, c):
             return  # another method's argument: its device is the caller's business, not the module's
         if _made_by_caller(ev, c, func):
             return  # the caller's tensor, passed in: the module did not create it
@@ -148,13 +148,6 @@ class ForwardCreatesCpu(Rule):
                     fix = make_fix(f"Create it with `device={anchor}.device`", not random, edit)
             ev.report(self, factory, message, [(node, "combined with the module's tensors here" if not autograd
                                                  else "combined with the function's inputs or gradients here")], fix)
-
-
-def _on_self(call) -> bool:
-    """Is this context a call of a method on `self` (`self.loss(out, target)`): its arguments are
-    what the same module's method passed, known in that method."""
-    return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
-        and isinstance(call.func.value, ast.Name) and call.func.value.id == "self"
 
 
 #: methods PyTorch itself calls on a module that may already be on a GPU: `reset_parameters` after
