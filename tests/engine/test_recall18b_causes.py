@@ -6,6 +6,8 @@
 - `for k, v in d.items()`: `v` is each value of `d`.  Before, `d.items()` (an ItemsV, which is an
   EnumerateV) was taken for `enumerate(...)` of the value, so `v` was a row of each value: a value whose
   rank was not known (a module's output, a 0-dim loss) gave nothing.
+- Python's list operations on lists of tensors (flow/container_values.py): `sum(losses)` (a list, a
+  generator, `d.values()`), `xs.pop()`, `xs + ys`, `xs += [t]`: the tensors the lists hold.
 
 Each snippet runs under a fake GPU (torch's FakeTensorMode) to prove the claim, and through the engine.
 """
@@ -145,3 +147,42 @@ def run():
 """
     assert run_on_fake_gpu(source + "\nrun()\n") is not None
     assert loud(source) == []
+
+
+# -- Python's own list operations on lists of tensors (flow/container_values.py) --------------------
+def _in_function(body: str) -> str:
+    return "import torch\n\n\ndef f():\n    x = torch.ones(4, 3, device='cuda')\n    " + body + \
+        "\n    return y + torch.ones(4, 3)\n"
+
+
+@pytest.mark.parametrize("body", [
+    "xs = [x, x]\n    y = sum(xs)",
+    "xs = []\n    for i in range(3):\n        xs.append(x * i)\n    y = sum(xs)",  # a loss list filled in a loop
+    "xs = [x, x]\n    y = sum(v * 2 for v in xs)",
+    "d = {'rec': x, 'reg': x}\n    y = sum(d.values())",
+    "y = sum([x, x], 0.0)",
+    "xs = []\n    xs.append(x)\n    y = xs.pop()",
+    "xs = [] + [x]\n    y = xs[0]",
+    "xs = []\n    xs += [x]\n    y = xs[0]",
+    "t = (1,) + (x,)\n    y = t[1]",
+])
+def test_list_operations_keep_the_tensors_they_hold(body):
+    source = _in_function(body)
+    assert run_on_fake_gpu(source + "\nf()\n") is not None
+    assert [code for _, code in loud(source)] == ["TP101"]
+
+
+@pytest.mark.parametrize("body", [
+    "xs = [x.cpu(), x.cpu()]\n    y = sum(xs)",
+    "xs = [x, x]\n    y = sum(v.cpu() for v in xs)",
+    "y = sum([1, 2]) * torch.ones(4, 3)",  # numbers: a number
+    "xs = [x]\n    xs.append(x.cpu())\n    xs.pop(0)\n    y = xs.pop()",  # which item: not known
+    "xs = [x.cpu()] + [x.cpu()]\n    y = xs[1]",
+    "xs = []\n    xs += [x.cpu()]\n    y = xs[0]",
+    "t = (x.cpu(),) + (1,)\n    y = t[0]",
+])
+def test_list_operations_on_host_tensors_are_quiet(body):
+    source = _in_function(body)
+    assert run_on_fake_gpu(source + "\nf()\n") is None
+    assert loud(source) == []
+

@@ -32,6 +32,7 @@ from .optimizers import optimizer_method
 from .default_device import check_shuffled_loader
 from .torch_calls import call_qualified, default_device, layer as torch_layer
 from .torchvision_transforms import class_level_transform
+from .container_values import builtin_sum, popped
 from .torch_methods import buffers_only, module_input_conflicts, module_method, numpy_method, stateless_module_output, tensor_method, to_target
 from .values import (
     MEMBERS, SELF_MOVED, NONE, NUMBER, Number, UNKNOWN, BatchV, BoundMethodV, ClassV, DeviceV, DictV, EncodingV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ObjectV,
@@ -197,6 +198,9 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         return DeviceV(dev, True, text) if dev is not None else UNKNOWN
     if isinstance(recv, SeqV) and name in ("append", "extend", "insert"):
         return _grow_list(ev, node, recv, name)
+    if recv.__class__ is SeqV and name == "pop":
+        ev.eval_args(node)
+        return popped(recv)
     if isinstance(recv, DictV) and name in ("to", "cuda", "cpu"):
         return _move_mapping(ev, node, recv, name)
     if isinstance(recv, DictV) and name == "update":
@@ -427,6 +431,8 @@ def call_builtin(ev, node: ast.Call, name: str) -> Value:
         return EnumerateV(first)
     if name in ("len", "int", "float"):
         return NUMBER  # (`int(x)` is an int whatever x is, or raises)
+    if name == "sum":
+        return builtin_sum(node, args, kwargs)
     if name == "range":
         return SeqV(None, NUMBER)  # (its items are ints, whatever its arguments)
     if name == "zip":

@@ -14,6 +14,7 @@ from . import torch_api as api
 from ..flag_writes import binds_locally, declares_global, flag_may_be_rebound
 from ..syntax_nodes import access_path, is_main_test, scope_nodes
 from .calls import dispatch_call
+from .container_values import concatenated
 from .contexts import default_value, lambda_function, static_lambda
 from .project_calls import find_method, property_value, self_attribute
 from .ranks import broadcast_rank, floor, subscript_rank
@@ -766,6 +767,10 @@ class ExpressionEvaluator:
         if left.__class__ is DeviceV and type(node.op) is ast.Add and isinstance(node.left, ast.Constant):
             dev = runtime_device(node.left.value, node)  # "cuda:" + args.gpu, as f"cuda:{gpu}"
             return DeviceV(dev) if dev is not None else UNKNOWN
+        if left.__class__ is SeqV and node.op.__class__ is ast.Add:
+            joined = concatenated(left, right)  # `losses + [loss]`
+            if joined is not None:
+                return joined
         return self.combine(node, [(left, node.left), (right, node.right)])
 
     def expr_Compare(self, node: ast.Compare) -> Value:
