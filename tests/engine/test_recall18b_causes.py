@@ -6,8 +6,10 @@
 - `for k, v in d.items()`: `v` is each value of `d`.  Before, `d.items()` (an ItemsV, which is an
   EnumerateV) was taken for `enumerate(...)` of the value, so `v` was a row of each value: a value whose
   rank was not known (a module's output, a 0-dim loss) gave nothing.
-- Python's list operations on lists of tensors (flow/container_values.py): `sum(losses)` (a list, a
-  generator, `d.values()`), `xs.pop()`, `xs + ys`, `xs += [t]`: the tensors the lists hold.
+- Python's list and dict operations on containers of tensors (flow/container_values.py): `sum(losses)`
+  (a list, a generator, `d.values()`), `xs.pop()`, `xs + ys`, `xs += [t]`, `[h0] * n`, and the dicts
+  `{**batch, "k": v}`, `dict(batch, k=v)`, `batch.copy()`, `a | b`, `dict(zip(names, tensors))`: the
+  tensors the containers hold.
 
 Each snippet runs under a fake GPU (torch's FakeTensorMode) to prove the claim, and through the engine.
 """
@@ -165,6 +167,12 @@ def _in_function(body: str) -> str:
     "xs = [] + [x]\n    y = xs[0]",
     "xs = []\n    xs += [x]\n    y = xs[0]",
     "t = (1,) + (x,)\n    y = t[1]",
+    "hs = [x] * 3\n    y = hs[2]",
+    "d = {'a': x}\n    y = d.copy()['a']",
+    "d = {'a': x}\n    y = dict(d)['a']",
+    "d = {}\n    d['a'] = x\n    y = {**d, 'b': 1}['a']",  # an entry stored before the unpacking
+    "d = {'a': x}\n    y = (d | {'b': 1})['a']",
+    "d = dict(zip(['a', 'b'], [x, x]))\n    y = d['a']",
 ])
 def test_list_operations_keep_the_tensors_they_hold(body):
     source = _in_function(body)
@@ -173,6 +181,13 @@ def test_list_operations_keep_the_tensors_they_hold(body):
 
 
 @pytest.mark.parametrize("body", [
+    "xs = [x.cpu()] * 3\n    y = xs[2]",
+    "d = {'a': x}\n    e = {**d, 'a': x.cpu()}\n    y = e['a']",  # a later key wins
+    "d = {'a': x.cpu()}\n    e = {**d, 'b': x}\n    y = e['a']",
+    "d = {'a': x}\n    y = dict(d, a=x.cpu())['a']",
+    "d = {'a': x}\n    e = d.copy()\n    e['a'] = x.cpu()\n    y = e['a']",
+    "d = dict(zip(['a'], [x.cpu()]))\n    y = d['a']",
+    "d = {'a': x}\n    y = (d | {'a': x.cpu()})['a']",
     "xs = [x.cpu(), x.cpu()]\n    y = sum(xs)",
     "xs = [x, x]\n    y = sum(v.cpu() for v in xs)",
     "y = sum([1, 2]) * torch.ones(4, 3)",  # numbers: a number

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 
-from .values import UNKNOWN, Number, SeqV, TensorV, Value
+from .values import UNKNOWN, DictV, Number, SeqV, TensorV, Value, join_all
 
 
 def builtin_sum(node: ast.Call, args: list, kwargs: dict) -> Value:
@@ -49,3 +49,36 @@ def concatenated(left: Value, right: Value) -> Value:
 def popped(lst: SeqV) -> Value:
     """`xs.pop()` / `xs.pop(i)`: one of the items (which one is left open: they are joined)."""
     return lst.element()
+
+
+def repeated(seq: SeqV, count: Value) -> Value:
+    """`[h0] * num_layers`: a list of what `seq` holds (None when `count` is no number)."""
+    if not isinstance(count, Number):
+        return None
+    if seq.items == ():
+        return seq
+    return SeqV(None, seq.element(), True)
+
+
+def merged_mapping(parts: list) -> Value:
+    """A dict made of `parts`, (key, value) pairs in order, a None key for a mapping unpacked into it
+    (`{**batch, "labels": y}`, `dict(d, k=v)`, `d.copy()`): later keys win, as in Python.  Keys the
+    analysis cannot read (a mapping of unknown items) leave the items unknown and join the values."""
+    items, extra, known = {}, [], True
+    for key, value in parts:
+        if key is None:
+            if not isinstance(value, DictV):
+                return UNKNOWN  # (some mapping: any key may map to anything)
+            if value.items is None:
+                known = False
+                extra.append(value.elem)
+            else:
+                items.update(value.items)
+        elif isinstance(key, str):
+            items[key] = value
+        else:
+            known = False
+            extra.append(value)
+    values = list(items.values()) + extra
+    elem = join_all(values) if values else UNKNOWN
+    return DictV(elem, tuple(items.items()) if known else None)
