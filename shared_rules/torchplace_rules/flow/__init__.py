@@ -28,6 +28,7 @@ LAYERS = (
     "operators",      # PyTorch's operators and nn classes from the table generated from torch
     "torch_placement",  # where a module is placed by its constructor or a parameter assignment
     "cross_file",     # values of the project's other modules (summaries made by `module_summaries`)
+    "container_values",  # sum() over a list of tensors, list + list, list.pop()
     "events",         # what rules receive
     "state",          # frames, loops, joins of environments
     "values",         # abstract values

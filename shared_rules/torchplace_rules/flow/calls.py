@@ -32,6 +32,7 @@ from .optimizers import optimizer_method
 from .default_device import check_shuffled_loader
 from .torch_calls import call_qualified, default_device, layer as torch_layer
 from .torchvision_transforms import class_level_transform
+from .container_values import builtin_sum, merged_mapping, popped
 from .torch_methods import buffers_only, module_input_conflicts, module_method, numpy_method, stateless_module_output, tensor_method, to_target
 from .values import (
     MEMBERS, SELF_MOVED, NONE, NUMBER, Number, UNKNOWN, BatchV, BoundMethodV, ClassV, DeviceV, DictV, EncodingV, EnumerateV, FuncV, ItemsV, LoaderV, ModuleV, NumpyV, ObjectV,
@@ -197,6 +198,9 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         return DeviceV(dev, True, text) if dev is not None else UNKNOWN
     if isinstance(recv, SeqV) and name in ("append", "extend", "insert"):
         return _grow_list(ev, node, recv, name)
+    if recv.__class__ is SeqV and name == "pop":
+        ev.eval_args(node)
+        return popped(recv)
     if isinstance(recv, DictV) and name in ("to", "cuda", "cpu"):
         return _move_mapping(ev, node, recv, name)
     if isinstance(recv, DictV) and name == "update":
@@ -206,6 +210,8 @@ def call_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         return ItemsV(recv.elem)
     if isinstance(recv, DictV) and name == "values":
         return SeqV(None, recv.elem)
+    if isinstance(recv, DictV) and name == "copy" and not node.args:
+        return merged_mapping([(None, ev.stored_mapping(node.func.value, recv))])
     if isinstance(recv, DictV) and name in ("get", "pop"):
         found = _mapping_entry(ev, node, recv)
         if found is not None:
@@ -427,6 +433,8 @@ def call_builtin(ev, node: ast.Call, name: str) -> Value:
         return EnumerateV(first)
     if name in ("len", "int", "float"):
         return NUMBER  # (`int(x)` is an int whatever x is, or raises)
+    if name == "sum":
+        return builtin_sum(node, args, kwargs)
     if name == "range":
         return SeqV(None, NUMBER)  # (its items are ints, whatever its arguments)
     if name == "zip":
@@ -436,6 +444,11 @@ def call_builtin(ev, node: ast.Call, name: str) -> Value:
     if name == "dict" and not args and not any(key[:2] == "**" for key in kwargs):
         # `dict(prediction=out)`: the dict `{"prediction": out}` (its keys the keywords)
         return DictV(join_all(kwargs.values()) if kwargs else UNKNOWN, tuple(kwargs.items()))
+    if name == "dict" and len(args) == 1 and not any(key[:2] == "**" for key in kwargs):
+        if first.__class__ is ZipV and len(first.inner) == 2 and first.inner[1].__class__ is SeqV:
+            return DictV(first.inner[1].element())  # `dict(zip(names, losses))`
+        # `dict(batch)`, `dict(batch, labels=y)`: a copy, with the keywords stored over it
+        return merged_mapping([(None, ev.stored_mapping(node.args[0], first))] + list(kwargs.items()))
     if name in ("list", "tuple", "sorted", "reversed"):
         if isinstance(first, SeqV):
             return SeqV(first.items if name in ("list", "tuple") else None, first.element())

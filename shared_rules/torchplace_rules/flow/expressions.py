@@ -14,6 +14,7 @@ from . import torch_api as api
 from ..flag_writes import binds_locally, declares_global, flag_may_be_rebound
 from ..syntax_nodes import access_path, element_node, is_main_test, scope_nodes
 from .calls import dispatch_call
+from .container_values import concatenated, merged_mapping, repeated
 from .contexts import default_value, lambda_function, static_lambda
 from .project_calls import find_method, property_value, self_attribute
 from .ranks import broadcast_rank, floor, subscript_rank
@@ -768,6 +769,19 @@ class ExpressionEvaluator:
         if left.__class__ is DeviceV and type(node.op) is ast.Add and isinstance(node.left, ast.Constant):
             dev = runtime_device(node.left.value, node)  # "cuda:" + args.gpu, as f"cuda:{gpu}"
             return DeviceV(dev) if dev is not None else UNKNOWN
+        op = node.op.__class__
+        if left.__class__ is SeqV or right.__class__ is SeqV:
+            if op is ast.Add:
+                joined = concatenated(left, right)  # `losses + [loss]`
+            elif op is ast.Mult:  # `[h0] * num_layers`
+                joined = repeated(left, right) if left.__class__ is SeqV else repeated(right, left)
+            else:
+                joined = None
+            if joined is not None:
+                return joined
+        if op is ast.BitOr and isinstance(left, DictV) and isinstance(right, DictV):  # `defaults | overrides`
+            return merged_mapping([(None, self.stored_mapping(node.left, left)),
+                                   (None, self.stored_mapping(node.right, right))])
         return self.combine(node, [(left, node.left), (right, node.right)])
 
     def expr_Compare(self, node: ast.Compare) -> Value:
@@ -863,6 +877,10 @@ class ExpressionEvaluator:
         for k in node.keys:
             if k is not None:
                 self.eval(k)
+        if None in node.keys:  # `{**batch, "labels": y}`: the unpacked mappings' items, then the keys
+            return merged_mapping([(None, self.stored_mapping(v_node, v)) if k is None else
+                                   (k.value if k.__class__ is ast.Constant else k, v)
+                                   for k, v_node, v in zip(node.keys, node.values, values)])
         items = None
         if all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys):
             items = tuple((k.value, v) for k, v in zip(node.keys, values))
@@ -872,6 +890,12 @@ class ExpressionEvaluator:
         for v in values[1:]:
             out = out.join(v)
         return DictV(out, items)
+
+    def stored_mapping(self, node, value: Value) -> Value:
+        """`value` of the expression `node`; a dict named by `node` with the entries stored into it since."""
+        if value.__class__ is DictV and value.items is not None and node.__class__ is ast.Name:
+            return with_stored_items(self.frame.env, node.id, value)
+        return value
 
     def expr_comprehension(self, node) -> Value:
         if node.__class__ is ast.DictComp:

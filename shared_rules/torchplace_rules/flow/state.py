@@ -117,18 +117,34 @@ def with_stored_items(env: dict, name: str, value: DictV) -> Value:
     the path `d['k']`): what a function returning `d` hands back."""
     prefixes = (name + "['", name + '["')
     stored = {}
+    deeper = False
     for key, item in env.items():
         if key.startswith(prefixes) and key.endswith("]"):
             try:
                 entry = ast.literal_eval(key[len(name) + 1:-1])
             except (ValueError, SyntaxError):
+                deeper = True  # `d['loss']['rec'] = v`: stored into an inner dict
                 continue
             if isinstance(entry, str) and key == f"{name}[{entry!r}]":
                 stored[entry] = item
+    if deeper:
+        stored.update(_inner_dicts_filled(env, name, value, stored))
     if not stored:
         return value
     items = tuple((k, stored.pop(k, v)) for k, v in value.items) + tuple(stored.items())
     return replace(value, items=items, elem=join_all(v for _, v in items))
+
+
+def _inner_dicts_filled(env: dict, name: str, value: DictV, stored: dict) -> dict:
+    """The inner dicts of `name` (`d['loss'] = {}` or `{'loss': {}}`) with what the code stored into
+    them through `name` (`d['loss']['rec'] = v`), keyed as `stored` is: a nested result dict."""
+    inner = {}
+    for key, item in tuple(value.items) + tuple(stored.items()):
+        if isinstance(item, DictV) and item.items is not None and isinstance(key, str):
+            filled = with_stored_items(env, f"{name}[{key!r}]", item)
+            if filled is not item:
+                inner[key] = filled
+    return inner
 
 
 def held_attributes(env: dict, path: Optional[str]) -> tuple:

@@ -20,10 +20,11 @@ from .state import (
     MAX_LOOP_PASSES, MODULE_MOVES, LoopContext, Terminated, forget_aliases, forget_held_by, forget_reflected, held_values,
     join_env, moves_its_items, same_env, with_held_attributes, with_stored_items,
 )
+from .container_values import concatenated
 from .default_device import check_shuffled_loader
 from .torch_api import TRAINING_STEP_METHODS
 from .torch_calls import default_device
-from .values import FALSE, NUMBER, IntV, Number, TRUE, UNKNOWN, BatchV, ClassV, EnumerateV, ItemsV, DeviceV, DictV, LoaderV, FuncV, ModuleV, ObjectV, QualV, SelfV, TensorV, Value, iteration_element
+from .values import FALSE, NUMBER, IntV, Number, TRUE, UNKNOWN, BatchV, ClassV, EnumerateV, ItemsV, DeviceV, DictV, LoaderV, FuncV, ModuleV, ObjectV, QualV, SelfV, SeqV, TensorV, Value, iteration_element
 
 
 _HANDLERS: dict = {}  # (runner class, statement type) -> its stmt_* method (None: nothing to do)
@@ -117,6 +118,8 @@ class StatementRunner:
         if not isinstance(target_value, TensorV):
             if isinstance(value, TensorV):  # `total += loss`: a number plus a tensor is that tensor
                 value = replace(value, origin=stmt, factory=None, rank=None) if isinstance(target_value, Number) else UNKNOWN
+            elif target_value.__class__ is SeqV and stmt.op.__class__ is ast.Add:  # `losses += [loss]`
+                value = concatenated(target_value, value) or UNKNOWN
             else:
                 value = NUMBER if target_value.__class__ is IntV else target_value  # (`count += 1`: not the int it was)
             self.bind(stmt.target, value, None)

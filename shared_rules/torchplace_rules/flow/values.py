@@ -737,11 +737,11 @@ def iteration_element(iterable: Value, loop) -> tuple[Value, Optional[LoaderV]]:
         parts = [iteration_element(v, loop) for v in iterable.inner]
         loader = next((l for _, l in parts if l is not None), None)
         return SeqV(tuple(v for v, _ in parts)), loader
+    if iterable.__class__ is ItemsV:  # (before EnumerateV, its base: `inner` is each value, not what is iterated)
+        return SeqV((UNKNOWN, iterable.inner)), None
     if isinstance(iterable, EnumerateV):  # (the counter is an int)
         inner, loader = iteration_element(iterable.inner, loop)
         return SeqV((NUMBER, inner)), loader
-    if isinstance(iterable, ItemsV):
-        return SeqV((UNKNOWN, iterable.inner)), None
     if isinstance(iterable, SeqV):
         return iterable.element(), None
     if iterable.__class__ is NumpyV and iterable.rank is not None and iterable.rank >= 1:
