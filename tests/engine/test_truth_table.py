@@ -485,6 +485,23 @@ CASES = [
      "        self.register_buffer('signal', s)\n    def forward(self, x):\n        return self.signal - x\n"
      "class FromRef(Base):\n    def __init__(self, ref):\n        super().__init__(ref * 2)\n"
      "t = torch.ones(2, 3)\ny = FromRef(t)(torch.ones(2, 3, device=device))\n", True, "TP102"),
+    # torch.distributions: numbers as parameters are made tensors on the default device (broadcast_all:
+    # torch.tensor(v)), and sample/rsample draw where the parameters are; a sample shape of n sizes gives
+    # a rank-n tensor, no shape a 0-dim one (which arithmetic with CUDA tensors accepts)
+    ("distribution-of-numbers-samples-on-the-cpu", "x = torch.ones(4, 2, device=device)\n"
+     "s = torch.distributions.Uniform(low=3.0, high=30.0).sample((4,))\ny = x / s.unsqueeze(-1)\n", True, "TP101"),
+    ("distribution-of-numbers-rsample-kept-in-an-attribute",
+     "class Aug(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+     "        self.noise = torch.distributions.Normal(0.0, 1.0)\n    def forward(self, x):\n"
+     "        return x + self.noise.rsample(sample_shape=(x.shape[0], 1))\n"
+     "y = Aug().to(device)(torch.ones(4, 2, device=device))\n", True, "TP101"),
+    ("distribution-sample-without-shape-is-zero-dim", "x = torch.ones(4, 2, device=device)\n"
+     "y = x * torch.distributions.Uniform(0.0, 1.0).sample()\n", False, None),
+    ("distribution-of-device-tensors-samples-there", "x = torch.ones(4, 2, device=device)\n"
+     "d = torch.distributions.Normal(torch.zeros(2, device=device), torch.ones(2, device=device), validate_args=False)\ny = x + d.sample((4,))\n",
+     False, None),
+    ("distribution-of-numbers-sample-moved", "x = torch.ones(4, 2, device=device)\n"
+     "y = x + torch.distributions.Normal(0.0, 1.0).sample((4, 2)).to(device)\n", False, None),
 ]
 # Advanced indexing with CPU indices is allowed on CUDA, but FakeTensorMode in a
 # CPU build cannot run it; the engine side is still checked.

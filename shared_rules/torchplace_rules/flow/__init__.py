@@ -22,6 +22,7 @@ LAYERS = (
     "autograd_results",  # where torch.autograd.grad's gradients and autograd.functional.hessian's result live
     "default_device",  # an accelerator made the default device; torch's draws with a CPU generator there
     "torchvision_transforms",  # torchvision's transforms: ToTensor makes CPU tensors, tensor transforms keep the device
+    "distributions",  # torch.distributions: a distribution of numbers samples on the CPU
     "optimizers",     # torch.optim optimizers: where a loaded state is, and the modules whose parameters they hold
     "ranks",          # how many dimensions a tensor has (a CPU tensor that cannot be 0-dim)
     "torch_api",      # the tables of PyTorch's API both read

@@ -23,7 +23,7 @@ from .optimizers import owned_by_caller
 from .placeholders import filled_value
 from .state import (
     MODULE_MOVES, forget_aliases, forget_closure_moves, forget_moved_arguments, held_attribute_paths, held_attributes, held_values,
-    merge_attributes, moved_containers_in, moves_its_items, with_nested_attributes,
+    merge_attributes, with_held_items, moved_containers_in, moves_its_items, with_nested_attributes,
 )
 from .torch_calls import default_collate, default_device
 from .torch_placement import absent_arguments, constructor_device, copies_module_argument
@@ -248,16 +248,20 @@ def receiver_view(ev, receiver: Value, recv_path: Optional[str]):
     """(`self` as the method sees it, the context's module device, the concrete device to map
     "the module's device" to and from).  What the caller bound under `recv_path` (`obj.x = ...`)
     joins what the instance was made with."""
-    overrides, nested = held_attribute_paths(ev.frame.env, recv_path)
+    overrides, nested, keyed = held_attribute_paths(ev.frame.env, recv_path)
     if isinstance(receiver, SelfV):
         if overrides:
             overrides = _hold_flags(overrides, recv_path, ev.frame.assigned)
         attrs = merge_attributes(receiver.attrs, overrides)
         if nested and attrs is not None:
             attrs = with_nested_attributes(attrs, nested)
+        if keyed:
+            attrs = with_held_items(attrs, ev.frame.env, recv_path, keyed, lambda n: dict_built(receiver.info, n))
         return SelfV(receiver.info, receiver.key, attrs, receiver.placed), ev.frame.self_dev, None
     if isinstance(receiver, ObjectV):
         attrs = merge_attributes(receiver.attrs, overrides) or ()
+        if keyed:
+            attrs = with_held_items(attrs, ev.frame.env, recv_path, keyed, lambda n: dict_built(receiver.info, n))
         return SelfV(receiver.info, receiver.key, with_nested_attributes(attrs, nested) if nested else attrs), ev.frame.self_dev, None
     info = getattr(receiver, "cls", None)
     if info is None:  # `self` is no instance (`Cls.method(None, ...)` then `super().method(...)`): unknown,
@@ -265,6 +269,8 @@ def receiver_view(ev, receiver: Value, recv_path: Optional[str]):
     attrs = merge_attributes(receiver.attrs, overrides)
     if nested:
         attrs = with_nested_attributes(attrs, nested)
+    if keyed:
+        attrs = with_held_items(attrs, ev.frame.env, recv_path, keyed, lambda n: dict_built(info, n))
     # A submodule the caller moved or bound through the instance (`m.model.to("cuda")`) is where that
     # put it, not where the instance is (`Module.to` on the instance moves it again: see `module_method`).
     placed = tuple(name for name, value in overrides
@@ -274,6 +280,15 @@ def receiver_view(ev, receiver: Value, recv_path: Optional[str]):
     if receiver.dev is None or receiver.dev.kind == SELF_KIND:
         return self_value, ev.frame.self_dev, None
     return self_value, receiver.dev, receiver.dev
+
+
+def dict_built(info, name: str) -> Value:
+    """What `__init__` bound to `self.<name>`, where it is a dict holding no tensors (`self.params = {}`:
+    nothing in it that `Module.to` could move); else the attribute as the class knows it."""
+    value = info.init_values.get("self." + name)
+    if isinstance(value, DictV) and value.items is not None and not tensor_container_items(value):
+        return value
+    return info.attr_value(name, None)
 
 
 def _hold_flags(overrides: tuple, recv_path: str, assigned: dict) -> tuple:

@@ -157,20 +157,42 @@ def held_attributes(env: dict, path: Optional[str]) -> tuple:
 
 
 def held_attribute_paths(env: dict, path: Optional[str]) -> tuple:
-    """`held_attributes(env, path)`, and the (names, value) of what is bound deeper (`m.inner.cache`:
-    (["inner", "cache"], value)), other than modules, in one pass."""
+    """`held_attributes(env, path)`, the (names, value) of what is bound deeper (`m.inner.cache`:
+    (["inner", "cache"], value)), other than modules, and the names of the attributes with an item
+    bound under a string key (`self.params['snr']`), in one pass."""
     if path is None:
-        return (), ()
+        return (), (), ()
     prefix = path + "."
-    direct, nested = [], []
+    direct, nested, keyed = [], [], set()
     for key, value in env.items():
-        if key.startswith(prefix) and "[" not in key:
+        if key.startswith(prefix):
             rest = key[len(prefix):]
-            if "." not in rest:
+            if "[" in key:
+                name, bracket, _ = rest.partition("[")
+                if bracket and "[" not in prefix and "." not in name and (rest[len(name) + 1:len(name) + 2] in ("'", '"')):
+                    keyed.add(name)
+            elif "." not in rest:
                 direct.append((rest, value))
             elif value.__class__ is not ModuleV and value.__class__ is not PlacedV:
                 nested.append((rest.split("."), value))
-    return tuple(direct), nested
+    return tuple(direct), nested, keyed
+
+
+def with_held_items(attrs: Optional[tuple], env: dict, path: str, keyed, held) -> Optional[tuple]:
+    """`attrs` of an instance with the items the caller stored into its dict attributes under string
+    keys (`self.params["snr"] = t` before `self.apply(x)`: the method reads `t` back).  `held(name)`:
+    the attribute's value where `attrs` has none (what the class built: other methods may have stored
+    other items since, so an item under a key not known here stays unknown)."""
+    for name in keyed:
+        value = attrs_get(attrs or (), name)
+        built = value is None
+        if built:
+            value = held(name)
+        if isinstance(value, DictV) and value.items is not None:
+            stored = with_stored_items(env, f"{path}.{name}", value)
+            if stored is not value:
+                attrs = merge_attributes(attrs, ((name, replace(stored, elem=UNKNOWN) if built else stored),))
+    return attrs
 
 
 def with_nested_attributes(attrs: Optional[tuple], nested: list) -> Optional[tuple]:

@@ -22,6 +22,7 @@ from .state import forget_moved_arguments
 from .optimizers import make_optimizer, optimizer_class
 from .torchvision_transforms import transform_call
 from .default_device import check_random_split, is_tensor_type_default, tensor_type_default
+from .distributions import OF_NUMBERS_ON_CPU, distribution, distribution_method, is_distribution
 from .values import ACCELERATOR_AVAILABLE, AVAILABLE_BUT_NOT_ON_A_MAC, AVAILABLE_ON_A_MAC, NONE, Number, EncodingV, QualV, UNKNOWN, BatchV, DatasetV, DeviceV, LoaderV, ModuleV, NumpyV, ObjectV, PlacedV, SeqV, TensorV, Value, map_leaves
 
 def kw_device(ev, node: ast.Call, kwargs: dict) -> tuple[bool, Optional[Dev]]:
@@ -165,6 +166,10 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
         return ModuleV(CPU, True, None, None, known_class=False)
     if qual in AUTOGRAD_RESULTS:
         return autograd_result(node, qual, args, kwargs)
+    if head == OF_NUMBERS_ON_CPU:
+        return distribution_method(node, last)
+    if is_distribution(head, last):
+        return distribution(args, kwargs, default_device(ev))
     callable_ = operators.lookup_function(qual)
     if callable_ is not None:
         return operator_call(ev, node, last, callable_, args, kwargs)
