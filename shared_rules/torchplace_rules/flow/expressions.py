@@ -976,8 +976,11 @@ class ExpressionEvaluator:
             numpy = [v for v, _ in operands if v.__class__ is NumpyV]
             return NumpyV(numpy[0].dtype) if numpy else UNKNOWN
         tensors = [(_as_tensor(v, n), n) for v, n in tensors]
+        raised = next((v for v, _ in tensors if v.__class__ is TensorV and v.raised), None)
+        if raised is not None:
+            return raised  # (an operand whose op raises: this op is never reached, nor what follows)
         if self.check_operands(node, tensors):
-            return UNKNOWN
+            return RAISED
         result_dev = None
         for v, _ in tensors:
             if v.dev is not None and v.rank != 0 and not v.dev.is_cpu:
@@ -1188,6 +1191,10 @@ _DISPATCH = {
 }
 
 
+# The result of an op that raises (two devices proven apart): no device, and an op that takes it
+# reports nothing (`(x - mean.cuda()) / std.cuda()` raises at `-`; `/` and a module given the result
+# would otherwise be judged on `std`'s device alone).
+RAISED = TensorV(None, raised=True)
 _DEVICE_TYPE_TESTS = {"is_cuda": "cuda", "is_cpu": "cpu", "is_mps": "mps", "is_xpu": "xpu", "is_meta": "meta"}
 
 
