@@ -316,7 +316,13 @@ class ExpressionEvaluator:
                 return answer
         if test.__class__ is ast.Attribute and test.attr in _DEVICE_TYPE_TESTS:
             value = self.eval(test.value)
-            kind = device_type(value.dev) if isinstance(value, TensorV) and value.dev is not None else None
+            dev = value.dev if isinstance(value, TensorV) else None
+            if dev is not None and dev.kind == SELF_KIND:
+                # "the module's device": decided where this call context has the module on an accelerator
+                # (on the CPU the test stays open: what the module does once moved is still in question)
+                placed = self.frame.self_dev
+                dev = placed if placed is not None and placed.kind == ACCEL_KIND else None
+            kind = device_type(dev) if dev is not None else None
             return None if kind is None else kind == _DEVICE_TYPE_TESTS[test.attr]
         if test.__class__ is ast.Call and test.func.__class__ is ast.Name and test.func.id == "isinstance" \
                 and len(test.args) == 2 and not test.keywords and self.lookup("isinstance") is UNKNOWN:
@@ -1204,6 +1210,8 @@ def device_type(dev: Dev) -> Optional[str]:
         return "cpu"
     if dev.kind != ACCEL_KIND:
         return None
+    if dev.label == RUNTIME:
+        return "cuda"  # (an index chosen at run time: a CUDA device, see devices.runtime_device)
     kind = dev.label.split(":")[0]
     return kind if kind in ("cuda", "mps", "xpu", "meta") else None
 
