@@ -36,3 +36,21 @@ def assert_pytorch_agrees(header: str, body: str, expected: set, run: str = "") 
 
     error = run_on_fake_gpu(header + textwrap.dedent(body) + run)
     assert (error is not None) == bool(expected), repr(error)
+
+
+def case_tests(header: str, cases: dict) -> tuple:
+    """The two tests of a `{name: (body, expected)}` table: the engine's findings, and PyTorch raising
+    on the fake GPU exactly where findings are expected (`test_engine, test_pytorch_agrees = ...`)."""
+    import pytest
+
+    @pytest.mark.parametrize("name", sorted(cases))
+    def test_engine(name):
+        body, expected = cases[name]
+        assert_findings(header, body, expected)
+
+    @pytest.mark.parametrize("name", sorted(cases))
+    def test_pytorch_agrees(name):
+        body, expected = cases[name]
+        assert_pytorch_agrees(header, body, expected)
+
+    return test_engine, test_pytorch_agrees

@@ -151,12 +151,14 @@ def _indexed(label: str, current_is_zero: bool) -> str:
 
 
 def runtime_device(prefix, at=None) -> Optional[Dev]:
-    """`f"cuda:{rank}"`, `"cuda:{}".format(gpu)`: an accelerator whose index is chosen at run time
-    (`prefix`: the literal text the string starts with)."""
+    """`f"cuda:{rank}"`, `"cuda:{}".format(gpu)`: a CUDA device whose index is chosen at run time
+    (`prefix`: the literal text the string starts with).  Every RUNTIME device is a CUDA one (as
+    `torch.device(gpu)` and `.cuda(gpu)` are), so `t.is_cuda` is true there; another accelerator type
+    with a run-time index (`f"xpu:{rank}"`) is some accelerator, its index not known ("target")."""
     if isinstance(prefix, str):
         base = prefix.split(":")[0].strip().lower()
         if base in ACCEL_TYPES and (":" in prefix or prefix.strip().lower() == base):
-            return Dev(ACCEL_KIND, RUNTIME, None, at)
+            return Dev(ACCEL_KIND, RUNTIME if base == "cuda" else "target", None, at)
     return None
 
 

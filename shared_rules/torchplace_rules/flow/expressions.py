@@ -319,7 +319,13 @@ class ExpressionEvaluator:
                 return answer
         if test.__class__ is ast.Attribute and test.attr in _DEVICE_TYPE_TESTS:
             value = self.eval(test.value)
-            kind = device_type(value.dev) if isinstance(value, TensorV) and value.dev is not None else None
+            dev = value.dev if isinstance(value, TensorV) else None
+            if dev is not None and dev.kind == SELF_KIND:
+                # "the module's device": decided where this call context has the module on an accelerator
+                # (on the CPU the test stays open: what the module does once moved is still in question)
+                placed = self.frame.self_dev
+                dev = placed if placed is not None and placed.kind == ACCEL_KIND else None
+            kind = device_type(dev) if dev is not None else None
             return None if kind is None else kind == _DEVICE_TYPE_TESTS[test.attr]
         if test.__class__ is ast.Call and test.func.__class__ is ast.Name and test.func.id == "isinstance" \
                 and len(test.args) == 2 and not test.keywords and self.lookup("isinstance") is UNKNOWN:
@@ -1002,8 +1008,11 @@ class ExpressionEvaluator:
             numpy = [v for v, _ in operands if v.__class__ is NumpyV]
             return NumpyV(numpy[0].dtype) if numpy else UNKNOWN
         tensors = [(_as_tensor(v, n), n) for v, n in tensors]
+        raised = next((v for v, _ in tensors if v.__class__ is TensorV and v.raised), None)
+        if raised is not None:
+            return raised  # (an operand whose op raises: this op is never reached, nor what follows)
         if self.check_operands(node, tensors):
-            return UNKNOWN
+            return RAISED
         result_dev = None
         for v, _ in tensors:
             if v.dev is not None and v.rank != 0 and not v.dev.is_cpu:
@@ -1214,6 +1223,10 @@ _DISPATCH = {
 }
 
 
+# The result of an op that raises (two devices proven apart): no device, and an op that takes it
+# reports nothing (`(x - mean.cuda()) / std.cuda()` raises at `-`; `/` and a module given the result
+# would otherwise be judged on `std`'s device alone).
+RAISED = TensorV(None, raised=True)
 _DEVICE_TYPE_TESTS = {"is_cuda": "cuda", "is_cpu": "cpu", "is_mps": "mps", "is_xpu": "xpu", "is_meta": "meta"}
 
 
@@ -1223,6 +1236,8 @@ def device_type(dev: Dev) -> Optional[str]:
         return "cpu"
     if dev.kind != ACCEL_KIND:
         return None
+    if dev.label == RUNTIME:
+        return "cuda"  # (an index chosen at run time: a CUDA device, see devices.runtime_device)
     kind = dev.label.split(":")[0]
     return kind if kind in ("cuda", "mps", "xpu", "meta") else None
 

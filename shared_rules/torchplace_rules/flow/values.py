@@ -241,6 +241,7 @@ class TensorV(Value):
     plain_attr: Optional[str] = None  # name of an unregistered module attribute
     module_output: bool = False
     min_rank: int = 0  # the least rank it can have where `rank` is unknown (`x.unsqueeze(0)`: 1)
+    raised: bool = False  # the result of an op proven to raise: what uses it is never reached
 
     @property
     def maybe_scalar(self) -> bool:
