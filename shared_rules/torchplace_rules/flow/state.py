@@ -497,9 +497,42 @@ def moves_its_items(node) -> bool:
             targets = [g.target for g in node.generators]
         names = {n.id for t in targets for n in ast.walk(t) if n.__class__ is ast.Name}
         known = node._tp_moves_items = bool(names) and any(
-            n.__class__ is ast.Call and n.func.__class__ is ast.Attribute and n.func.attr in MODULE_MOVES
+            n.__class__ is ast.Call and n.func.__class__ is ast.Attribute and n.func.attr in _ITEM_MOVES
             and _root_name(n.func.value) in names for n in own_nodes(node))
     return known
+
+
+# what moves a loop's item in place: torch's moves, and a parameter registered anew in its place
+# (`m.register_parameter(name, nn.Parameter(distribute_tensor(p, mesh)))`: where it now is, is not known)
+_ITEM_MOVES = MODULE_MOVES | {"register_parameter"}
+# the views of a module that list it and its submodules (`model.modules()`)
+_MODULE_VIEWS = frozenset({"children", "named_children", "modules", "named_modules"})
+
+
+def module_view_source(scope, name: str) -> Optional[ast.expr]:
+    """`mods = list(model.modules())` ... `for m in mods: m.cuda()`: the module (`model`) whose submodules
+    the one binding of `name` in the function `scope` lists (also without `list(...)`/`tuple(...)`);
+    None where `name` is bound otherwise, or more than once."""
+    if scope is None or not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    found = None
+    for n in own_nodes(scope):
+        if n.__class__ in (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.NamedExpr):
+            targets = n.targets if n.__class__ is ast.Assign else [n.target]
+            if not any(t.__class__ is ast.Name and t.id == name for target in targets for t in ast.walk(target)):
+                continue
+            if found is not None or n.__class__ is not ast.Assign or len(n.targets) != 1 \
+                    or n.targets[0].__class__ is not ast.Name:
+                return None
+            value = n.value
+            if value.__class__ is ast.Call and value.func.__class__ is ast.Name and value.func.id in ("list", "tuple") \
+                    and len(value.args) == 1 and not value.keywords:
+                value = value.args[0]
+            if value.__class__ is not ast.Call or value.func.__class__ is not ast.Attribute \
+                    or value.func.attr not in _MODULE_VIEWS or value.args or value.keywords:
+                return None
+            found = value.func.value
+    return found
 
 
 def _root_name(node) -> Optional[str]:

@@ -18,7 +18,7 @@ from .cross_file import decorator_from_project, default_set_on_import, import_fr
 from .devices import ACCEL_KIND, Dev, chosen_index, chosen_target, mac_kind, parse_device_string, tests_a_device
 from .state import (
     MAX_LOOP_PASSES, MODULE_MOVES, LoopContext, Terminated, forget_aliases, forget_held_by, forget_reflected, held_values,
-    join_env, moves_its_items, same_env, with_held_attributes, with_stored_items,
+    join_env, module_view_source, moves_its_items, same_env, with_held_attributes, with_stored_items,
 )
 from .container_values import concatenated
 from .default_device import check_shuffled_loader
@@ -310,6 +310,8 @@ class StatementRunner:
             # `for m in holder.models.values(): m.to(device)`: the modules the container holds moved in
             # place, which its value does not say (its items are copies of what it held): it is unknown
             container = stmt.iter
+            if container.__class__ is ast.Name:  # (`mods = list(model.modules())`: the module listed)
+                container = module_view_source(self.frame.func, container.id) or container
             if container.__class__ is ast.Call and container.func.__class__ is ast.Attribute \
                     and container.func.attr in _ITEM_VIEWS and not container.args:
                 container = container.func.value
