@@ -385,6 +385,7 @@ def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwar
     if on_cpu:  # a layer of an instance this call context has on the CPU: its input on "the module's device" is there too
         module = replace(module, dev=ev.frame.self_dev)
     host = module.cls.host_inputs() if module.cls is not None and not module.torch_layer else ()
+    host = (*host, *_forwarded_extras(ev, node, module, kwargs))
     keys = list(range(len(args))) + list(kwargs)
     if module.dev is not None and module.has_params and not buffers_only(module, ev):
         for key, value, arg in zip(keys, list(args) + list(kwargs.values()), arg_nodes):
@@ -424,6 +425,21 @@ def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwar
                     conflict = True
                     break
     return conflict
+
+
+def _forwarded_extras(ev, node: ast.Call, module: ModuleV, kwargs: dict) -> tuple:
+    """`model(images, **kwargs)` in a function taking `**kwargs`, the model of unknown kind (an object
+    `.to()`-ed and called): what the function's own keyword extras bring are options next to the
+    input, which that `forward` may take and ignore (`forward(self, x, **kwargs)`): no evidence.
+    Their keys in `kwargs`; () where the call has no positional input or other `**` mappings."""
+    if module.known_class or not node.args or any(a.__class__ is ast.Starred for a in node.args):
+        return ()
+    extra = getattr(getattr(ev.frame.func, "args", None), "kwarg", None)
+    stars = [k.value for k in node.keywords if k.arg is None]
+    if extra is None or len(stars) != 1 or stars[0].__class__ is not ast.Name or stars[0].id != extra.arg:
+        return ()
+    named = {k.arg for k in node.keywords if k.arg is not None}
+    return tuple(key for key in kwargs if key not in named)
 
 
 def accel_input_conflict(ev, node: ast.Call, module: ModuleV, tensor: TensorV, arg) -> bool:
