@@ -137,7 +137,6 @@ def from_method_argument(c, func, in_call: bool = False) -> bool:
     return isinstance(c.other_node, ast.Name) and c.other_node.id in params
 
 
-
 def called_on_self(call) -> bool:
     """Is this context a call of a method on `self` (`self.loss(out, target)`): its arguments are
     what the same module's method passed, known in that method."""
@@ -151,6 +150,7 @@ def passed_to_a_helper(ev, c) -> bool:
     that placed the module on an accelerator TP101 reports the op itself."""
     func = ev.frame.func
     return func is not None and from_method_argument(c, func, in_call=called_on_self(ev.frame.call_site))
+
 
 def already_reported(ev, matches) -> bool:
     """Has a finding `matches(finding)` been reported in this file?  A rule that stays quiet because

@@ -16,10 +16,8 @@ from typing import Optional
 
 from .checkpoints import Provenance, _arguments, _loaded_into, _saves_model_to, base_dirs, expand, is_writer_call, \
     load_path, path_keys
-from .load_callers import MAX_IMPORTERS, _parsed
-from .scopes import own_nodes, parent_map
-
-_STATEMENT_LISTS = ("body", "orelse", "finalbody")
+from .load_callers import importer_trees
+from .scopes import containing_block, enclosing_statement, own_nodes, parent_map
 
 
 def written_by_earlier_method(ev, ctx, load: ast.Call) -> bool:
@@ -91,20 +89,11 @@ def _writing_methods(provenance: Provenance, cls: ast.ClassDef, func, load, path
 
 def _caller_trees(ev, ctx) -> Optional[list]:
     """The checked file's tree and those of the files importing it; None when there are more importers
-    than are read (a call among the others would go unseen)."""
-    project = getattr(ev, "project", None)
-    if project is None or not ev.path:
-        return [ctx.tree]
-    importers = project.importers.importers_of(project.real_file(ev.path))  # (the table keys real paths)
-    if len(importers) > MAX_IMPORTERS:
+    than are read, or one cannot be read (a call among them would go unseen)."""
+    importers = importer_trees(ev)
+    if importers is None or any(tree is None for tree in importers):
         return None
-    trees = [ctx.tree]
-    for importer in importers:
-        tree = _parsed(project, importer)
-        if tree is None:
-            return None
-        trees.append(tree)
-    return trees
+    return [ctx.tree, *importers]
 
 
 def _calls_of(tree: ast.Module, name: str) -> list:
@@ -123,16 +112,16 @@ def _after_a_writer(parents: dict, scope, call: ast.Call, func, writers: list, p
     also holds `call` (so it ran first), passing the same text for each parameter the path is built from,
     with neither the receiver nor those arguments' names rebound between?"""
     receiver = ast.unparse(call.func.value)
-    reader_args = _bound_texts(func, call)
+    reader_args = _bound_arguments(func, call)
     for writer in writers:
         for node in own_nodes(scope.body):
             if node.__class__ is not ast.Call or node.func.__class__ is not ast.Attribute \
                     or node.func.attr != writer.name or ast.unparse(node.func.value) != receiver:
                 continue
-            writer_args = _bound_texts(writer, node)
-            if any(p not in reader_args or reader_args[p] != writer_args.get(p) for p in params):
+            writer_args = _bound_arguments(writer, node)
+            if any(p not in reader_args or p not in writer_args or reader_args[p][0] != writer_args[p][0] for p in params):
                 continue
-            names = {receiver.split(".")[0]} | {n.id for p in params for n in ast.walk(ast.parse(reader_args[p], mode="eval"))
+            names = {receiver.split(".")[0]} | {n.id for p in params for n in ast.walk(reader_args[p][1])
                                                 if n.__class__ is ast.Name}
             holder = _later_statement(parents, node, call)
             if holder is not None and not _rebound_between(scope, names, node.lineno, holder.end_lineno):
@@ -140,42 +129,35 @@ def _after_a_writer(parents: dict, scope, call: ast.Call, func, writers: list, p
     return False
 
 
-def _bound_texts(method, call: ast.Call) -> dict:
-    """Parameter name -> source text of the argument a call through an instance passes for it."""
+def _bound_arguments(method, call: ast.Call) -> dict:
+    """Parameter name -> (source text, node) of the argument a call through an instance passes for it
+    (two calls pass the same argument where the texts are equal)."""
     a = method.args
     params = [p.arg for p in a.posonlyargs + a.args][1:]
     out = {}
     for param, arg in zip(params, call.args):
         if arg.__class__ is ast.Starred:
             break
-        out[param] = ast.unparse(arg)
+        out[param] = (ast.unparse(arg), arg)
     names = set(params) | {p.arg for p in a.kwonlyargs}
-    out.update({k.arg: ast.unparse(k.value) for k in call.keywords if k.arg in names})
+    out.update({k.arg: (ast.unparse(k.value), k.value) for k in call.keywords if k.arg in names})
     return out
 
 
 def _later_statement(parents: dict, first: ast.AST, then: ast.AST) -> Optional[ast.AST]:
     """The statement after `first`'s in the statement list holding it that is or holds `then` (so
     `first` ran before it, on every path reaching it); None when there is none."""
-    stmt = _statement(parents, first)
-    holder = parents.get(id(stmt)) if stmt is not None else None
-    if holder is None:
-        return None
-    block = next((getattr(holder, f) for f in _STATEMENT_LISTS if any(s is stmt for s in getattr(holder, f, ()))), None)
+    stmt = enclosing_statement(parents, first)
+    block = containing_block(parents, stmt) if stmt is not None else None
     if block is None:
         return None
+    holder = parents.get(id(stmt))
     index = next(i for i, s in enumerate(block) if s is stmt)
     later = {id(s) for s in block[index + 1:]}
     node = then
     while node is not None and id(node) not in later:
         if node is holder:
             return None
-        node = parents.get(id(node))
-    return node
-
-
-def _statement(parents: dict, node: ast.AST) -> Optional[ast.AST]:
-    while node is not None and not isinstance(node, ast.stmt):
         node = parents.get(id(node))
     return node
 

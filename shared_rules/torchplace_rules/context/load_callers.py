@@ -66,11 +66,15 @@ def importers_hide_every_accelerator(ev) -> bool:
 
 def importer_trees(ev) -> Optional[list]:
     """The parsed project files that import the checked one (None in the list: unreadable); [] without
-    a project (one file checked: it is the program); None when there are more than are read."""
+    a project (one file checked: it is the program); None when there are more than are read (or the
+    checked file's real path cannot be told)."""
     project = getattr(ev, "project", None)
     if project is None or not ev.path:
         return []
-    importers = project.importers.importers_of(Path(ev.path))
+    try:
+        importers = project.importers.importers_of(project.real_file(ev.path))  # (the table keys real paths)
+    except (OSError, ValueError, RuntimeError):
+        return None
     if len(importers) > MAX_IMPORTERS:
         return None
     return [_parsed(project, path) for path in importers]

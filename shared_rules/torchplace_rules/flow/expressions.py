@@ -1156,9 +1156,7 @@ class ExpressionEvaluator:
         attributes, a dict with the entries this code stored in it (`d["k"] = v`)."""
         if value.__class__ is ObjectV:
             return self.with_bound_attributes(node, value)
-        if value.__class__ is DictV and value.items is not None and isinstance(node, ast.Name):
-            return with_stored_items(self.frame.env, node.id, value)
-        return value
+        return self.stored_mapping(node, value)
 
     def with_bound_attributes(self, node, value: ObjectV) -> ObjectV:
         """An object passed on as the callee will see it: what this code bound to its attributes

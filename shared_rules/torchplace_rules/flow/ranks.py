@@ -146,7 +146,6 @@ def factory_rank(node: ast.Call, name: str) -> Optional[int]:
     return None
 
 
-
 def size_object(node: ast.Call, name: str) -> Optional[ast.Name]:
     """The tensor a factory's sizes are read from, where they are all of its sizes: `torch.zeros(x.shape)`,
     `torch.rand(*x.size())`, `torch.full(x.shape, v)`, `torch.randint(1, 9, x.shape)`, `size=x.shape`
@@ -196,6 +195,7 @@ def einops_rank(node: ast.Call) -> tuple[Optional[int], int]:
     if depth:
         return None, 0
     return (None, count) if open_ended else (count, count)
+
 
 # Ops that give a tuple of tensors (`torch.return_types`), as Tensor methods and torch functions, with the
 # names of its fields; each item is on the input's device.  The rank of each item, checked against torch on

@@ -290,9 +290,11 @@ class BatchV(Value):
 def _joined_wraps(a: "ModuleV", b: "ModuleV") -> Optional[Value]:
     """The module a `.to()` of the join of `a` and `b` moves on either path: the one both wrap, or one of
     them where the other wraps it (`m` on one branch, `DataParallel(m)` on another)."""
-    if a.wraps is b.wraps or a.wraps is b:
-        return b if a.wraps is b else a.wraps
-    return a if b.wraps is a else None
+    if a.wraps is b:
+        return b
+    if b.wraps is a:
+        return a
+    return a.wraps if a.wraps is b.wraps else None
 
 
 @fast_init
