@@ -226,7 +226,7 @@ class WorkspaceChecks:
         if self._worker is None:
             encoding = str(self.server.workspace.position_encoding or "utf-16")
             self._worker = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "torchplace_server.workspace_worker", encoding,
+                sys.executable, "-m", "torchplace_server.workspace_worker", encoding, *filter(None, [self._root()]),
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=1 << 26)
             self._worker_batches = 0
         worker = self._worker

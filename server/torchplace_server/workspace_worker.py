@@ -1,12 +1,14 @@
 """The worker process of workspace diagnostics: checks files from disk, answers diagnostics.
 
-`python -m torchplace_server.workspace_worker ENCODING` runs at low priority
+`python -m torchplace_server.workspace_worker ENCODING [ROOT]` runs at low priority
 (`nice`), so checking a 10,000-file workspace never competes with the keystroke
 path for the server's interpreter lock, and its memory (syntax trees, module
 summaries) is the worker's: the summary cache is bounded and the server replaces
 the process every few thousand files.  It reads batches of (path, config) and
 writes (path, diagnostics) for each, as length-prefixed pickles on stdin/stdout;
-positions are already in the client's units.
+positions are already in the client's units.  ROOT is the workspace folder: the
+project root of its index, as for the open documents' (`cross_file.CrossFile.index`), so
+a workspace without a project marker gives the same diagnostics in both.
 """
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ _codec: Optional[PositionCodec] = None
 Compact = tuple
 
 
-def start_worker(encoding: str, niceness: int = 10) -> None:
+def start_worker(encoding: str, niceness: int = 10, root: Optional[str] = None) -> None:
     """Process initializer: lower priority, tune the collector, one project index for all files."""
     global _index, _codec
     try:
@@ -46,7 +48,8 @@ def start_worker(encoding: str, niceness: int = 10) -> None:
     from torchplace_rules.project_index import ProjectIndex
 
     tune_gc()
-    _index = ProjectIndex(max_summaries=SUMMARIES, environment=sys.executable)
+    _index = ProjectIndex(root=root if root and os.path.isdir(root) else None, max_summaries=SUMMARIES,
+                          environment=sys.executable)
     _codec = PositionCodec(encoding)
 
 
@@ -100,7 +103,7 @@ def frame(value: object) -> bytes:
 
 
 def main() -> int:
-    start_worker(sys.argv[1] if len(sys.argv) > 1 else "utf-16")
+    start_worker(sys.argv[1] if len(sys.argv) > 1 else "utf-16", root=sys.argv[2] if len(sys.argv) > 2 else None)
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     while True:
         items = read_frame(stdin)

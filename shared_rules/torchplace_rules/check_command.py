@@ -102,8 +102,10 @@ def run_check(args) -> int:
     if not items and not run.failed:
         run.warn("No Python files found under the given path(s)")
     fixing = args.fix or args.diff
-    project = new_index(args.cross_file, static=not args.fix)
-    checked = (check_one(item, project) for item in items) if fixing else check_files(items, args.jobs, args.cross_file)
+    named = tuple(p for p in args.paths if os.path.isdir(p))  # `check DIR` names the project (no marker: its root)
+    project = new_index(args.cross_file, static=not args.fix, named_roots=named)
+    checked = (check_one(item, project) for item in items) if fixing else \
+        check_files(items, args.jobs, args.cross_file, named)
     config_of = dict(items)
     reported: list[ReportedFile] = []
     fixed_total = 0

@@ -30,13 +30,14 @@ SUMMARIES_PER_WORKER = 300
 _index = None  # the worker's ProjectIndex (None: cross-file resolution is off)
 
 
-def new_index(cross_file: bool, static: bool = True):
-    """A worker's index; `static`: no file changes during the run (not so with --fix)."""
+def new_index(cross_file: bool, static: bool = True, named_roots: tuple = ()):
+    """A worker's index; `static`: no file changes during the run (not so with --fix);
+    `named_roots`: the folders named on the command line (`ProjectIndex.project_root`)."""
     if not cross_file:
         return None
     from .project_index import ProjectIndex
 
-    return ProjectIndex(max_summaries=SUMMARIES_PER_WORKER, static=static)
+    return ProjectIndex(max_summaries=SUMMARIES_PER_WORKER, static=static, named_roots=named_roots)
 
 
 def tune_gc() -> None:
@@ -99,10 +100,10 @@ def collect_when_grown() -> None:
         _gc_limit *= 2
 
 
-def _init_worker(cross_file: bool) -> None:
+def _init_worker(cross_file: bool, named_roots: tuple) -> None:
     global _index
     tune_gc()
-    _index = new_index(cross_file)
+    _index = new_index(cross_file, named_roots=named_roots)
 
 
 @dataclass
@@ -175,14 +176,15 @@ def check_notebook_program(program: NotebookProgram, check) -> list[Finding]:
     return findings
 
 
-def check_files(items: Iterable[tuple[str, Config]], jobs: Optional[int], cross_file: bool) -> Iterator[tuple]:
+def check_files(items: Iterable[tuple[str, Config]], jobs: Optional[int], cross_file: bool,
+                named_roots: tuple = ()) -> Iterator[tuple]:
     """Results of `check_one` for each (path, config), in order."""
     items = list(items)
     jobs = jobs or os.cpu_count() or 1
     jobs = max(1, min(jobs, len(items)))
     if jobs == 1:
         with batch_gc():
-            index = new_index(cross_file)
+            index = new_index(cross_file, named_roots=named_roots)
             for item in items:
                 yield check_one(item, index)
                 collect_when_grown()
@@ -195,7 +197,7 @@ def check_files(items: Iterable[tuple[str, Config]], jobs: Optional[int], cross_
     # (a batch ends with its folder, often before `size` files: a worker is replaced after the
     # batches that make TASKS_PER_WORKER files on average, not after TASKS_PER_WORKER // size)
     per_worker = max(1, TASKS_PER_WORKER * len(batches) // len(items))
-    with context.Pool(jobs, initializer=_init_worker, initargs=(cross_file,), maxtasksperchild=per_worker) as pool:
+    with context.Pool(jobs, initializer=_init_worker, initargs=(cross_file, named_roots), maxtasksperchild=per_worker) as pool:
         for results in pool.imap(check_batch, batches):
             yield from results
 

@@ -42,8 +42,11 @@ class ProjectIndex:
 
     def __init__(self, root: Optional[os.PathLike | str] = None, extra_roots: Iterable[os.PathLike | str] = (),
                  environment: Optional[str] = None, use_jedi: bool = True, max_summaries: int = 3000,
-                 static: bool = False) -> None:
+                 static: bool = False, named_roots: Iterable[os.PathLike | str] = ()) -> None:
         self.root = Path(root).resolve() if root else None
+        # folders the user named (`torchplace check DIR`), deepest first: the project root of a
+        # file with no marker at or above it (see `project_root`)
+        self.named_roots = tuple(sorted({Path(r).resolve() for r in named_roots}, key=lambda p: -len(p.parts)))
         self.extra_roots = tuple(Path(r).resolve() for r in extra_roots)
         self.overlays: dict[Path, str] = {}
         self._overlay_fingerprints: dict[Path, tuple] = {}  # hashed once: asked for on every lookup
@@ -61,7 +64,8 @@ class ProjectIndex:
         self._real_files: dict[str, Path] = {}  # static runs: absolute path as given -> `real_file`
         self._files: dict[Path, bool] = {}  # static runs: candidate module file -> is it a file
         self._in_folder: dict[tuple, Optional[Path]] = {}  # static runs: (folder, module) -> its file there
-        self._project_roots: dict = {}  # static runs: path as given, and each real folder -> its project root
+        self._project_roots: dict = {}  # static runs: path as given, and each real folder -> its marked root
+        self._named_roots_of: dict = {}  # static runs: path as given -> `_named_root`
 
     # -- texts -------------------------------------------------------------------
     def set_overlay(self, path: os.PathLike | str, text: str) -> None:
@@ -128,6 +132,27 @@ class ProjectIndex:
         return out
 
     def project_root(self, path: os.PathLike | str) -> Optional[Path]:
+        """`find_project_root(path)`; where no folder at or above `path` has a marker, the deepest
+        folder the user named (`torchplace check DIR`) that holds it: whoever checks DIR names
+        the project (its scripts import its modules), and an archive or a copy of a repository
+        has no .git.  A marker above DIR still wins; a file named alone gets no root from it."""
+        found = self._marker_root(path)
+        if found is None and self.named_roots:
+            found = self._named_root(path)
+        return found
+
+    def _named_root(self, path: os.PathLike | str) -> Optional[Path]:
+        """The deepest named folder that holds `path` (kept per path in a static run)."""
+        given = os.fspath(path)
+        known = self._named_roots_of.get(given, _UNSET)
+        if known is _UNSET:
+            here = Path(path).resolve()
+            known = next((r for r in self.named_roots if _is_within(here, r)), None)
+            if self.static:
+                self._named_roots_of[given] = known
+        return known
+
+    def _marker_root(self, path: os.PathLike | str) -> Optional[Path]:
         """`find_project_root(path)`.  In a static run each folder is looked at once: the files of
         transformers' 530 model folders all walk up through the same parents (four `stat` calls a
         folder, up to `/` where no folder has a marker)."""

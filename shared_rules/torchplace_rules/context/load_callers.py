@@ -248,9 +248,8 @@ def _project_has(ev, key: str, needle: str, test) -> bool:
         return test(ev.tree)
     cache = project.__dict__.setdefault(key, {})
     root = project.root
-    if root is None and ev.path:
-        from ..project_index import find_project_root  # (the CLI's index serves every project it meets)
-        root = find_project_root(Path(ev.path)) or Path(ev.path).parent
+    if root is None and ev.path:  # (the CLI's index serves every project it meets)
+        root = project.project_root(Path(ev.path)) or Path(ev.path).parent
     if root is None:
         return test(ev.tree)
     if root not in cache:
