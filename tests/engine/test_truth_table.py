@@ -1377,3 +1377,26 @@ def test_ctc_loss_reads_its_lengths_as_numbers():
     assert calls and calls[0][2:4] == [[7, 7], [3, 3]]
     o = ts.lookup_function("torch.nn.functional.ctc_loss").overloads[0]
     assert (o.param("input_lengths").role, o.param("target_lengths").role) == ("n", "n")
+
+
+def test_data_parallel_scatters_the_tensors_of_tuples_lists_and_dicts(monkeypatch):
+    """`DataParallel.forward` hands its inputs to `scatter`, which moves every tensor a tuple, list or
+    dict holds (at any depth) to the target GPUs; a mapping that is no dict (a BatchEncoding is a
+    UserDict) is handed on as is (`flow/project_calls._scattered`).  The move itself needs CUDA:
+    `Scatter` is replaced by one that tags what it would move."""
+    from collections import UserDict
+
+    from torch.nn.parallel import scatter_gather
+
+    class Tagging:
+        @staticmethod
+        def apply(gpus, chunks, dim, tensor):
+            return tuple(("moved", gpu) for gpu in gpus)
+
+    monkeypatch.setattr(scatter_gather, "Scatter", Tagging)
+    t = torch.ones(2)
+    mapping = UserDict(a=t)
+    (args,) = scatter_gather.scatter(([t, (t, [t]), {"a": t}, mapping, 3],), [0])
+    moved = ("moved", 0)
+    assert args == ([moved, (moved, [moved]), {"a": moved}, mapping, 3],)
+    assert args[0][3]["a"] is t

@@ -28,7 +28,7 @@ from .state import (
 from .torch_calls import default_collate, default_device
 from .torch_placement import absent_arguments, constructor_device, copies_module_argument
 from .values import (
-    HELD_FALSE, HELD_TRUE, SELF_MOVED, NONE, Number, UNKNOWN, BoundMethodV, ClassV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, ParamsV, PartialV, SelfV, SeqV, TensorV, TextV, Value, attrs_get,
+    HELD_FALSE, HELD_TRUE, SELF_MOVED, NONE, Number, UNKNOWN, BoundMethodV, ClassV, DeviceV, DictV, EncodingV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, ParamsV, PartialV, SelfV, SeqV, TensorV, TextV, Value, attrs_get,
     map_leaves,
 )
 
@@ -589,7 +589,16 @@ def _as_made(placed_at) -> bool:
 
 
 def _scattered(value: Value) -> Value:
-    """An input of DataParallel(model): moved to the wrapped module's device before forward runs."""
+    """An input of DataParallel(model): moved to the wrapped module's device before forward runs, and
+    so are the tensors its tuples, lists and dicts hold (`model([img, annot])`: torch's `scatter_map`
+    recurses into them; five levels down the value is unknown).  A mapping that is no dict (a
+    BatchEncoding) is handed on as is."""
+    if isinstance(value, EncodingV):
+        return value
+    return map_leaves(value, _scattered_tensor, too_deep=UNKNOWN)
+
+
+def _scattered_tensor(value: Value) -> Value:
     if isinstance(value, TensorV):
         return replace(value, dev=SELF_DEV, batch=None, factory=None)
     return value
