@@ -113,7 +113,8 @@ class ProjectIndex:
             return cached
         roots: list[Path] = []
         if folder is not None:
-            root = self.root if self.root is not None and _is_within(folder, self.root) else self.project_root(folder)
+            # (a marked root only: a named folder bounds no lookup, `check a/` still finds `from b import x` above it)
+            root = self.root if self.root is not None and _is_within(folder, self.root) else self._marker_root(folder)
             roots.append(folder)
             for n, parent in enumerate(folder.parents):
                 if root is not None and not _is_within(parent, root):

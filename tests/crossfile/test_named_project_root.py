@@ -69,3 +69,14 @@ def test_project_root_marker_first_then_the_deepest_named_folder(tmp_path, stati
         assert index.project_root(marked / "sub" / "m.py") == marked.resolve()
         assert index.project_root(outside / "m.py") is None
     assert ProjectIndex(static=static).project_root(loose / "m.py") is None
+
+
+def test_a_named_folder_bounds_no_import_lookup(tmp_path, capsys):
+    """`check a/` of a tree without a marker: `from b.util import make` in a/m.py still resolves to the
+    sibling folder above the named one (module lookup walks the parents as before; only the importer
+    side takes the named root)."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "util.py").write_text('import torch\n\n\ndef make():\n    return torch.ones(3, device="cuda")\n')
+    (tmp_path / "a" / "m.py").write_text("import torch\nfrom b.util import make\n\n\ndef run():\n    return make() + torch.ones(3)\n")
+    assert _warnings(capsys, "1", tmp_path / "a") == [("m.py", 6, "TP101")]
