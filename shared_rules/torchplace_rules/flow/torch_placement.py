@@ -42,6 +42,19 @@ def constructor_device(node: ast.Call, init: Optional[ast.FunctionDef], args: li
     return None
 
 
+def holds_state_elsewhere(attrs: tuple, dev: Dev) -> bool:
+    """Did this call's `__init__` store, as the instance's own state, a parameter or a module that is
+    not at `dev` (`self.weight = weight` with a CUDA `nn.Parameter` passed in, `self.trigger =
+    Trigger(weight)` whose parameter is made on `weight.device`)?  Assigning a Parameter or a Module to
+    a module's attribute registers it, so the instance is then not all at `dev`."""
+    for _, value in attrs:
+        if value.__class__ is ModuleV and value.has_params and value.dev != dev:
+            return True
+        if value.__class__ is TensorV and value.grad and value.dev != dev:
+            return True
+    return False
+
+
 def absent_arguments(node: ast.Call, init: Optional[ast.FunctionDef], names: set) -> set:
     """Which of the `__init__` parameters `names` the call surely leaves out (or passes as None)."""
     if not names or init is None or any(isinstance(a, ast.Starred) for a in node.args) \
