@@ -50,6 +50,29 @@ CASES = {
         "k = Head(weight)", "k = Head(None)"), {(25, "TP102")}),
 }
 
+# L3: a callable the analysis cannot see (a test's parameter, `pipe_class`) handed a module returns what may
+# be a wrapper of it that moves its inputs to the module's device itself (DataParallel, a pipeline): calling
+# the moved result with a CPU tensor is not proven to raise.
+WRAP = """\
+    class Identity(nn.Module):
+        def forward(self, x):
+            return x
+
+
+    def run(pipe_class, make):
+        model = nn.Sequential(Identity(), nn.Linear(42, 2))
+        model = MAKE.cuda()
+        x = torch.rand(42)
+        return model(x)
+"""
+
+CASES.update({
+    "l3_unknown_wrapper_of_a_module": (WRAP.replace("MAKE", "pipe_class(model, [1, 1], chunks=2)"), set()),
+    "l3_unknown_wrapper_by_keyword": (WRAP.replace("MAKE", "pipe_class(module=model)"), set()),
+    # true twin: an unknown factory handed no module makes the model itself
+    "l3_unknown_factory": (WRAP.replace("MAKE", "make(42, 2)"), {(10, "TP102")}),
+})
+
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_lead_review19_causes(name):
