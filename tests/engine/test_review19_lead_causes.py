@@ -73,6 +73,73 @@ CASES.update({
     "l3_unknown_factory": (WRAP.replace("MAKE", "make(42, 2)"), {(10, "TP102")}),
 })
 
+# L4: a parameter registered only under `if flag:` (`if include_weight: self.weight = nn.Parameter(...)`) is
+# not there when the call makes the flag false (`RMSNorm(dim, include_weight=False)`, or a false default):
+# the instance holds no state and runs wherever its input is.
+NORM = """\
+    class Norm(nn.Module):
+        def __init__(self, dim, FLAG, eps=1e-6):
+            super().__init__()
+            self.eps = eps
+            REBIND
+            if include_weight:
+                self.weight = nn.Parameter(torch.ones(dim))
+            else:
+                self.weight = None
+
+        def forward(self, x):
+            out = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps)
+            return out * self.weight if self.weight is not None else out
+
+
+    def run():
+        x = torch.rand(3, 8, device="cuda")
+        layer = MAKE
+        return layer(x)
+"""
+
+
+def _norm(flag="include_weight=True", make="Norm(8)", rebind="pass"):
+    return NORM.replace("FLAG", flag).replace("MAKE", make).replace("REBIND", rebind)
+
+
+CASES.update({
+    "l4_flag_passed_false": (_norm(make="Norm(8, include_weight=False)"), set()),
+    "l4_flag_passed_false_by_position": (_norm(make="Norm(8, False)"), set()),
+    "l4_flag_false_by_default": (_norm(flag="include_weight=False"), set()),
+    # true twins: the flag is true (by default or passed), or `__init__` rebinds it
+    "l4_flag_true_by_default": (_norm(), {(19, "TP102")}),
+    "l4_flag_passed_true": (_norm(make="Norm(8, include_weight=True)"), {(19, "TP102")}),
+    "l4_flag_rebound": (_norm(make="Norm(8, include_weight=False)",
+                              rebind="include_weight = include_weight or dim > 4"), {(19, "TP102")}),
+})
+
+# L5: `torch.device("cuda:0")` makes a device: the program's only device choice is that constant, so it has no
+# CPU path (the `.device` of a tensor, read, is what makes code device-agnostic; the constructor was taken for it).
+# A checkpoint loaded after `model.to(device)` there is only ever loaded on a machine with that GPU.
+RESUME = """\
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--netG", default="")
+    opt = parser.parse_args()
+    device = DEVICE
+    netG = nn.Linear(4, 4).to(device)
+    if opt.netG != "":
+        netG.load_state_dict(torch.load(opt.netG))
+"""
+
+CASES.update({
+    "l5_constructed_cuda_device_only": (RESUME.replace("DEVICE", 'torch.device("cuda:0")'), set()),
+    # true twins: a CPU fallback, or a device read from data or options
+    "l5_cuda_or_cpu": (RESUME.replace("DEVICE", 'torch.device("cuda:0" if torch.cuda.is_available() else "cpu")'),
+                       {(9, "TP204")}),
+    "l5_device_option": (RESUME.replace('parser.add_argument("--netG", default="")',
+                                        'parser.add_argument("--netG", default="")\n'
+                                        '    parser.add_argument("--device", default="cuda:0")').replace(
+        "DEVICE", "torch.device(opt.device)"), {(10, "TP204")}),
+})
+
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_lead_review19_causes(name):
