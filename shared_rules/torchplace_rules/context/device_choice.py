@@ -214,8 +214,10 @@ def has_cpu_path(tree: ast.Module, parents: dict) -> bool:
             if node.value.split(":")[0].strip().lower() == "cpu" and not _moves_to_host(parents, node) \
                     and not _compared_with_fixed_accelerator(tree, parents, node):
                 return True
-        elif isinstance(node, ast.Attribute) and node.attr == "device" and isinstance(node.ctx, ast.Load):
+        elif isinstance(node, ast.Attribute) and node.attr == "device" and isinstance(node.ctx, ast.Load) \
+                and not _called(parents, node):
             return True  # device-agnostic code: it follows the data (or a config) wherever it is
+            # (`torch.device("cuda:0")` makes a device: what it names decides, as any constant)
         elif isinstance(node, ast.arg) and device_word(node.arg) and node.arg not in ("gpu", "gpus", "gpu_id", "gpu_ids"):
             if not _holds_device_or_index(node.arg):
                 return True  # the caller chooses: a flag (`use_cuda`, `cpu`)
@@ -224,6 +226,11 @@ def has_cpu_path(tree: ast.Module, parents: dict) -> bool:
             if not _names_accelerator(node.value) and not _gpu_indices(node.value):
                 return True  # chosen by code we do not read (`device = get_device()`)
     return weak and not _commits_unconditionally(tree, parents)
+
+
+def _called(parents: dict, node: ast.AST) -> bool:
+    parent = parents.get(id(node))
+    return parent.__class__ is ast.Call and parent.func is node
 
 
 def _gpu_indices(value: ast.AST) -> bool:

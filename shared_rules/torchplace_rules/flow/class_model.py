@@ -15,7 +15,7 @@ from .torch_api import (
     CONTAINERS, MODULE_BASES, PARAMETER_CLASSES, TORCH_FACTORIES, is_torch_layer, layer_has_params, looks_like_dtype,
 )
 from .devices import CPU, SELF_DEV
-from .torch_placement import container_elements
+from .torch_placement import container_elements, truth_flags
 from .values import NONE, UNKNOWN, ClassV, DeviceV, DictV, ModuleV, ObjectV, QualV, SeqV, TensorV, Value, map_leaves
 from ..syntax_nodes import access_path, calls_and_assignments, own_nodes
 
@@ -47,8 +47,8 @@ class ClassInfo:
     moves_parts: bool = False  # __init__ moves `self.<attr>` with `.to(x)`/`.cuda(x)`, x no literal
     init_values: dict = field(default_factory=dict)
     tensor_subclass: bool = False  # derives from torch.Tensor: `.to()` returns a new tensor
-    optional_state: dict = field(default_factory=dict)  # state name -> the `__init__` argument (default None)
-    # it is registered under (`if meshes is not None: self.register_buffer(...)`)
+    optional_state: dict = field(default_factory=dict)  # state name -> the `__init__` argument (default None, or
+    # a flag) it is registered under (`if meshes is not None: self.register_buffer(...)`, `if include_weight:`)
     bases: list = field(default_factory=list)  # ClassInfo of the bases defined in the project, in order
     fields: list = field(default_factory=list)  # a dataclass's / NamedTuple's fields, in order
     record_kind: Optional[str] = None  # "dataclass" | "namedtuple": __init__ takes the fields
@@ -751,8 +751,8 @@ def _to_constructor_device(value, name: str, params: set, aliases: set) -> bool:
 
 
 def _none_guarded(init) -> dict:
-    """id(node) -> the `__init__` parameter (default None) of each `if param is not None:` block
-    its nodes are in.  Memoised on the `__init__` node (read, never changed, by the caller)."""
+    """id(node) -> the `__init__` parameter of each `if param is not None:` (default None) or `if flag:`
+    block its nodes are in.  Memoised on the `__init__` node (read, never changed, by the caller)."""
     known = init.__dict__.get("_tp_none_guarded")
     if known is None:
         known = init._tp_none_guarded = _find_none_guards(init)
@@ -770,17 +770,23 @@ def _constant_defaults(init, values: tuple) -> set:
 
 def _find_none_guards(init) -> dict:
     optional = _constant_defaults(init, (None,))
+    flags = truth_flags(init)
     guards = {}
-    if not optional:
-        return guards  # no parameter defaults to None: nothing to guard, no walk
+    if not optional and not flags:
+        return guards  # no parameter defaults to None or is tested as a flag: nothing to guard, no walk
     for node in own_nodes(init):  # (breadth first, as `ast.walk`: the outermost guard counts)
         test = node.test if node.__class__ is ast.If else None
+        guard = None
         if test.__class__ is ast.Compare and test.left.__class__ is ast.Name and test.left.id in optional \
                 and len(test.ops) == 1 and isinstance(test.ops[0], ast.IsNot) \
                 and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
+            guard = test.left.id
+        elif test.__class__ is ast.Name and test.id in flags:
+            guard = test.id  # `if include_weight:` (absent_arguments: only where the call makes it false)
+        if guard is not None:
             for stmt in node.body:
                 for inner in own_nodes(stmt):
-                    guards.setdefault(id(inner), test.left.id)
+                    guards.setdefault(id(inner), guard)
     return guards
 
 

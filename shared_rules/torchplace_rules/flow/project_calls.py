@@ -26,7 +26,7 @@ from .state import (
     merge_attributes, with_held_items, moved_containers_in, moves_its_items, with_nested_attributes,
 )
 from .torch_calls import default_collate, default_device
-from .torch_placement import absent_arguments, constructor_device, copies_module_argument
+from .torch_placement import absent_arguments, constructor_device, copies_module_argument, holds_state_elsewhere
 from .values import (
     HELD_FALSE, HELD_TRUE, SELF_MOVED, NONE, Number, UNKNOWN, BoundMethodV, ClassV, DeviceV, DictV, EncodingV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, ParamsV, PartialV, SelfV, SeqV, TensorV, TextV, Value, attrs_get,
     map_leaves,
@@ -413,6 +413,8 @@ def instantiate(ev, node: ast.Call, cls: ClassV) -> Value:
         dev = _argument_device(ev, node, info, args, kwargs)
     else:  # a device argument not followed to the layers, or modules held: unknown, not the default
         dev = constructor_device(node, _init_of(info), args, kwargs, dev, info)
+        if dev is not None and holds_state_elsewhere(attrs, dev):
+            dev = None  # a weight passed in, or a submodule built on its device, is where it is
     if info.moves_parts or copies_module_argument(node, _init_of(info), args, kwargs):
         # `self.lin.to(dev)` in `__init__`, or a deep copy of a module passed in (`self.module =
         # deepcopy(model)`): where its parts are, as this call's `__init__` left them, when they agree

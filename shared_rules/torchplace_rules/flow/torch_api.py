@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 
 from . import operators
+from .values import WRAPPER_OF_UNKNOWN_KIND
 
 # Factories: name -> how the size is given ("args": sizes as *args or a tuple,
 # "size_kw": randint-style, "rank1", "rank2", "data": torch.tensor-style).
@@ -60,7 +61,7 @@ NUMPY_RANDOM_FLOAT64 = {"rand", "randn", "random", "random_sample", "uniform", "
 # nn containers: parameters come from their children.
 CONTAINERS = {"Sequential", "ModuleList", "ModuleDict"}
 # Wrappers that scatter inputs themselves or whose device we cannot know.
-UNKNOWN_DEVICE_WRAPPERS = {"DataParallel", "DistributedDataParallel", "FullyShardedDataParallel"}
+UNKNOWN_DEVICE_WRAPPERS = {"DataParallel", "DistributedDataParallel", "FullyShardedDataParallel", WRAPPER_OF_UNKNOWN_KIND}
 # torch.distributed functions that move the parameters and buffers of the module they are handed, in place,
 # to the device of a device mesh, and return that module (torch 2.13: FSDP2's `fully_shard` calls
 # `_move_states_to_device`; `parallelize_module` / `distribute_module` make them DTensors on the mesh;

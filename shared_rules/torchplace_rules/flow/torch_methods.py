@@ -112,6 +112,16 @@ def _typed(ev, node: ast.Call, recv: TensorV, args: list) -> Value:
 _RANK_OF_ARGUMENT = frozenset({"expand_as", "view_as", "reshape_as"})  # (the argument's rank, not the receiver's)
 
 
+def _handed_a_module(ev, recv_node: ast.AST) -> bool:
+    """Is the unknown thing being moved the result of a call handed a module by a local name
+    (`pipe_class(model, chunks=2).cuda()`)?  Such a call may return a wrapper of that module."""
+    if recv_node.__class__ is not ast.Call:
+        return False
+    env = ev.frame.env
+    return any(a.__class__ is ast.Name and env.get(a.id).__class__ is ModuleV
+               for a in (*recv_node.args, *(k.value for k in recv_node.keywords)))
+
+
 def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
     args, kwargs = ev.eval_args(node)
     ev.emit("call", node, None, name, recv, args, kwargs)
@@ -127,11 +137,12 @@ def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         if recv is UNKNOWN:
             if dev is None:
                 return UNKNOWN
+            wrapper = _handed_a_module(ev, recv_node)
             if ev.bare_call is node:  # `thing.to(device)` as a statement: a module moved in place
                 path = ev.path_of(recv_node)
                 if path is not None:
-                    ev.frame.env[path] = PlacedV(dev, node)
-            return PlacedV(dev, node)
+                    ev.frame.env[path] = PlacedV(dev, node, wrapper)
+            return PlacedV(dev, node, wrapper)
         if isinstance(recv, BatchV):
             return TensorV(dev, origin=node)
         return TensorV(dev, origin=node, rank=recv.rank, dtype=dtype or recv.dtype, grad=recv.grad, min_rank=recv.min_rank)

@@ -42,15 +42,69 @@ def constructor_device(node: ast.Call, init: Optional[ast.FunctionDef], args: li
     return None
 
 
+def holds_state_elsewhere(attrs: tuple, dev: Dev) -> bool:
+    """Did this call's `__init__` store, as the instance's own state, a parameter or a module that is
+    not at `dev` (`self.weight = weight` with a CUDA `nn.Parameter` passed in, `self.trigger =
+    Trigger(weight)` whose parameter is made on `weight.device`)?  Assigning a Parameter or a Module to
+    a module's attribute registers it, so the instance is then not all at `dev`."""
+    for _, value in attrs:
+        if value.__class__ is ModuleV and value.has_params and value.dev != dev:
+            return True
+        if value.__class__ is TensorV and value.grad and value.dev != dev:
+            return True
+    return False
+
+
 def absent_arguments(node: ast.Call, init: Optional[ast.FunctionDef], names: set) -> set:
-    """Which of the `__init__` parameters `names` the call surely leaves out (or passes as None)."""
+    """Which of the `__init__` parameters `names` (each guarding state: `if p is not None:`, or `if p:`
+    for a flag) the call surely leaves out or passes as None, or, for a flag, passes or leaves as a
+    false constant (`RMSNorm(dim, include_weight=False)`)."""
     if not names or init is None or any(isinstance(a, ast.Starred) for a in node.args) \
             or any(k.arg is None for k in node.keywords):
         return set()
     params = [a.arg for a in init.args.posonlyargs + init.args.args][1:]
     given = {k.arg: k.value for k in node.keywords}
     given.update((p, a) for p, a in zip(params, node.args))
-    return {n for n in names if n not in given or (isinstance(given[n], ast.Constant) and given[n].value is None)}
+    flags = truth_flags(init)
+    absent = set()
+    for n in names:
+        value = given.get(n)
+        if n in flags:
+            value = value if n in given else _default_of(init, n)
+            if value.__class__ is ast.Constant and not value.value:
+                absent.add(n)
+        elif value is None or value.__class__ is ast.Constant and value.value is None:
+            absent.add(n)
+    return absent
+
+
+def truth_flags(init: ast.FunctionDef) -> frozenset:
+    """The parameters of `__init__` it tests as flags (`if include_weight:`) and never rebinds: what
+    a block under such a test registers exists only when the flag is true.  Memoised on the node."""
+    known = init.__dict__.get("_tp_truth_flags")
+    if known is None:
+        a = init.args
+        params = {p.arg for p in a.posonlyargs + a.args[1:] + a.kwonlyargs}
+        tested, bound = set(), set()
+        for node in own_nodes(init):
+            if node.__class__ is ast.If and node.test.__class__ is ast.Name and node.test.id in params:
+                tested.add(node.test.id)
+            elif node.__class__ is ast.Name and node.ctx.__class__ is not ast.Load:
+                bound.add(node.id)
+        known = init._tp_truth_flags = frozenset(tested - bound)
+    return known
+
+
+def _default_of(init: ast.FunctionDef, name: str) -> Optional[ast.AST]:
+    a = init.args
+    positional = a.posonlyargs + a.args
+    for p, d in zip(positional[len(positional) - len(a.defaults):], a.defaults):
+        if p.arg == name:
+            return d
+    for p, d in zip(a.kwonlyargs, a.kw_defaults):
+        if p.arg == name:
+            return d
+    return None
 
 
 def _maybe_held(node: ast.Call, init, args: list, kwargs: dict) -> list:

@@ -359,6 +359,10 @@ class ModuleV(Value):
         return None
 
 
+# The layer of a module of unknown kind made by handing a module to a callable the analysis cannot see
+# (`pipe_class(model, ...)`, a parameter): it may be a wrapper that moves its inputs to the module's
+# device itself, as DataParallel and pipelines do, so a CPU input is no proven mismatch.
+WRAPPER_OF_UNKNOWN_KIND = "(a wrapper of unknown kind)"
 LOSS_LAYER = "_Loss"  # torch.nn's base of every loss: the layer of "one loss or another"
 
 
@@ -388,19 +392,21 @@ class PlacedV(Value):
 
     dev: Dev
     at: Optional[ast.AST] = field(default=None, compare=False, hash=False)
+    wrapper: bool = False  # made by a call the analysis cannot see that was handed a module (`Pipe(model)`)
 
     def as_tensor(self) -> TensorV:
         return TensorV(self.dev, origin=self.at)
 
     def as_module(self) -> ModuleV:
-        return ModuleV(self.dev, True, self.at, None, known_class=False)
+        return ModuleV(self.dev, True, self.at, None, known_class=False,
+                       layer=WRAPPER_OF_UNKNOWN_KIND if self.wrapper else None)
 
     def join(self, other):
         if other is NONE:
             return self
         if isinstance(other, PlacedV):
             d = join_dev(self.dev, other.dev)
-            return PlacedV(d, self.at if self.at is other.at else None) if d else UNKNOWN
+            return PlacedV(d, self.at if self.at is other.at else None, self.wrapper or other.wrapper) if d else UNKNOWN
         if other.__class__ is TensorV and other.dev is not None:
             # a tensor made from it on another path (`n = lengths.to(dev)`, then `n = n / 2 + 1` in a
             # loop): on either path it is on that device, a tensor wherever it is used as one
