@@ -12,6 +12,7 @@ from typing import Optional
 
 from .devices import CPU, Dev, join_dev
 from .frozen import fast_init
+from .pretrained_classes import joined_class
 
 class Value:
     __slots__ = ()
@@ -595,6 +596,12 @@ class QualV(Value):
     """An imported module or object, by qualified name (`torch.nn.Linear`)."""
 
     name: str
+
+    def join(self, other):
+        if other.__class__ is QualV is self.__class__ and other.name != self.name:  # `CLASSES[args.model_type]`
+            either = joined_class(self.name, other.name)
+            return QualV(either) if either is not None else UNKNOWN
+        return Value.join(self, other)
 
 
 @fast_init
