@@ -256,7 +256,7 @@ def import_star(ev, module: Optional[str], level: int) -> dict:
 
 #: The module-level key of `from <library> import *` (a QualV of the library; UNKNOWN where there are two)
 STAR_IMPORT = "#star_import"
-_BUILTIN_NAMES = frozenset(dir(builtins))
+BUILTIN_NAMES = frozenset(dir(builtins))
 
 
 def library_star(ev, module: Optional[str], level: int) -> bool:
@@ -267,10 +267,10 @@ def library_star(ev, module: Optional[str], level: int) -> bool:
 def star_imported(ev, name: str) -> Value:
     """A global `name` this file binds nowhere, in a file with one `from <library> import *` and no
     other: the library's (`from transformers import *`, then `BertModel`); a builtin stays unknown."""
-    if name in _BUILTIN_NAMES or name[:1] == "#" or name[:2] == "__":  # (`#star_import` itself, `__file__`)
+    if name in BUILTIN_NAMES or name[:1] == "#" or name[:2] == "__":  # (`#star_import` itself, `__file__`)
         return UNKNOWN
     star = ev.lookup(STAR_IMPORT)
-    return QualV(f"{star.name}.{name}") if star.__class__ is QualV else UNKNOWN
+    return QualV(f"{star.name}.{name}") if isinstance(star, QualV) else UNKNOWN
 
 
 def foreign_result(value: Value) -> Value:

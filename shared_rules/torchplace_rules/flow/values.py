@@ -598,10 +598,13 @@ class QualV(Value):
     name: str
 
     def join(self, other):
-        if other.__class__ is QualV is self.__class__ and other.name != self.name:  # `CLASSES[args.model_type]`
+        # two imported classes (`MODEL_CLASSES[args.model_type]`); exactly QualV: a project module is no class
+        if other.__class__ is QualV is self.__class__ and other.name != self.name:
             either = joined_class(self.name, other.name)
             return QualV(either) if either is not None else UNKNOWN
-        return Value.join(self, other)
+        if other is NONE:
+            return self  # (as `Value.join`, without one more call: imports meet in every join of scopes)
+        return self if self == other else UNKNOWN
 
 
 @fast_init
