@@ -33,6 +33,7 @@ LAYERS = (
     "events",         # what rules receive
     "state",          # frames, loops, joins of environments
     "values",         # abstract values
+    "pretrained_classes",  # library classes with a modelled `from_pretrained`; a choice of two of one kind
     "devices",        # devices
     "frozen",         # a faster constructor for the frozen dataclasses of values and devices
 )

@@ -11,6 +11,7 @@ was computed from a foreign node.
 from __future__ import annotations
 
 import ast
+import builtins
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Optional
@@ -251,6 +252,25 @@ def import_star(ev, module: Optional[str], level: int) -> dict:
     depth = import_depth(ev, path)
     return {name: LazyImportV(path, module, name, depth, UNKNOWN)
             for name in ev.project.importers.names_of(path) if name and name[0] != "_"}
+
+
+#: The module-level key of `from <library> import *` (a QualV of the library; UNKNOWN where there are two)
+STAR_IMPORT = "#star_import"
+BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+def library_star(ev, module: Optional[str], level: int) -> bool:
+    """Is `from module import *` one of a library, not of the project (which `import_star` binds)?"""
+    return not level and bool(module) and ev.project.resolve(importing_file(ev), module, 0) is None
+
+
+def star_imported(ev, name: str) -> Value:
+    """A global `name` this file binds nowhere, in a file with one `from <library> import *` and no
+    other: the library's (`from transformers import *`, then `BertModel`); a builtin stays unknown."""
+    if name in BUILTIN_NAMES or name[:1] == "#" or name[:2] == "__":  # (`#star_import` itself, `__file__`)
+        return UNKNOWN
+    star = ev.lookup(STAR_IMPORT)
+    return QualV(f"{star.name}.{name}") if isinstance(star, QualV) else UNKNOWN
 
 
 def foreign_result(value: Value) -> Value:

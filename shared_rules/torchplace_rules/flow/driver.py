@@ -40,7 +40,7 @@ from ..rule_base import Rule
 from ..source_text import SourceText
 from ..syntax_nodes import is_main_test
 from .class_model import ClassInfo, scan_class
-from .cross_file import MAX_CALLER_HOPS, IncomingCall, LazyImportV, checked_file_import, incoming_calls, is_foreign
+from .cross_file import MAX_CALLER_HOPS, IncomingCall, LazyImportV, checked_file_import, incoming_calls, is_foreign, star_imported, BUILTIN_NAMES, STAR_IMPORT
 from .devices import Dev, picks_current_device
 from .placeholders import filled_value
 from .events import EVENTS
@@ -420,7 +420,9 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
             if key not in recorder.reads:
                 recorder.reads[key] = self.current_value(key)
             value = recorder.reads[key]
-            return UNKNOWN if value is None else value
+            if value is None:
+                return UNKNOWN if name in BUILTIN_NAMES else star_imported(self, name)
+            return value
         return self._lookup(name)
 
     def _lookup(self, name: str) -> Value:
@@ -428,7 +430,7 @@ class Analyzer(StatementRunner, ExpressionEvaluator):
         if value is None:
             value = self.module_env.get(name)
             if value is None:
-                return UNKNOWN
+                return UNKNOWN if STAR_IMPORT not in self.module_env else star_imported(self, name)
             if self.caller_target is not None and self.home is not None and self.home.reexports \
                     and (value is UNKNOWN or value.__class__ is QualV):
                 value = checked_file_import(self, self.home, name) or value

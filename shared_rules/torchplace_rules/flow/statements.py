@@ -14,7 +14,7 @@ from typing import Optional
 
 from ..model import EngineError
 from ..syntax_nodes import ends_the_program, own_nodes
-from .cross_file import decorator_from_project, default_set_on_import, import_from, import_module, import_star
+from .cross_file import STAR_IMPORT, decorator_from_project, default_set_on_import, import_from, import_module, import_star, library_star
 from .devices import ACCEL_KIND, Dev, chosen_index, chosen_target, mac_kind, parse_device_string, tests_a_device
 from .state import (
     MAX_LOOP_PASSES, MODULE_MOVES, LoopContext, Terminated, forget_aliases, forget_held_by, forget_reflected, held_values,
@@ -173,6 +173,8 @@ class StatementRunner:
                     env = self.frame.env
                     for name, value in (self.project_import(import_star, stmt.module, stmt.level) or {}).items():
                         env.setdefault(name, value)  # (a name bound before keeps its value)
+                    if self.project_import(library_star, stmt.module, stmt.level):  # names nothing binds: `star_imported`
+                        env[STAR_IMPORT] = QualV(stmt.module) if STAR_IMPORT not in env else UNKNOWN
                 continue
             if stmt.level or not stmt.module:
                 value = UNKNOWN

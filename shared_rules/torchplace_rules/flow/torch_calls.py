@@ -17,6 +17,7 @@ from . import operators
 from . import torch_api as api
 from .autograd_results import AUTOGRAD_RESULTS, autograd_result
 from .devices import ACCEL_KIND, CPU, RUNTIME, Dev, parse_device_string
+from .pretrained_classes import is_encoder_class, is_model_class
 from .ranks import FIXED_RANK, RETURN_FIELDS, SAME_RANK, einops_rank, factory_rank, floor, size_object, tuple_value
 from .state import forget_moved_arguments
 from .optimizers import make_optimizer, optimizer_class
@@ -147,9 +148,9 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
             return UNKNOWN
         rank, least = einops_rank(node)
         return TensorV(t.dev, origin=node, grad=t.grad, module_output=t.module_output, rank=rank, min_rank=least)
-    if last == "from_pretrained" and ("Model" in head.rpartition(".")[2] or "For" in head.rpartition(".")[2]):
+    if last == "from_pretrained" and is_model_class(head):
         return pretrained_model(args, kwargs)
-    if last == "from_pretrained" and head.rpartition(".")[2].endswith(_ENCODER_CLASSES):
+    if last == "from_pretrained" and is_encoder_class(head):
         return QualV(TOKENIZER)  # AutoTokenizer / BertTokenizerFast / AutoProcessor ... .from_pretrained(...)
     if qual == TOKENIZER or head == TOKENIZER:
         return tokenizer_call(node, "__call__" if qual == TOKENIZER else last)
@@ -203,7 +204,6 @@ def pretrained_model(args: list, kwargs: dict) -> ModuleV:
     return ModuleV(CPU, True, None, None, not_none=True)
 
 
-_ENCODER_CLASSES = ("Tokenizer", "TokenizerFast", "Processor", "FeatureExtractor", "ImageProcessor")
 _ENCODING_METHODS = {"__call__", "encode_plus", "batch_encode_plus", "pad"}
 
 

@@ -12,6 +12,7 @@ from typing import Optional
 
 from .devices import CPU, Dev, join_dev
 from .frozen import fast_init
+from .pretrained_classes import joined_class
 
 class Value:
     __slots__ = ()
@@ -601,6 +602,15 @@ class QualV(Value):
     """An imported module or object, by qualified name (`torch.nn.Linear`)."""
 
     name: str
+
+    def join(self, other):
+        # two imported classes (`MODEL_CLASSES[args.model_type]`); exactly QualV: a project module is no class
+        if other.__class__ is QualV is self.__class__ and other.name != self.name:
+            either = joined_class(self.name, other.name)
+            return QualV(either) if either is not None else UNKNOWN
+        if other is NONE:
+            return self  # (as `Value.join`, without one more call: imports meet in every join of scopes)
+        return self if self == other else UNKNOWN
 
 
 @fast_init
