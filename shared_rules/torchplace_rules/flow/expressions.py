@@ -663,6 +663,10 @@ class ExpressionEvaluator:
             return unproven(default_value(value)) if value is not None else UNKNOWN
         if base.__class__ is PlacedV and attr == "device":
             return DeviceV(replace(base.dev, expr=self.src.segment(node)))
+        if attr == "device" and base is UNKNOWN and node.value.__class__ is ast.Attribute \
+                and node.value.value.__class__ is ast.Name and self.eval(node.value.value).__class__ is PlacedV:
+            # `data.x.device` of an object `.to(dev)` placed (a torch_geometric Data): what it holds moved with it
+            return DeviceV(replace(self.eval(node.value.value).dev, expr=self.src.segment(node)))
         if attr in self.device_names and base is UNKNOWN and isinstance(node.value, ast.Name) \
                 and (node.value.id in CONFIG_OBJECT_NAMES or (node.value.id == "self" and self.frame.cls is None)):
             self.targets_accelerator = True
