@@ -136,3 +136,23 @@ def element_node(value: ast.AST) -> "ast.AST | None":
             and len(value.args) == 1 and not value.keywords:
         value = value.args[0]
     return value.elt if value.__class__ in (ast.ListComp, ast.SetComp, ast.GeneratorExp) else None
+
+
+_ITEM_WRITERS = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__"})
+
+
+def writes_items(func: "ast.AST | None", name: str) -> bool:
+    """Does `func` (nested code included) store, delete or change an item of what its name `name`
+    holds (`d[k] = v`, `d[k] += 1`, `del d[k]`, `d.update(...)`, `d.setdefault(...)`, `d.pop(k)`)?
+    Then an item read from the caller's dict may not be what the caller stored.  True without a function."""
+    if func is None:
+        return True
+    for node in ast.walk(func):
+        kind = node.__class__
+        if kind is ast.Subscript and node.ctx.__class__ is not ast.Load:
+            if node.value.__class__ is ast.Name and node.value.id == name:
+                return True
+        elif kind is ast.Call and node.func.__class__ is ast.Attribute and node.func.attr in _ITEM_WRITERS:
+            if node.func.value.__class__ is ast.Name and node.func.value.id == name:
+                return True
+    return False

@@ -17,6 +17,7 @@ LAYERS = (
     "autograd_functions",  # custom torch.autograd.Function classes: forward/backward get the inputs' tensors
     "filled_containers",  # module containers a class builds empty and fills in `__init__`
     "placeholders",   # attributes `__init__` leaves None and other methods fill with CPU factories
+    "instance_branches",  # an attribute one instance keeps plain where its class registers it on another branch
     "torch_methods",  # Tensor.* and nn.Module methods
     "torch_calls",    # torch.*, torch.nn.functional.*, nn layers, DataLoader, NumPy, by qualified name
     "autograd_results",  # where torch.autograd.grad's gradients and autograd.functional.hessian's result live

@@ -29,6 +29,7 @@ from .autograd_functions import bind_ctx, function_entry, takes_ctx
 from .class_model import method_nodes, tensor_container_items
 from .cross_file import HOME_ATTR, foreign_home, foreign_result, foreign_text, qualified_name, record_outgoing
 from .devices import ACCEL_KIND, CPU, RUNTIME, SELF_DEV, SELF_KIND, Dev, parse_device_string
+from .instance_branches import kept_plain
 from .optimizers import loaded_into, same_optimizer
 from .state import MOVED_THROUGH, PLACEABLE, Frame, follow_move, forget_aliases, local_names, moved_containers_in
 from .values import (
@@ -115,14 +116,15 @@ def _plain_cpu_tensor(cls, frame, key: str, value: Value) -> Optional[ast.Assign
     return None
 
 
-def _context_cpu_attributes(cls, frame) -> dict:
+def _context_cpu_attributes(ev, cls, frame) -> dict:
     """`_plain_tensor_attributes` of a module's `__init__` run for one call (`Block(x_example)`: the
-    tensors it keeps are made where the argument is), without what the class records for every
-    instance (its plain lists of modules, its containers)."""
+    tensors it keeps are made where the argument is; `Gate(learn=False)`: the branch that keeps a
+    tensor plain where another registers it), without what the class records for every instance
+    (its plain lists of modules, its containers)."""
     out = {}
     for key, value in frame.env.items():
         if key.startswith("self.") and value.__class__ is TensorV:
-            stmt = _plain_cpu_tensor(cls, frame, key, value)
+            stmt = _plain_cpu_tensor(cls, frame, key, value) or kept_plain(ev, cls, key[5:], value)
             if stmt is not None:
                 out[key[5:]] = stmt
     return out
@@ -705,7 +707,7 @@ def _run_body(ev, func, cls, bound: dict, node: ast.Call, self_dev: Optional[Dev
     try:
         completed = ev.exec_body(fnode.body)
         if home is None and cls is not None and cls.is_module and fnode.name == "__init__":
-            attrs = _context_cpu_attributes(cls, frame)
+            attrs = _context_cpu_attributes(ev, cls, frame)
             if attrs:
                 ev.emit("init_context", cls, attrs)
     finally:

@@ -12,7 +12,7 @@ from typing import Optional
 
 from . import torch_api as api
 from ..flag_writes import binds_locally, declares_global, flag_may_be_rebound
-from ..syntax_nodes import access_path, element_node, is_main_test, scope_nodes
+from ..syntax_nodes import access_path, element_node, is_main_test, scope_nodes, writes_items
 from .calls import dispatch_call
 from .container_values import concatenated, merged_mapping, repeated
 from .contexts import default_value, lambda_function, static_lambda
@@ -461,8 +461,14 @@ class ExpressionEvaluator:
         return self.frame.kind == "module" or "nonlocal" not in text or _NONLOCAL_STATEMENT.search(text) is None
 
     def known_text(self, node) -> Optional[str]:
-        """The string a local name (or an attribute path this frame bound) holds on every path."""
-        value = self.frame_bound(node)
+        """The string a local name (or an attribute path this frame bound) holds on every path; also the
+        item of a string key in a dict it holds (`params["name"]` of a caller's config literal)."""
+        if node.__class__ is ast.Subscript and node.slice.__class__ is ast.Constant and node.slice.value.__class__ is str:
+            held = self.frame_bound(node.value) if node.value.__class__ is ast.Name else None
+            value = held.get(node.slice.value) if held.__class__ is DictV and held.items is not None \
+                and not writes_items(self.frame.func, node.value.id) else None
+        else:
+            value = self.frame_bound(node)
         return value.text if value.__class__ is DeviceV or value.__class__ is TextV else None
 
     def frame_bound(self, node) -> Optional[Value]:
@@ -663,6 +669,10 @@ class ExpressionEvaluator:
             return unproven(default_value(value)) if value is not None else UNKNOWN
         if base.__class__ is PlacedV and attr == "device":
             return DeviceV(replace(base.dev, expr=self.src.segment(node)))
+        if attr == "device" and base is UNKNOWN and node.value.__class__ is ast.Attribute \
+                and node.value.value.__class__ is ast.Name and self.eval(node.value.value).__class__ is PlacedV:
+            # `data.x.device` of an object `.to(dev)` placed (a torch_geometric Data): what it holds moved with it
+            return DeviceV(replace(self.eval(node.value.value).dev, expr=self.src.segment(node)))
         if attr in self.device_names and base is UNKNOWN and isinstance(node.value, ast.Name) \
                 and (node.value.id in CONFIG_OBJECT_NAMES or (node.value.id == "self" and self.frame.cls is None)):
             self.targets_accelerator = True

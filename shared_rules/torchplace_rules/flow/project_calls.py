@@ -19,6 +19,7 @@ from .contexts import (
     ITEMS_MOVED, apply_effects, argument_paths, bind_arguments, call_in_context, relative_to, relocate, same_place,
 )
 from .devices import ACCEL_KIND, SELF_DEV, SELF_KIND, Dev, join_dev
+from .instance_branches import kept_plain
 from .optimizers import owned_by_caller
 from .placeholders import filled_value
 from .state import (
@@ -612,7 +613,7 @@ def self_attribute(ev, receiver: SelfV, name: str, at) -> Value:
     value = attrs_get(receiver.attrs, name)
     if value is NONE:
         value = filled_value(ev, info, name, value)
-    if value is not None and not (info.is_module and _registered(info, name)):
+    if value is not None and not (info.is_module and _registered(info, name) and kept_plain(ev, info, name, value) is None):
         if name in receiver.placed:
             return value
         return _as_module_attribute(info, name, value, at) if info.is_module else value

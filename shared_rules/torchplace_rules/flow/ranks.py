@@ -118,7 +118,8 @@ def factory_rank(node: ast.Call, name: str) -> Optional[int]:
             return len(args[0].elts)
         if args and not any(isinstance(a, ast.Starred) for a in args):
             if len(args) == 1 and not isinstance(args[0], ast.Constant):
-                return None  # torch.zeros(shape): a size object of unknown length
+                # torch.zeros(shape): a size object of unknown length; torch.zeros(n * (n - 1) // 2): one size
+                return 1 if a_number(args[0]) else None
             return len(args)
         size = next((k.value for k in node.keywords if k.arg == "size"), None)
         return len(size.elts) if isinstance(size, (ast.Tuple, ast.List)) else None
@@ -144,6 +145,26 @@ def factory_rank(node: ast.Call, name: str) -> Optional[int]:
         if isinstance(data, (ast.List, ast.Tuple, ast.ListComp)):
             return 1
     return None
+
+
+# Operators no list, tuple or torch.Size has: what they give is a number (or raises).
+_NUMBER_OPS = (ast.Sub, ast.FloorDiv, ast.Mod, ast.Pow, ast.Div)
+
+
+def a_number(node: ast.AST) -> bool:
+    """Is `node` a number whatever its names hold, so that a factory given it alone makes one dimension
+    (`torch.zeros(n * (n - 1) // 2)`, `torch.ones(2 * (k - 1))`)?  `+` and `*` only of numbers: a
+    tuple or a list of sizes has them too (`shape * 2`, `[n] + rest`)."""
+    kind = node.__class__
+    if kind is ast.Constant:
+        return type(node.value) in (int, float)
+    if kind is ast.UnaryOp:
+        return isinstance(node.op, (ast.USub, ast.UAdd)) and a_number(node.operand)
+    if kind is ast.BinOp:
+        if isinstance(node.op, _NUMBER_OPS):
+            return True
+        return isinstance(node.op, (ast.Add, ast.Mult)) and a_number(node.left) and a_number(node.right)
+    return False
 
 
 def size_object(node: ast.Call, name: str) -> Optional[ast.Name]:
