@@ -10,7 +10,9 @@ raises on user input: an import it cannot place is simply unknown.
 """
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import threading
 from pathlib import Path
 from typing import Iterable, Optional
@@ -62,7 +64,7 @@ class ProjectIndex:
         self._resolved: dict[tuple, Optional[Path]] = {}  # static runs: (folder, module, level) -> file
         self._real_dirs: dict[str, Path] = {}  # static runs: folder -> its real path
         self._real_files: dict[str, Path] = {}  # static runs: absolute path as given -> `real_file`
-        self._files: dict[Path, bool] = {}  # static runs: candidate module file -> is it a file
+        self._files: dict[str, bool] = {}  # static runs: candidate module file -> is it a file
         self._in_folder: dict[tuple, Optional[Path]] = {}  # static runs: (folder, module) -> its file there
         self._project_roots: dict = {}  # static runs: path as given, and each real folder -> its marked root
         self._named_roots_of: dict = {}  # static runs: path as given -> `_named_root`
@@ -223,15 +225,26 @@ class ProjectIndex:
         key = (os.fspath(base), module)
         found = self._in_folder.get(key, _UNSET)
         if found is _UNSET:
-            found = self._in_folder[key] = _module_file(base, parts, is_file)
+            found = self._in_folder[key] = self._file_of_module(key[0], parts)
         return found
 
-    def _is_file(self, path: Path) -> bool:
-        """`path.is_file()`, kept in a static run: every file of a package asks for the same
+    def _file_of_module(self, base: str, parts: list) -> Optional[Path]:
+        """`_module_file` of a static run, on strings: a folder that holds no such module (most
+        lookups: each model's folder is asked for `torch`, `typing`, ...) makes no `Path`."""
+        folder = os.path.join(base, *parts[:-1])
+        candidate = os.path.join(folder, parts[-1] + ".py")
+        if self._is_file(candidate):
+            return Path(candidate)
+        init = os.path.join(folder, parts[-1], "__init__.py")
+        return Path(init) if self._is_file(init) else None
+
+    def _is_file(self, path) -> bool:
+        """`Path(path).is_file()`, kept in a static run: every file of a package asks for the same
         candidates (`from ...modeling_utils import X` in each model's folder)."""
-        found = self._files.get(path)
+        key = os.fspath(path)
+        found = self._files.get(key)
         if found is None:
-            found = self._files[path] = path.is_file()
+            found = self._files[key] = _is_regular_file(key)
         return found
 
     def real_file(self, path) -> Path:
@@ -274,6 +287,22 @@ class ProjectIndex:
         """Checked files whose results may change when `changed` changes."""
         target = Path(changed).resolve()
         return sorted(p for p, deps in self.dependencies.items() if target in deps and p != target)
+
+
+def _is_regular_file(path: str) -> bool:
+    """`Path(path).is_file()` (the same errors pass as "no"; others raise), without making a `Path`."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError as exc:
+        if exc.errno not in _NO_FILE_ERRNOS and getattr(exc, "winerror", None) not in _NO_FILE_WINERRORS:
+            raise
+        return False
+    except ValueError:
+        return False
+
+
+_NO_FILE_ERRNOS = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)  # (pathlib's `_IGNORED_ERRNOS`)
+_NO_FILE_WINERRORS = (21, 123, 1921)  # (pathlib's `_IGNORED_WINERRORS`)
 
 
 def _is_within(path: Path, root: Path) -> bool:

@@ -29,6 +29,17 @@ class SourceText:
             lines = self._lines = split_lines(self.text, keepends=True) or [""]
         return lines
 
+    def mentions(self, word: str) -> bool:
+        """`word in self.text`, searched once per word: a question asked for each function of the
+        file (`syntax_nodes.lines_mention`), each time of the whole text."""
+        known = self.__dict__.get("_mentions")
+        if known is None:
+            known = self._mentions = {}
+        found = known.get(word)
+        if found is None:
+            found = known[word] = word in self.text
+        return found
+
     def char_col(self, lineno: int, byte_col: int) -> int:
         """Convert an `ast` (1-based line, UTF-8 byte column) to a code-point column."""
         if self._ascii or lineno - 1 >= len(self.lines):

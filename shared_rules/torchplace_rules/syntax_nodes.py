@@ -83,8 +83,8 @@ def access_path(node) -> "str | None":
 def lines_mention(src, node: ast.AST, word: str) -> bool:
     """Does `word` occur in the source lines of `node` (`src`: its file's SourceText)?  A cheap
     test before a walk that looks for a kind of node only that word can make (`yield`)."""
-    if word not in src.text:
-        return False  # (one search of the text: its lines are not split for it)
+    if not src.mentions(word):
+        return False  # (one search of the text per word, kept: its lines are not split for it)
     lines = src.lines
     return any(word in lines[i] for i in range(node.lineno - 1, min(node.end_lineno, len(lines))))
 

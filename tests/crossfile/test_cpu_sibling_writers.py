@@ -10,6 +10,8 @@ from pathlib import Path
 from torchplace_rules import Config, Severity, check_path
 from torchplace_rules.project_index import ProjectIndex
 
+from crossfile_counting_index import CountingIndex, assert_read_once_per_version
+
 MAIN = """\
     import sys
 
@@ -79,3 +81,19 @@ def test_r4_twin_the_writer_imports_a_project_module_that_names_a_device(tmp_pat
     (tmp_path / "examples" / "net" / "build.py").write_text("def build(device):\n    return device\n")
     convert = _convert("", ".pt").replace("import numpy as np\n", "import numpy as np\nfrom build import build\n")
     assert _warnings(tmp_path, convert) == [(9, "TP204")]
+
+
+def test_r4_a_re_check_reads_no_sibling_again_and_a_changed_sibling_is_seen(tmp_path):
+    _warnings(tmp_path, _convert("", ".pt"))  # (writes the files)
+    folder = tmp_path / "examples" / "net"
+    (folder / "build.py").write_text("def build(model):\n    return model\n")
+    (folder / "convert.py").write_text(textwrap.dedent(_convert("", ".pt")).replace(
+        "import numpy as np\n", "import numpy as np\nfrom build import build\n"))
+    project = CountingIndex(tmp_path)
+
+    def check():
+        return [(f.span.start_line + 1, f.code) for f in check_path(folder / "main.py", Config(), project=project)
+                if f.severity <= Severity.WARNING]
+
+    assert_read_once_per_version(project, check, [], folder / "convert.py", textwrap.dedent(_convert(".cuda()", ".pt")),
+                                 [(9, "TP204")])

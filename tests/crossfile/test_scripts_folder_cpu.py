@@ -10,6 +10,8 @@ from pathlib import Path
 from torchplace_rules import Config, Severity, check_path
 from torchplace_rules.project_index import ProjectIndex
 
+from crossfile_counting_index import CountingIndex, assert_read_once_per_version
+
 MODEL = """\
     import torch
     import torch.nn as nn
@@ -67,3 +69,17 @@ def test_r3_twin_a_package_folder_may_be_imported_from_elsewhere(tmp_path):
 
 def test_r3_twin_a_module_nobody_imports_is_library_code(tmp_path):
     assert _warnings(tmp_path, {"model.py": MODEL}) == [(12, "TP202")]
+
+
+def test_r3_a_re_check_reads_no_sibling_again_and_a_changed_sibling_is_seen(tmp_path):
+    files = {"model.py": MODEL, "main.py": MAIN.format(move=""), "utils.py": "def setup(n):\n    return n\n"}
+    assert _warnings(tmp_path, files) == []
+    folder = tmp_path / "examples" / "gen"
+    project = CountingIndex(tmp_path)
+
+    def check():
+        return [(f.span.start_line + 1, f.code) for f in check_path(folder / "model.py", Config(), project=project)
+                if f.severity <= Severity.WARNING]
+
+    assert_read_once_per_version(project, check, [], folder / "utils.py", "def setup(device):\n    return device\n",
+                                 [(12, "TP202")])

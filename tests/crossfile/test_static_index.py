@@ -162,3 +162,28 @@ def test_a_static_index_finds_each_project_root_as_find_project_root_does(tmp_pa
     index = ProjectIndex(static=True)
     for path in asked + asked[::-1]:
         assert index.project_root(path) == find_project_root(path), path
+
+
+def test_a_static_index_resolves_modules_as_an_editor_index_without_path_objects(tmp_path, monkeypatch):
+    """A static index looks for a module's candidate files (`m.py`, `m/__init__.py`) with strings:
+    most folders asked hold no such module (each model's folder is asked for `torch`), and a `Path`
+    per candidate cost more than the `stat`.  The answers are an editor index's."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pkg" / "sub").mkdir(parents=True)
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "sub" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "sub" / "leaf.py").write_text("")
+    (tmp_path / "pkg" / "util.py").write_text("")
+    (tmp_path / "pkg" / "folder.py").mkdir()  # (a folder named like a module file is no module)
+    importer = tmp_path / "pkg" / "sub" / "leaf.py"
+    asked = [("torch", 0), ("pkg.util", 0), ("pkg.sub", 0), ("pkg.sub.leaf", 0), ("pkg.folder", 0), ("util", 2),
+             ("sub.leaf", 2), ("leaf", 1), ("missing.deep", 0), (None, 1), (None, 2)]
+    editor = [ProjectIndex(tmp_path).resolve(importer, module, level) for module, level in asked]
+    assert editor[:4] == [None, tmp_path / "pkg" / "util.py", tmp_path / "pkg" / "sub" / "__init__.py", importer]
+
+    def no_path_stat(self):
+        raise AssertionError(f"a Path was made and asked: {self}")
+
+    monkeypatch.setattr(Path, "is_file", no_path_stat)
+    static = ProjectIndex(tmp_path, static=True)
+    assert [static.resolve(importer, module, level) for module, level in asked] == editor

@@ -6,7 +6,8 @@ shortcut (what is not computed) next to the behaviour it must keep.
 - a torch-free program whose module body only fills library objects (`OrderedDict(...)`) is not walked
   for calls of what the project made;
 - a file's text is split into lines only when something reads them;
-- strict UTF-8 text is not re-encoded to check that it round-trips.
+- strict UTF-8 text is not re-encoded to check that it round-trips;
+- a file's text is searched once per word for the question each of its functions asks (`yield`).
 """
 import ast
 import textwrap
@@ -18,6 +19,7 @@ from torchplace_rules.flow.cross_file import ForeignText
 from torchplace_rules.project_index import ProjectIndex
 from torchplace_rules.source_files import decode_source
 from torchplace_rules.source_text import SourceText
+from torchplace_rules.syntax_nodes import lines_mention
 
 
 def _module(tmp_path: Path, text: str) -> Path:
@@ -124,3 +126,22 @@ def test_torch_layers_are_named_by_torch_nn_classes():
 
     assert is_torch_layer("torch.nn.Linear") and is_torch_layer("torch.nn.modules.conv.Conv2d")
     assert not any(map(is_torch_layer, ("torch.nn.functional.Linear", "torch.nn.init", "torch.zeros", "nn.Linear", "")))
+
+
+class _CountingText(str):
+    """A text that keeps the words searched in it (`word in text`)."""
+    searched: list = []
+
+    def __contains__(self, word):
+        _CountingText.searched.append(word)
+        return str.__contains__(self, word)
+
+
+def test_the_text_is_searched_once_per_word_for_every_function():
+    code = "def f():\n    yield 1\n\n\ndef g():\n    return 2\n\n\ndef h():\n    return 3\n"
+    src = SourceText(_CountingText(code))
+    functions = ast.parse(code).body
+    _CountingText.searched = []
+    assert [lines_mention(src, f, "yield") for f in functions] == [True, False, False]
+    assert [lines_mention(src, f, "await") for f in functions] == [False, False, False]
+    assert [w for w in _CountingText.searched if w in ("yield", "await")] == ["yield", "await"]

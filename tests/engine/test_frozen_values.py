@@ -84,3 +84,30 @@ def test_unsupported_classes_keep_the_generated_init():
 
     generated = WithFactory.__init__
     assert fast_init(WithFactory).__init__ is generated
+
+
+def test_plain_runs_make_one_constructor_per_class():
+    """A plain run makes only the fast constructor (each `exec` of generated code costs start-up time);
+    the guarded one is made when `keep_guard` asks for it, with the same signature and doc."""
+    code = textwrap.dedent("""
+        import builtins, inspect, sys
+        made = []
+        real = builtins.exec
+        def counting(src, *args, **kwargs):
+            if sys._getframe(1).f_code.co_filename.endswith("frozen.py"):
+                made.append(src)
+            return real(src, *args, **kwargs)
+        builtins.exec = counting
+        from torchplace_rules.flow import devices, frozen, values
+        fast = [entry[0] for entry in frozen._UNGUARDED]
+        assert fast and len(made) == len(fast) and not any("__dict__" in src for src in made)
+        before = {cls: (inspect.signature(cls.__init__), cls.__init__.__doc__) for cls in fast}
+        frozen.keep_guard()
+        assert len(made) == 2 * len(fast)
+        assert all((inspect.signature(cls.__init__), cls.__init__.__doc__) == before[cls] for cls in fast)
+        assert all("__setattr__" in cls.__dict__ for cls in fast)
+        print("ok")
+    """)
+    env = {k: v for k, v in os.environ.items() if k != "TORCHPLACE_FROZEN_VALUES"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.stdout.strip() == "ok", out.stderr

@@ -29,6 +29,7 @@ from typing import Optional
 from .checkpoints import _called_name, is_writer_call
 from .cpu_checkpoints import is_torch_save
 from .device_choice import commits_to_accelerator, has_cpu_path, hides_every_accelerator
+from .file_facts import file_fact, parsed
 from .scopes import mentions_accelerator, own_nodes, parent_map
 
 MAX_IMPORTERS = 4
@@ -105,11 +106,14 @@ def scripts_folder_names_no_accelerator(ev) -> bool:
         return False
     if len(siblings) > MAX_FOLDER_FILES:
         return False
-    for path in dict.fromkeys([*importers, *siblings]):
-        tree = _parsed(project, path)
-        if tree is None or mentions_accelerator(tree):
-            return False
-    return True
+    return not any(file_fact(project, path, names_accelerator) for path in dict.fromkeys([*importers, *siblings]))
+
+
+def names_accelerator(text: Optional[str]) -> bool:
+    """Does a file's text name an accelerator or a device (`mentions_accelerator`), or is it unreadable
+    or not Python?  Asked of a file once per version (`file_fact`)."""
+    tree = parsed(text)
+    return tree is None or mentions_accelerator(tree)
 
 
 def _entry_names(ctx, func) -> set:
@@ -151,11 +155,7 @@ def _importer_facts(project, path: Path) -> Optional[tuple]:
 def _parsed(project, path: Path) -> Optional[ast.Module]:
     """The tree of a project file (None: unreadable or not Python).  Not kept: what is kept is the
     facts read from it (`_importer_facts`), whole trees of every importer would stay in memory."""
-    text = project.read(path)
-    try:
-        return ast.parse(text) if text is not None else None
-    except (SyntaxError, ValueError):
-        return None
+    return parsed(project.read(path))
 
 
 def _calls(node: ast.AST) -> list:

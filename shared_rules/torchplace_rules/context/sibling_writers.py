@@ -12,10 +12,12 @@ from the checked file without moving to the CPU, keeps the finding; so does a pa
 from __future__ import annotations
 
 import ast
+from typing import Optional
 
 from .checkpoints import Provenance, load_path, path_keys
 from .cpu_checkpoints import is_torch_save
-from .load_callers import MAX_FOLDER_FILES, _parsed
+from .file_facts import file_fact, parsed
+from .load_callers import MAX_FOLDER_FILES, names_accelerator
 from .scopes import FUNCTIONS, enclosing, is_script, mentions_accelerator, parent_map
 
 
@@ -39,20 +41,38 @@ def written_by_cpu_siblings(ev, ctx, load: ast.Call) -> bool:
         return False
     writers = 0
     for sibling in siblings:
-        text = project.read(sibling)
-        if text is None or "torch.save(" not in text:
+        facts = file_fact(project, sibling, _saving_program)
+        if facts is None or not facts[0] & keys:
             continue
-        tree = _parsed(project, sibling)
-        if tree is None:
-            continue
-        parents = parent_map(tree)
-        if not _writes(tree, Provenance(tree, lambda node: enclosing(parents, node, FUNCTIONS)), keys):
-            continue
-        if not is_script(tree) or mentions_accelerator(tree) or _loads_torch_files(tree) \
-                or _imports_device_code(project, sibling, tree):
+        if not facts[1] or _imports_device_code(project, sibling, facts[2]):
             return False  # (a library's writer saves what its callers hand it, from wherever they put it)
         writers += 1
     return writers > 0
+
+
+def _saving_program(text) -> Optional[tuple]:
+    """What a sibling that calls `torch.save` tells (None: it calls none, or is unreadable): (the keys of
+    the paths its saves write, is it a program that names no accelerator and loads no torch file, the
+    (module, level) of each of its imports), kept per version of the file (`file_fact`)."""
+    if text is None or "torch.save(" not in text:
+        return None
+    tree = parsed(text)
+    if tree is None:
+        return None
+    parents = parent_map(tree)
+    provenance = Provenance(tree, lambda node: enclosing(parents, node, FUNCTIONS))
+    keys = set()
+    for node in ast.walk(tree):
+        if node.__class__ is ast.Call and is_torch_save(node) and len(node.args) >= 2:
+            keys |= path_keys(node.args[1], provenance.scope(provenance.enclosing_function(node)), node.lineno)
+    cpu_program = is_script(tree) and not mentions_accelerator(tree) and not _loads_torch_files(tree)
+    imports = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            imports.append((node.module, node.level))
+        elif isinstance(node, ast.Import):
+            imports += [(alias.name, 0) for alias in node.names]
+    return frozenset(keys), cpu_program, tuple(imports)
 
 
 def _writes(tree: ast.Module, provenance: Provenance, keys: set) -> bool:
@@ -65,23 +85,13 @@ def _writes(tree: ast.Module, provenance: Provenance, keys: set) -> bool:
     return False
 
 
-def _imports_device_code(project, path, tree: ast.Module) -> bool:
+def _imports_device_code(project, path, imports: tuple) -> bool:
     """Does a project module the program imports (one step) name an accelerator or a device (a helper
     that may hand it a moved model), or is one unreadable?"""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            modules = [(node.module, node.level)]
-        elif isinstance(node, ast.Import):
-            modules = [(alias.name, 0) for alias in node.names]
-        else:
-            continue
-        for module, level in modules:
-            source = project.resolve(path, module, level)
-            if source is None:
-                continue  # (not the project's: a library)
-            other = _parsed(project, source)
-            if other is None or mentions_accelerator(other):
-                return True
+    for module, level in imports:
+        source = project.resolve(path, module, level)
+        if source is not None and file_fact(project, source, names_accelerator):
+            return True  # (None: not the project's, a library)
     return False
 
 

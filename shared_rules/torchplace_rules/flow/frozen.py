@@ -22,7 +22,7 @@ import os
 import sys
 
 KEEP_GUARD = sys.flags.dev_mode or os.environ.get("TORCHPLACE_FROZEN_VALUES") == "1"
-_UNGUARDED: list[tuple[type, object, dict]] = []  # (class, guarded __init__, the guard's methods) for keep_guard
+_UNGUARDED: list[tuple] = []  # (class, its fields, its __init__'s doc, the guard's methods) for keep_guard
 
 
 def fast_init(cls):
@@ -31,33 +31,40 @@ def fast_init(cls):
     if hasattr(cls, "__post_init__") or any(
             f.default_factory is not dataclasses.MISSING or not f.init or f.kw_only for f in fields):
         return cls
-    guarded = _constructor(cls, fields, "\n    self.__dict__.update(" + ", ".join(f"{f.name}={f.name}" for f in fields) + ")")
     if KEEP_GUARD:
-        cls.__init__ = guarded
+        cls.__init__ = _guarded_constructor(cls, fields)
         return cls
-    cls.__init__ = _constructor(cls, fields, "".join(f"\n    self.{f.name} = {f.name}" for f in fields))
+    doc = cls.__init__.__doc__
+    cls.__init__ = _constructor(cls, fields, "".join(f"\n    self.{f.name} = {f.name}" for f in fields), doc)
     guard = {name: cls.__dict__[name] for name in ("__setattr__", "__delattr__") if name in cls.__dict__}
     for name in guard:  # (the frozen dataclass's own: they raise)
         delattr(cls, name)
-    _UNGUARDED.append((cls, guarded, guard))
+    _UNGUARDED.append((cls, fields, doc, guard))
     return cls
 
 
 def keep_guard() -> None:
     """Put the frozen guard back on every class made fast so far (the tests call it before any test runs,
-    so that a change to a value raises there)."""
+    so that a change to a value raises there).  The guarded constructor is made here, not with the
+    class: a `torchplace check` never needs it (each `exec` of generated code costs start-up time)."""
     while _UNGUARDED:
-        cls, guarded, guard = _UNGUARDED.pop()
-        cls.__init__ = guarded
+        cls, fields, doc, guard = _UNGUARDED.pop()
+        cls.__init__ = _guarded_constructor(cls, fields, doc)
         for name, method in guard.items():
             setattr(cls, name, method)
 
 
-def _constructor(cls, fields, stores: str):
+def _guarded_constructor(cls, fields, doc=None):
+    """The constructor that fills the instance dict in one call, past the frozen guard."""
+    stores = "\n    self.__dict__.update(" + ", ".join(f"{f.name}={f.name}" for f in fields) + ")"
+    return _constructor(cls, fields, stores, cls.__init__.__doc__ if doc is None else doc)
+
+
+def _constructor(cls, fields, stores: str, doc):
     namespace = {f"_default_{f.name}": f.default for f in fields if f.default is not dataclasses.MISSING}
     params = ", ".join(f.name if f.default is dataclasses.MISSING else f"{f.name}=_default_{f.name}" for f in fields)
     exec(f"def __init__(self, {params}):{stores}\n", namespace)
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
-    init.__doc__ = cls.__init__.__doc__
+    init.__doc__ = doc
     return init
