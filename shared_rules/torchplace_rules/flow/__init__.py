@@ -32,6 +32,7 @@ LAYERS = (
     "cross_file",     # values of the project's other modules (summaries made by `module_summaries`)
     "container_values",  # sum() over a list of tensors, list + list, list.pop()
     "events",         # what rules receive
+    "star_arguments",  # sequences of unknown length spread with `*` into a display or a call
     "state",          # frames, loops, joins of environments
     "values",         # abstract values
     "pretrained_classes",  # library classes with a modelled `from_pretrained`; a choice of two of one kind

@@ -31,6 +31,7 @@ from .cross_file import HOME_ATTR, foreign_home, foreign_result, foreign_text, q
 from .devices import ACCEL_KIND, CPU, RUNTIME, SELF_DEV, SELF_KIND, Dev, parse_device_string
 from .instance_branches import kept_plain
 from .optimizers import loaded_into, same_optimizer
+from .star_arguments import fill_from_star, star_item
 from .state import MOVED_THROUGH, PLACEABLE, Frame, follow_move, forget_aliases, local_names, moved_containers_in
 from .values import (
     NONE, NUMBER, IntV, UNKNOWN, BatchV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, OptimizerV, ParamsV, PlacedV, QualV, SelfV, SeqV, TensorV, TextV, Value, attrs_get, join_all, map_leaves,
@@ -290,18 +291,20 @@ def bind_arguments(fnode, arg_nodes: list, args: list, kwargs: dict, first: Opti
     int (`IntV`) where a test of `fnode` reads the parameter, as flags and strings are."""
     a = fnode.args
     names, kwonly, defaults = _signature(fnode)
-    positional, known = [] if first is None else [first], True
-    for arg_node, value in zip(arg_nodes, args):
+    positional, known, star = [] if first is None else [first], True, None
+    for i, (arg_node, value) in enumerate(zip(arg_nodes, args)):
         if arg_node.__class__ is ast.Starred:
             if isinstance(value, SeqV) and value.items is not None:
                 positional.extend(value.items)
                 continue
-            known = False
+            known, star = False, star_item(arg_nodes, value, i)
             break
         if value is NUMBER and arg_node.__class__ is ast.Constant and arg_node.value.__class__ is int:
             value = IntV(arg_node.value)  # (kept below only where a test reads the parameter)
         positional.append(value)
     bound = dict(zip(names, positional))
+    if star is not None:
+        fill_from_star(names, bound, defaults, star)
     extra = positional[len(names):]
     if extra:
         if a.vararg is None:

@@ -31,6 +31,7 @@ from .command_line import flag_default
 from .events import Conflict
 from .optimizers import optimizer_attribute, unlink_rebound
 from .placeholders import filled_value
+from .star_arguments import spread_display
 from .state import NotYetSet, forget_aliases, held_values, moves_its_items, with_stored_items
 from .values import (
     MEMBERS, SELF_MOVED,
@@ -876,9 +877,7 @@ class ExpressionEvaluator:
 
     def expr_Tuple(self, node) -> Value:
         if any(e.__class__ is ast.Starred for e in node.elts):
-            for e in node.elts:
-                self.eval(e)
-            return SeqV(None, UNKNOWN, True)
+            return spread_display(node.elts, [self.eval(e) for e in node.elts])
         return SeqV(tuple([self.eval(e) for e in node.elts]), UNKNOWN, True)
 
     expr_List = expr_Tuple
