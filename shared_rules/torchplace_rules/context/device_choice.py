@@ -215,7 +215,8 @@ def has_cpu_path(tree: ast.Module, parents: dict) -> bool:
                     and not _compared_with_fixed_accelerator(tree, parents, node):
                 return True
         elif isinstance(node, ast.Attribute) and node.attr == "device" and isinstance(node.ctx, ast.Load):
-            return True  # device-agnostic code: it follows the data (or a config) wherever it is
+            if not _builds_accelerator_device(parents, node):
+                return True  # device-agnostic code: it follows the data (or a config) wherever it is
         elif isinstance(node, ast.arg) and device_word(node.arg) and node.arg not in ("gpu", "gpus", "gpu_id", "gpu_ids"):
             if not _holds_device_or_index(node.arg):
                 return True  # the caller chooses: a flag (`use_cuda`, `cpu`)
@@ -224,6 +225,14 @@ def has_cpu_path(tree: ast.Module, parents: dict) -> bool:
             if not _names_accelerator(node.value) and not _gpu_indices(node.value):
                 return True  # chosen by code we do not read (`device = get_device()`)
     return weak and not _commits_unconditionally(tree, parents)
+
+
+def _builds_accelerator_device(parents: dict, node: ast.Attribute) -> bool:
+    """`torch.device("cuda:0")`: the class `torch.device` called with an accelerator literal names that
+    device; it is no read of a tensor's `.device` (code that follows its data wherever it is)."""
+    call = parents.get(id(node))
+    return isinstance(node.value, ast.Name) and node.value.id == "torch" and isinstance(call, ast.Call) \
+        and call.func is node and _names_accelerator(call)
 
 
 def _gpu_indices(value: ast.AST) -> bool:
