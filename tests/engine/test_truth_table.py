@@ -864,6 +864,21 @@ def test_torch_tensor_of_a_tensor_keeps_its_device_and_of_a_list_reads_numbers()
     assert ts.lookup_function("torch.tensor").overloads[0].result == "data"
 
 
+def test_a_tensor_takes_no_string_key():
+    # python_variable_indexing.cpp reads a str index as a sequence of indices (one per character) and
+    # fails to make index tensors of its items: `t["preds"]` raises on any tensor, on any device.  What a
+    # part of an unknown module's output tuple gives for a string key is no tensor's part (review19b's N1);
+    # the whole output may be a mapping of tensors (`out["logits"]` of a ModelOutput) and stays one.
+    for key in ("preds", "a"):
+        with pytest.raises((TypeError, IndexError)):
+            torch.ones(2, 3, device="meta")[key]
+    source = HEADER + ("import numpy as np\nm = torch.hub.load('o/r', 'm').to(device)\n"
+                       "logits, extra = m(torch.ones(2, device=device))\n"
+                       "y = np.array(extra['preds'])\nz = np.array(logits[0])\n"
+                       "w = np.array(m(torch.ones(2, device=device))['logits'])\n")
+    assert _loud_codes(source, "TP104") == ["TP104", "TP104"]
+
+
 def test_fake_tensor_is_more_lenient_than_cuda_kernels_in_these_cases():
     # Two CPU scalars in one TensorIterator op: TensorIterator.cpp compute_types allows one
     # ("Trying to pass too many CPU scalars to non-CPU kernel!"); a CPU conv weight: _convolution's

@@ -164,6 +164,8 @@ def _template_parts(node: ast.AST, parts: list) -> None:
     elif isinstance(node, ast.Call) and _called_name(node.func) == "join":
         for arg in node.args:
             _template_parts(arg, parts)
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Lambda):
+        _template_parts(node.func.body, parts)  # a path lambda (`ckpt = lambda e: f"c/{e}.pth"`) is its template
     else:
         parts.append("*")
 

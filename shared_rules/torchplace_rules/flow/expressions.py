@@ -93,7 +93,8 @@ class ExpressionEvaluator:
             elif isinstance(value, BatchV):
                 items = [value.element(target)] * len(elts)
             elif isinstance(value, TensorV) and value.dev is not None:
-                items = [replace(value, rank=None, factory=None, min_rank=0)] * len(elts)  # unbinding a tensor
+                # unbinding a tensor (or a tuple a module returned: each part may be any object)
+                items = [replace(value, rank=None, factory=None, min_rank=0, part=value.module_output)] * len(elts)
             elif isinstance(value, ModuleV) and value.layer in ("ModuleList", "Sequential") and value.items is not None:
                 items = value.members(len(elts)) or [value.member()] * len(elts)  # `attn, ffn = pair`
             else:
@@ -722,6 +723,11 @@ class ExpressionEvaluator:
                                           or isinstance(index, (TensorV, PlacedV, BatchV))):
             base = base.as_tensor()  # (`x.to(dev)[:, 0]`, `x.to(dev)[mask]`: only a tensor takes these)
         if base.__class__ is TensorV:
+            if (index.__class__ is TextV or node.slice.__class__ is ast.Constant and node.slice.value.__class__ is str) \
+                    and (base.part or not base.module_output):
+                # a tensor takes no string key (`t["preds"]` raises): no tensor, nor a part of a module's
+                # output tuple (a dict the forward built); a whole output may be a mapping (`out["logits"]`)
+                return UNKNOWN
             if isinstance(index, (PlacedV, BatchV)):
                 index = _as_tensor(index, node.slice)
             # CPU indices may index an accelerator tensor; the reverse raises (`x[i]`, and each tensor of `x[:, mask]`)

@@ -4,6 +4,7 @@ import re
 
 from ..context import file_context
 from ..context.built_for_cuda import built_only_for_cuda
+from ..context.cuda_only_callers import run_only_by_cuda_only_programs
 from ..context.earlier_method import written_by_earlier_method
 from ..context.sibling_writers import written_by_cpu_siblings
 from ..context.load_callers import (
@@ -52,7 +53,8 @@ class LoadWithoutMapLocation(Rule):
         runs only where there is one (`if torch.cuda.is_available():`, `if args.cuda:`, after an
         unconditional `.cuda()`, or in a block that goes on to one with nothing between that could
         leave it, or in the constructor of a class that each construction moves straight to CUDA,
-        `Network(p).cuda()`) unless the project's own writer saves from a GPU the run picks (`.cuda(args.gpu)` and
+        `Network(p).cuda()`, or in a function of a library module that only CUDA-only programs of the
+        project call) unless the project's own writer saves from a GPU the run picks (`.cuda(args.gpu)` and
         `torch.save` in one body: its checkpoints may name a GPU this machine lacks; then a `map_location`
         dict that remaps only the CUDA devices it names, `{"cuda:0": "cpu"}`, is reported too), and when the
         file was written earlier by the same run (the same path, variable or format template given
@@ -202,8 +204,8 @@ class LoadWithoutMapLocation(Rule):
         for node, device_name, entry, partial in loads:
             if ctx.loads_own_checkpoint(node) or ctx.in_this_file(node) and written_by_earlier_method(ev, ctx, node):
                 continue
-            if (partial or ctx.runs_only_with_accelerator(node) or built_only_for_cuda(ev, ctx, node)) \
-                    and not project_saves_from_chosen_gpu(ev):
+            if (partial or ctx.runs_only_with_accelerator(node) or built_only_for_cuda(ev, ctx, node)
+                    or run_only_by_cuda_only_programs(ev, ctx, node)) and not project_saves_from_chosen_gpu(ev):
                 continue  # (a GPU path, or a remap of the GPUs named: fine unless they may hold another GPU's tensors)
             if ctx.in_this_file(node):
                 if imported is None:
