@@ -8,6 +8,7 @@ from __future__ import annotations
 LAYERS = (
     "driver",         # runs a file: groups of functions, what the memo keeps, reporting
     "statements",     # one method per statement kind
+    "decorators",     # a `def` under decorators of the project: bound to what they return
     "expressions",    # one method per expression kind; where tensors meet
     "calls",          # how a call is analysed: routes each call to one of the modules below
     "project_calls",  # the project's functions, methods, classes, forward, __call__, properties, partial

@@ -207,12 +207,16 @@ def makes_cpu_tensors(qual: str) -> bool:
     return callable_ is not None and all(o.result in ("factory", "cpu") for o in callable_.overloads)
 
 
-def module_state(qual: str, node: ast.Call) -> Optional[bool]:
-    """Does `torch.nn.<Class>(...)` hold parameters or buffers (None: its children decide, or unknown)?"""
+def module_state(qual: str, node: ast.Call, spread: Optional[dict] = None) -> Optional[bool]:
+    """Does `torch.nn.<Class>(...)` hold parameters or buffers (None: its children decide, or unknown)?
+    `spread`: the keywords given through `**` whose keys are known (`**{"weight": w}`), None or True."""
     cls = semantics.lookup_module_class("torch.nn." + qual.rpartition(".")[2])
     if cls is None:
         return None
     keywords = {k.arg: _literal(k.value) for k in node.keywords if k.arg is not None}
+    if spread:
+        for key, given in spread.items():
+            keywords.setdefault(key, given)
     return cls.holds_state(keywords, tuple(_literal(a) for a in node.args))
 
 

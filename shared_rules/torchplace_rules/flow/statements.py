@@ -15,6 +15,7 @@ from typing import Optional
 from ..model import EngineError
 from ..syntax_nodes import ends_the_program, own_nodes
 from .cross_file import STAR_IMPORT, decorator_from_project, default_set_on_import, import_from, import_module, import_star, library_star
+from .decorators import decorated
 from .devices import ACCEL_KIND, Dev, chosen_index, chosen_target, mac_kind, parse_device_string, tests_a_device
 from .state import (
     MAX_LOOP_PASSES, MODULE_MOVES, LoopContext, Terminated, forget_aliases, forget_held_by, forget_reflected, held_values,
@@ -205,9 +206,8 @@ class StatementRunner:
             return None
 
     def stmt_FunctionDef(self, stmt) -> None:
-        for deco in stmt.decorator_list:
-            if self.project is None or not decorator_from_project(self, deco):
-                self.eval(deco)
+        decorators = [self.eval(deco) if self.project is None or not decorator_from_project(self, deco) else None
+                      for deco in stmt.decorator_list]
         if self.frame.kind == "module":
             func = FuncV(stmt, id(stmt), self.frame.cls)
             self.pending.append((func, None, None))
@@ -216,7 +216,7 @@ class StatementRunner:
             func = FuncV(stmt, id(stmt), self.frame.cls, self.home, closure=closure, scope=self.frame.func)
             if self.frame.inline_depth == 0:
                 self.pending.append((func, closure, None))
-        self.frame.env[stmt.name] = func
+        self.frame.env[stmt.name] = decorated(self, stmt, func, decorators) if decorators else func
 
     stmt_AsyncFunctionDef = stmt_FunctionDef
 

@@ -104,9 +104,9 @@ def is_torch_layer(qual: str) -> bool:
     return parts[-1][:1].isupper() and "functional" not in parts
 
 
-def layer_has_params(name: str, call) -> bool:
+def layer_has_params(name: str, call, spread: Optional[dict] = None) -> bool:
     """Does `torch.nn.<name>(...)` hold parameters or buffers (the table's module model: losses
     only with a weight, LayerNorm unless elementwise_affine=False ...)?  Containers and classes
-    the table does not know are assumed to."""
-    holds = operators.module_state(name, call)
+    the table does not know are assumed to.  `spread`: keywords given through `**` (operators.module_state)."""
+    holds = operators.module_state(name, call, spread)
     return True if holds is None else holds

@@ -562,11 +562,26 @@ def layer(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
         dev = devs.pop() if len(devs) == 1 else None
     elif not has_kw and any(v is UNKNOWN for v in list(args) + list(kwargs.values())) and name.endswith("Loss"):
         dev = None  # a loss weight of unknown device
-    has_params = api.layer_has_params(name, node)
+    has_params = api.layer_has_params(name, node, _spread_keywords(node, kwargs))
     weights = list(args[:1]) + [kwargs[k] for k in ("weight", "pos_weight") if k in kwargs]
     if has_params and name.endswith("Loss") and weights and all(v is NONE for v in weights):
         has_params = False  # `CrossEntropyLoss(weight=w)` with w None: no weight buffer
     return ModuleV(dev, has_params, node, torch_layer=True, layer=name)
+
+
+def _spread_keywords(node: ast.Call, kwargs: dict) -> Optional[dict]:
+    """The keywords a call gets through `**` whose keys are known (`nn.CrossEntropyLoss(**kw)`,
+    `kw = {"weight": w}`: eval_args puts its items among the keywords): None where given as None,
+    True otherwise.  None: no `**` argument."""
+    named = None
+    for k in node.keywords:
+        if k.arg is None:
+            named = {k.arg for k in node.keywords}
+            break
+    if named is None:
+        return None
+    return {key: None if value is NONE else True for key, value in kwargs.items()
+            if key not in named and not key.startswith("**")}
 
 
 def numpy_call(ev, node: ast.Call, qual: str, args: list, kwargs: dict) -> Value:
