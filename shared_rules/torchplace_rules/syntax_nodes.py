@@ -136,3 +136,13 @@ def element_node(value: ast.AST) -> "ast.AST | None":
             and len(value.args) == 1 and not value.keywords:
         value = value.args[0]
     return value.elt if value.__class__ in (ast.ListComp, ast.SetComp, ast.GeneratorExp) else None
+
+
+def call_rebinding_own_name(stmt, name: str) -> bool:
+    """Is `stmt` an assignment of a call's result to `name` that hands the call `name` itself
+    (`dtype, device = resolve(dtype, device)`, `device = pick(device=device)`)?"""
+    if stmt.__class__ is not ast.Assign or stmt.value.__class__ is not ast.Call:
+        return False
+    call = stmt.value
+    return any(a.__class__ is ast.Name and a.id == name for a in call.args) \
+        or any(k.value.__class__ is ast.Name and k.value.id == name for k in call.keywords)
