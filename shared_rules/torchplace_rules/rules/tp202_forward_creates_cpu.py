@@ -199,19 +199,15 @@ def _made_by_calling_code(ev, factory) -> bool:
 
 
 def _handed_in_before(ev, factory) -> bool:
-    """Was the factory run by the code that started the calls being analysed, a function of this file
-    that is no method (or its module code), before one of them (`stats = Stats(torch.DoubleTensor(m))`,
-    `model = Sim(stats=stats)`, then `model.rollout(x)`, whose method meets `stats.mean`)?  The
-    module's methods reached through that call did not create it: it was handed to the module, whose
+    """Was the factory run by a function of this file that is no method (or by its module code), outside the
+    module's class (`stats = Stats(torch.DoubleTensor(m))`, `model = Sim(stats=stats)`, then a method of the
+    model meets `stats.mean`)?  The module's methods did not create it: it was handed to the module, whose
     own `to`/`_apply` (the caller checks there is one) may move what it holds."""
     ctx = file_context(ev)
     if factory is None or not ctx.in_this_file(factory):
         return False
     home = ctx.enclosing_function(factory)
-    if home is not None and ctx.parents.get(id(home)).__class__ is ast.ClassDef:
-        return False
-    return any(ctx.in_this_file(site) and ctx.enclosing_function(site) is home and factory.lineno <= site.end_lineno
-               for site in ev.call_sites[:-1])
+    return home is None or ctx.parents.get(id(home)).__class__ is not ast.ClassDef
 
 
 def _made_in(cls, factory):
