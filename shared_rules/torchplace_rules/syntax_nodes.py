@@ -156,3 +156,13 @@ def writes_items(func: "ast.AST | None", name: str) -> bool:
             if node.func.value.__class__ is ast.Name and node.func.value.id == name:
                 return True
     return False
+
+
+def call_rebinding_own_name(stmt, name: str) -> bool:
+    """Is `stmt` an assignment of a call's result to `name` that hands the call `name` itself
+    (`dtype, device = resolve(dtype, device)`, `device = pick(device=device)`)?"""
+    if stmt.__class__ is not ast.Assign or stmt.value.__class__ is not ast.Call:
+        return False
+    call = stmt.value
+    return any(a.__class__ is ast.Name and a.id == name for a in call.args) \
+        or any(k.value.__class__ is ast.Name and k.value.id == name for k in call.keywords)

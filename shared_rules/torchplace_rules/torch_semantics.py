@@ -45,7 +45,8 @@ overload = {"params": [[name, kind, flags, role], ...], "result": str, "returns"
   src     where the facts come from: "aten::add.Tensor (iterator)", "python: ...", "contract: <path>"
 
 module = {"state": "params"|"buffers"|"none"|"children"|"unknown", "state_if": [[ctor arg, position], ...],
-          "state_unless": ["arg=value", ...], "factory_kwargs": bool, "container": bool}
+          "state_unless": ["arg=value", ...], "factory_kwargs": bool, "container": bool,
+          "device_at": position of `device` among the constructor's positional arguments}
 """
 from __future__ import annotations
 
@@ -187,6 +188,7 @@ class ModuleClass:
     state_unless: tuple[str, ...]
     factory_kwargs: bool
     container: bool
+    device_at: Optional[int] = None  # `device`'s position: `Linear(4, 4, True, dev)` is built on dev
 
     def holds_state(self, keywords: dict[str, object], positional: tuple = ()) -> Optional[bool]:
         """Does an instance built with these arguments hold parameters or buffers?  A value of
@@ -341,7 +343,7 @@ def lookup_module_class(qualname: str) -> Optional[ModuleClass]:
         return None
     return ModuleClass(qualname, raw["state"], tuple((n, i) for n, i in raw.get("state_if", ())),
                        tuple(raw.get("state_unless", ())),
-                       raw.get("factory_kwargs", False), raw.get("container", False))
+                       raw.get("factory_kwargs", False), raw.get("container", False), raw.get("device_at"))
 
 
 def exclusion_reason(qualname: str) -> Optional[str]:

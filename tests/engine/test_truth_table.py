@@ -15,6 +15,13 @@ HEADER = "import torch\nimport torch.nn as nn\ndevice = torch.device('cuda')\n"
 CASES = [
     ("module-to-alone-is-in-place", "m = nn.Linear(3, 2)\nm.to(device)\ny = m(torch.ones(1, 3, device=device))\n", False, None),
     ("module-cuda-alone", "m = nn.Linear(3, 2)\nm.cuda()\ny = m(torch.ones(1, 3).to(device))\n", False, None),
+    # an nn layer's `device` handed by position (`LayerNorm(shape, eps, affine, bias, device)`) places it there
+    ("layer-positional-device", "m = nn.LayerNorm(3, 1e-5, True, True, device)\ny = m(torch.ones(1, 3, device=device))\n",
+     False, None),
+    ("layer-positional-device-cpu-input", "m = nn.LayerNorm(3, 1e-5, True, True, device)\ny = m(torch.ones(1, 3))\n",
+     True, "TP102"),
+    ("layer-positional-device-none", "m = nn.LayerNorm(3, 1e-5, True, True, None)\ny = m(torch.ones(1, 3, device=device))\n",
+     True, "TP102"),
     # Module.to moves the object: a name bound to the same module (or a list holding it) sees it moved
     ("module-moved-through-an-alias", "m = nn.Linear(3, 2)\nalias = m\nalias.to(device)\ny = m(torch.ones(1, 3, device=device))\n",
      False, None),

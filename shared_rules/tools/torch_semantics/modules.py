@@ -8,6 +8,7 @@ with default (or the first workable typical) arguments and record:
                (CrossEntropyLoss(weight=t), CrossEntropyLoss(t))
   state_unless boolean arguments that remove all state when flipped (LayerNorm(elementwise_affine=False))
   factory_kwargs  the constructor accepts device=/dtype=
+  device_at    the position of `device` among the constructor's positional arguments (Linear(4, 4, True, dev))
   container    the state is its children's (Sequential, ModuleList, ModuleDict, wrappers)
 """
 from __future__ import annotations
@@ -81,6 +82,9 @@ def module_record(cls) -> dict | None:
         elif isinstance(p.default, bool) and record["state"] != "none":
             if _variant_state(cls, args, **{name: not p.default}) == "none":
                 state_unless.append(f"{name}={not p.default}")
+    device = params.get("device")
+    if device is not None and device.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD:
+        record["device_at"] = positions.index("device")
     if state_if:
         record["state_if"] = state_if
     if state_unless:

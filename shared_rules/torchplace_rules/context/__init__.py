@@ -15,6 +15,7 @@ from typing import Optional
 from .checkpoints import Provenance
 from .cpu_checkpoints import saved_on_cpu, saved_on_cpu_at_path
 from .cpu_devices import mentions_accelerator_off_the_cpu
+from .cuda_only import in_loop_over_cuda_devices
 from .device_choice import (
     accelerator_made_default, after_an_unconditional_cuda_call, before_an_unconditional_cuda_call, commits_to_accelerator, has_cpu_path,
     hides_every_accelerator, needs_a_guarded_wrapper, runs_only_with_accelerator, under_device_guard,
@@ -90,11 +91,13 @@ class FileContext:
         return under_device_guard(self.parents, node)
 
     def runs_only_with_accelerator(self, node: ast.AST) -> bool:
-        if runs_only_with_accelerator(self.parents, node) or after_an_unconditional_cuda_call(self.parents, node) \
-                or before_an_unconditional_cuda_call(self.parents, node):
+        if runs_only_with_accelerator(self.parents, node):
             return True
-        bindings = self.provenance.scope(self.enclosing_function(node)).bindings
-        return needs_a_guarded_wrapper(self.parents, bindings, node)
+        scope = self.provenance.scope(self.enclosing_function(node))
+        if after_an_unconditional_cuda_call(self.parents, node, scope) or before_an_unconditional_cuda_call(
+                self.parents, node, scope) or in_loop_over_cuda_devices(self.parents, node, scope):
+            return True
+        return needs_a_guarded_wrapper(self.parents, scope.bindings, node)
 
     @cached_property
     def provenance(self) -> Provenance:

@@ -10,6 +10,7 @@ import ast
 
 from .. import torch_semantics as semantics
 from ..flow.devices import ACCEL_TYPES
+from .cuda_only import moves_to_fixed_cuda, unconditional_calls
 from .scopes import ancestors, is_main_guard, mentions_accelerator
 
 _CHOICE_WORDS = ("cuda", "gpu", "cpu", "device", "accel")
@@ -64,17 +65,20 @@ def runs_only_with_accelerator(parents: dict, node: ast.AST) -> bool:
     return False
 
 
-def after_an_unconditional_cuda_call(parents: dict, node: ast.AST) -> bool:
+def after_an_unconditional_cuda_call(parents: dict, node: ast.AST, scope=None) -> bool:
     """Does a `.cuda()` run before `node` on every path to it within its function (a simple statement
     earlier in a block that holds `node`, `model = Net(...).cuda()`)?  `.cuda()` raises on a machine without
-    a CUDA GPU ("Torch not compiled with CUDA enabled" / "Found no NVIDIA driver"), so `node` never runs there."""
+    a CUDA GPU ("Torch not compiled with CUDA enabled" / "Found no NVIDIA driver"), so `node` never runs there.
+    So does `.to(d)` with `d` a fixed CUDA device (`cuda_only.moves_to_fixed_cuda`; `scope`: the function's
+    `Scope`, for names bound to one)."""
     child = node
     for parent in ancestors(parents, node):
         for field in ("body", "orelse", "finalbody"):
             block = getattr(parent, field, None)
             if isinstance(block, list) and child in block:
                 for stmt in block[:block.index(child)]:
-                    if isinstance(stmt, (ast.Assign, ast.Expr, ast.AnnAssign, ast.AugAssign)) and _calls_cuda(stmt):
+                    if isinstance(stmt, (ast.Assign, ast.Expr, ast.AnnAssign, ast.AugAssign)) \
+                            and (_calls_cuda(stmt) or moves_to_fixed_cuda(stmt, scope)):
                         return True
         if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ExceptHandler)):
             return False
@@ -82,13 +86,14 @@ def after_an_unconditional_cuda_call(parents: dict, node: ast.AST) -> bool:
     return False
 
 
-def before_an_unconditional_cuda_call(parents: dict, node: ast.AST) -> bool:
+def before_an_unconditional_cuda_call(parents: dict, node: ast.AST, scope=None) -> bool:
     """Is `node` followed, in its block, by a statement with an unconditional `.cuda()` that nothing in
     between can skip (no `return`/`raise`/`break`/`continue`/`yield`, no `exit()`)?  The block then cannot
     finish without a CUDA GPU whatever `node` does (YOLOX's `load_state_dict(torch.load(f))` then
     `torch.ones(...).cuda()`), so `map_location` would save nothing there.  A `try` body (a handler may
     catch one failure and not the other) and a loop body (an exit earlier in the body may leave it after
-    `node` ran) are not climbed out of; the `.cuda()` must be in the same function."""
+    `node` ran) are not climbed out of; the `.cuda()` must be in the same function.  `.to(d)` with `d` a fixed
+    CUDA device counts as `.cuda()` (`scope` as for `after_an_unconditional_cuda_call`)."""
     child = node
     for parent in ancestors(parents, node):
         if isinstance(parent, _NOT_CLIMBED):
@@ -97,8 +102,8 @@ def before_an_unconditional_cuda_call(parents: dict, node: ast.AST) -> bool:
                       if isinstance(b, list) and child in b), None)
         if block is not None:
             for stmt in block[block.index(child) + 1:]:
-                if isinstance(stmt, (ast.Assign, ast.Expr, ast.AnnAssign, ast.AugAssign)) and _calls_cuda(stmt) \
-                        and not _may_leave(stmt):
+                if isinstance(stmt, (ast.Assign, ast.Expr, ast.AnnAssign, ast.AugAssign)) \
+                        and (_calls_cuda(stmt) or moves_to_fixed_cuda(stmt, scope)) and not _may_leave(stmt):
                     return True
                 if _may_leave(stmt):
                     return False
@@ -126,17 +131,8 @@ def _calls_cuda(stmt: ast.AST) -> bool:
     or a lambda), of something that may hold tensors: `Module.cuda()` of a module without parameters or
     buffers (`nn.CrossEntropyLoss().cuda()`, `criterion.cuda(args.gpu)`) moves nothing and runs on a CPU-only
     build too."""
-    stack = [stmt]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.IfExp, ast.BoolOp, ast.Lambda, ast.comprehension, ast.ListComp, ast.SetComp,
-                             ast.DictComp, ast.GeneratorExp)):
-            continue
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "cuda" \
-                and not _maybe_stateless(node.func.value):
-            return True
-        stack.extend(ast.iter_child_nodes(node))
-    return False
+    return any(call.func.__class__ is ast.Attribute and call.func.attr == "cuda" and not _maybe_stateless(call.func.value)
+               for call in unconditional_calls(stmt))
 
 
 def _maybe_stateless(receiver: ast.AST) -> bool:

@@ -32,7 +32,7 @@ from .devices import ACCEL_KIND, CPU, RUNTIME, SELF_DEV, SELF_KIND, Dev, parse_d
 from .instance_branches import kept_plain
 from .optimizers import loaded_into, same_optimizer
 from .star_arguments import fill_from_star, star_item
-from .state import MOVED_THROUGH, PLACEABLE, Frame, follow_move, forget_aliases, local_names, moved_containers_in
+from .state import MOVED_THROUGH, PLACEABLE, Frame, enclosing_reads, follow_move, forget_aliases, local_names, moved_containers_in
 from .values import (
     NONE, NUMBER, IntV, UNKNOWN, BatchV, DeviceV, DictV, FlagV, FuncV, LoaderV, ModuleV, ObjectV, OptimizerV, ParamsV, PlacedV, QualV, SelfV, SeqV, TensorV, TextV, Value, attrs_get, join_all, map_leaves,
 )
@@ -584,7 +584,7 @@ def call_in_context(ev, func, cls, bound: dict, node: ast.Call, self_dev: Option
         held = moved_globals_held(ev, fnode)
         if held:
             bound = {**held, **bound}  # (a parameter of the same name is the parameter)
-    key = context_key(fnode, bound, self_dev)
+    key = context_key(fnode, _with_enclosing_values(ev, func, bound), self_dev)
     kept = cache.get(key) if key is not None else None
     if kept is not None:
         result, record = kept
@@ -595,6 +595,17 @@ def call_in_context(ev, func, cls, bound: dict, node: ast.Call, self_dev: Option
     if key is not None:
         cache[key] = (result, record)
     return result
+
+
+def _with_enclosing_values(ev, func, bound: dict) -> dict:
+    """A nested function's context is also what it reads from the scope it runs in (`def to(x): return
+    x.to(device)` inside `make(device)`): two calls of it with the same arguments differ where that
+    scope does (each name under a key no parameter can have)."""
+    if func.closure is None:
+        return bound
+    scope = ev.frame.env if func.scope is ev.frame.func else func.closure
+    outer = {" " + name: scope[name] for name in enclosing_reads(func.node) if name in scope}
+    return {**bound, **outer} if outer else bound
 
 
 def moved_globals_held(ev, fnode) -> dict:

@@ -12,7 +12,7 @@ from typing import Optional
 
 from . import torch_api as api
 from ..flag_writes import binds_locally, declares_global, flag_may_be_rebound
-from ..syntax_nodes import access_path, element_node, is_main_test, scope_nodes, writes_items
+from ..syntax_nodes import access_path, call_rebinding_own_name, element_node, is_main_test, scope_nodes, writes_items
 from .calls import dispatch_call
 from .container_values import concatenated, merged_mapping, repeated
 from .contexts import default_value, lambda_function, static_lambda
@@ -213,6 +213,9 @@ class ExpressionEvaluator:
             return replace(value, dev=replace(value.dev, expr=name))
         if (value is UNKNOWN or value is NONE or value is NUMBER or value.__class__ is IntV) and name in self.device_names \
                 and not _reads_tensor_device(value_node) and not self.returns_tensor_device(value_node):
+            prior = self.frame.env.get(name)
+            if (prior is NONE or prior is UNKNOWN) and call_rebinding_own_name(self.current_stmt, name):
+                return value  # what a helper makes of a `device=None` it was handed: the default device, not known
             self.targets_accelerator = True
             return DeviceV(Dev(ACCEL_KIND, "target", name, assumed=True))
         return value

@@ -220,6 +220,12 @@ def module_state(qual: str, node: ast.Call, spread: Optional[dict] = None) -> Op
     return cls.holds_state(keywords, tuple(_literal(a) for a in node.args))
 
 
+def device_position(qual: str) -> Optional[int]:
+    """Where `torch.nn.<Class>(...)` takes `device` positionally (`Linear(4, 4, True, dev)`: 3)."""
+    cls = semantics.lookup_module_class("torch.nn." + qual.rpartition(".")[2])
+    return cls.device_at if cls is not None else None
+
+
 def _literal(node: ast.AST) -> object:
     """A constant's value; any other expression is "given" (not None)."""
     return node.value if isinstance(node, ast.Constant) else node

@@ -426,7 +426,23 @@ def instantiate(ev, node: ast.Call, cls: ClassV) -> Value:
             dev = moved.dev
         attrs = tuple(a for a in attrs if a[0] != SELF_MOVED)
     has_params = info.has_params_without(absent_arguments(node, _init_of(info), set(info.optional_state.values())))
+    if has_params and attrs and _parts_hold_no_state(info, attrs):
+        has_params = False
     return ModuleV(dev, has_params, node, info, attrs=attrs)
+
+
+def _parts_hold_no_state(info, attrs: tuple) -> bool:
+    """Does an instance whose class registers no parameters or buffers of its own hold, as this call's
+    `__init__` left them, only submodules without any (`self.layers = nn.Sequential(*[layer(**kw)])`
+    with `layer` a parameter-free class handed in)?  The class alone could not say what they hold."""
+    if info.params or info.buffers or info.unresolved_base:
+        return False
+    for name, has in info.submodules.items():
+        if has:
+            held = attrs_get(attrs, name)
+            if held.__class__ is not ModuleV or held.has_params:
+                return False
+    return True
 
 
 def parts_device(info, attrs: tuple):

@@ -690,6 +690,17 @@ def local_names(func) -> set:
     return known
 
 
+def enclosing_reads(func) -> tuple:
+    """The names a nested function reads that it does not bind itself (its enclosing scope's
+    variables, or globals), sorted (kept on the node)."""
+    known = func.__dict__.get("_tp_enclosing_reads")
+    if known is None:
+        local = local_names(func)
+        known = func._tp_enclosing_reads = tuple(sorted({n.id for n in ast.walk(func) if n.__class__ is ast.Name
+                                                          and n.ctx.__class__ is ast.Load and n.id not in local}))
+    return known
+
+
 def _local_names(func) -> set:
     args = func.args
     names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}

@@ -149,7 +149,7 @@ def call_qualified(ev, node: ast.Call, qual: str) -> Value:
         rank, least = einops_rank(node)
         return TensorV(t.dev, origin=node, grad=t.grad, module_output=t.module_output, rank=rank, min_rank=least)
     if last == "from_pretrained" and is_model_class(head):
-        return pretrained_model(args, kwargs)
+        return pretrained_model(args, kwargs, default_device(ev))
     if last == "from_pretrained" and is_encoder_class(head):
         return QualV(TOKENIZER)  # AutoTokenizer / BertTokenizerFast / AutoProcessor ... .from_pretrained(...)
     if qual == TOKENIZER or head == TOKENIZER:
@@ -192,16 +192,21 @@ TOKENIZER = "transformers.<tokenizer>"  # (not a name one can import: only `from
 _PLACING_KWARGS = frozenset({"device_map", "device", "load_in_8bit", "load_in_4bit", "quantization_config"})
 
 
-def pretrained_model(args: list, kwargs: dict) -> ModuleV:
+def pretrained_model(args: list, kwargs: dict, default: Optional[Dev]) -> ModuleV:
     """`XModel.from_pretrained(name)` / `XForY.from_pretrained(name)`: a transformers model, an
-    nn.Module with parameters whose forward does not move its inputs, loaded on the CPU.  Where an
-    argument may place it (`device_map=`, 8-/4-bit loading, `**kwargs` of unknown keys) or a module
-    may be handed in (peft's `PeftModel.from_pretrained(base, path)` wraps `base` where it is: more
-    than the one positional name or path), the class is not known (and, with `device_map=`, the device)."""
+    nn.Module with parameters whose forward does not move its inputs, loaded on the CPU.  Under a
+    default device that is not the CPU (`with torch.device("cuda"):`, `set_default_device`) its device
+    is not known: recent transformers make that device the `device_map`
+    (`get_torch_context_manager_or_global_device`), older ones build the layers there and may load
+    the weights onto the CPU.  Where an argument may place it (`device_map=`, 8-/4-bit loading,
+    `**kwargs` of unknown keys) or a module may be handed in (peft's `PeftModel.from_pretrained(base,
+    path)` wraps `base` where it is: more than the one positional name or path), the class is not
+    known (and, with `device_map=`, the device)."""
+    dev = CPU if default is not None and default.is_cpu else None
     if len(args) > 1 or not _PLACING_KWARGS.isdisjoint(kwargs) or any(k[:2] == "**" for k in kwargs) \
             or any(a.__class__ is ModuleV for a in args) or "model" in kwargs:
-        return ModuleV(None if "device_map" in kwargs else CPU, True, None, None, known_class=False, not_none=True)
-    return ModuleV(CPU, True, None, None, not_none=True)
+        return ModuleV(None if "device_map" in kwargs else dev, True, None, None, known_class=False, not_none=True)
+    return ModuleV(dev, True, None, None, not_none=True)
 
 
 _ENCODING_METHODS = {"__call__", "encode_plus", "batch_encode_plus", "pad"}
@@ -525,6 +530,8 @@ def layer(ev, node: ast.Call, name: str, args: list, kwargs: dict) -> Value:
         return ModuleV(None, True, node, layer=name, wraps=wraps)
     has_kw, dev = kw_device(ev, node, kwargs)
     if not has_kw:
+        has_kw, dev = _positional_device(node, name, args)
+    if not has_kw:
         dev = default_device(ev)
     if name in api.CONTAINERS:
         members = list(args)
@@ -582,6 +589,18 @@ def _spread_keywords(node: ast.Call, kwargs: dict) -> Optional[dict]:
         return None
     return {key: None if value is NONE else True for key, value in kwargs.items()
             if key not in named and not key.startswith("**")}
+
+
+def _positional_device(node: ast.Call, name: str, args: list) -> tuple[bool, Optional[Dev]]:
+    """`nn.Linear(k, n, False, device)`: the device handed at its position (as `kw_device` says of
+    `device=`); not known past a `*args`."""
+    at = operators.device_position(name)
+    if at is None or len(node.args) <= at or any(a.__class__ is ast.Starred for a in node.args[:at + 1]):
+        return False, None
+    value = args[at]
+    if value is NONE:
+        return False, None
+    return True, value.dev if isinstance(value, DeviceV) else None
 
 
 def numpy_call(ev, node: ast.Call, qual: str, args: list, kwargs: dict) -> Value:

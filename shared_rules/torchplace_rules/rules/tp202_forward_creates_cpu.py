@@ -171,7 +171,11 @@ def _made_by_caller(ev, c, func) -> bool:
     TP202 is about tensors the module's own code creates; where the caller's tensor meets the
     module is the caller's placement (TP102/TP103 judge a module call's inputs)."""
     node = c.cpu_node
-    if _on_self(ev.frame.call_site) or _made_in(ev.frame.cls, c.cpu.factory) is not None:
+    if _made_in(ev.frame.cls, c.cpu.factory) is not None:
+        return False
+    if ev.frame.cls.overrides_apply and _handed_in_before(ev, c.cpu.factory):
+        return True
+    if _on_self(ev.frame.call_site):
         return False
     if _made_by_calling_code(ev, c.cpu.factory):
         return True
@@ -192,6 +196,18 @@ def _made_by_calling_code(ev, factory) -> bool:
     if not (ctx.in_this_file(call) and ctx.in_this_file(factory)):
         return False
     return ctx.enclosing_function(factory) is ctx.enclosing_function(call) and factory.lineno <= call.end_lineno
+
+
+def _handed_in_before(ev, factory) -> bool:
+    """Was the factory run by a function of this file that is no method (or by its module code), outside the
+    module's class (`stats = Stats(torch.DoubleTensor(m))`, `model = Sim(stats=stats)`, then a method of the
+    model meets `stats.mean`)?  The module's methods did not create it: it was handed to the module, whose
+    own `to`/`_apply` (the caller checks there is one) may move what it holds."""
+    ctx = file_context(ev)
+    if factory is None or not ctx.in_this_file(factory):
+        return False
+    home = ctx.enclosing_function(factory)
+    return home is None or ctx.parents.get(id(home)).__class__ is not ast.ClassDef
 
 
 def _made_in(cls, factory):
