@@ -42,10 +42,12 @@ CUDA_WEIGHT = "nn.Linear(3, 4).cuda().weight"
 
 CASES = {
     "l2_weight_kept_and_linked": (HEAD.replace("KEEP", KEEP_BOTH).replace("WEIGHT", CUDA_WEIGHT), set()),
-    "l2_submodule_made_on_weight_device": (HEAD.replace("KEEP", KEEP_TRIGGER).replace("WEIGHT", CUDA_WEIGHT), set()),
-    # true twins: the weight handed in is on the CPU, or the module makes its own weights and ignores it
+    # true twins: the weight handed in is on the CPU, or the module makes its own weights (a CPU one meets the
+    # input whatever the submodule built on the weight's device holds), or ignores it
     "l2_cpu_weight_kept": (HEAD.replace("KEEP", KEEP_BOTH).replace("WEIGHT", "nn.Linear(3, 4).weight"),
                            {(25, "TP102")}),
+    "l2_own_cpu_weight_beside_a_linked_submodule": (HEAD.replace("KEEP", KEEP_TRIGGER).replace("WEIGHT", CUDA_WEIGHT),
+                                                    {(25, "TP102")}),
     "l2_own_weights_only": (HEAD.replace("KEEP", KEEP_OWN).replace("WEIGHT", CUDA_WEIGHT).replace(
         "k = Head(weight)", "k = Head(None)"), {(25, "TP102")}),
 }

@@ -43,12 +43,13 @@ def constructor_device(node: ast.Call, init: Optional[ast.FunctionDef], args: li
 
 
 def holds_state_elsewhere(attrs: tuple, dev: Dev) -> bool:
-    """Did this call's `__init__` store, as the instance's own state, a parameter or a module that is
-    not at `dev` (`self.weight = weight` with a CUDA `nn.Parameter` passed in, `self.trigger =
-    Trigger(weight)` whose parameter is made on `weight.device`)?  Assigning a Parameter or a Module to
-    a module's attribute registers it, so the instance is then not all at `dev`."""
+    """Did this call's `__init__` store, as the instance's own state, a parameter that is not at `dev`
+    (`self.weight = weight` with a CUDA `nn.Parameter` passed in), or a module with parameters known to
+    be elsewhere?  Assigning a Parameter or a Module to a module's attribute registers it, so the
+    instance is then not all at `dev`.  (A submodule of unknown place says nothing: a layer built
+    where a comprehension or helper put it is where the class's summary says.)"""
     for _, value in attrs:
-        if value.__class__ is ModuleV and value.has_params and value.dev != dev:
+        if value.__class__ is ModuleV and value.has_params and value.dev is not None and value.dev != dev:
             return True
         if value.__class__ is TensorV and value.grad and value.dev != dev:
             return True
