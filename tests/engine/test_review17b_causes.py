@@ -32,7 +32,9 @@ def test_w2_twin_a_second_binding_of_the_name_is_a_choice():
 
 
 def test_w2_twin_a_parameter_of_that_name_is_a_choice():
-    body = FIXED_DEVICE.format(device='"cuda:0"') + "    def run(device):\n        return device == 'cpu'\n"
+    # (without the move after the load: a `.to()` of a fixed CUDA device there alone makes the block GPU-only, s19 S7)
+    body = FIXED_DEVICE.format(device='"cuda:0"').replace("    model.to(device)\n", "") + \
+        "    def run(device):\n        return device == 'cpu'\n"
     assert_findings(H, body, {(6, "TP204")})
 
 
