@@ -166,3 +166,16 @@ def call_rebinding_own_name(stmt, name: str) -> bool:
     call = stmt.value
     return any(a.__class__ is ast.Name and a.id == name for a in call.args) \
         or any(k.value.__class__ is ast.Name and k.value.id == name for k in call.keywords)
+
+
+def parameter_defaults(fnode) -> dict:
+    """Parameter name -> default node of a function (positional and keyword-only parameters that have
+    one); memoised on the node (read, never changed, by its callers)."""
+    known = fnode.__dict__.get("_tp_defaults")
+    if known is None:
+        a = fnode.args
+        names = [p.arg for p in a.posonlyargs + a.args]
+        known = dict(zip(names[len(names) - len(a.defaults):], a.defaults))
+        known.update((p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)
+        fnode._tp_defaults = known
+    return known

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from .checkpoints import _called_name
 from .device_choice import accelerator_made_default, commits_to_accelerator, has_cpu_path
-from .load_callers import _entry_names, _parsed
+from .file_facts import file_fact, parsed
+from .load_callers import _entry_names
 from .scopes import parent_map
 
 MAX_CALLER_FILES = 12  # importers read; a module imported by more is left to its own evidence
@@ -52,12 +53,14 @@ def run_only_by_cuda_only_programs(ev, ctx, load: ast.Call) -> bool:
 
 
 def _caller_facts(project, path: Path):
-    """(names the file calls, it is CUDA-only), kept per file and version; None when unreadable."""
-    cache = project.__dict__.setdefault("_cuda_only_caller_facts", {})
-    key = (path, project.fingerprint(path))
-    if key not in cache:
-        tree = _parsed(project, path)
-        cache[key] = None if tree is None else (
-            {_called_name(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)} - {None},
+    """(names the file calls, it is CUDA-only), asked once per version of the file (`file_fact`);
+    None when unreadable."""
+    return file_fact(project, path, _calls_and_cuda_only)
+
+
+def _calls_and_cuda_only(text):
+    tree = parsed(text)
+    if tree is None:
+        return None
+    return ({_called_name(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)} - {None},
             accelerator_made_default(tree) or commits_to_accelerator(tree) and not has_cpu_path(tree, parent_map(tree)))
-    return cache[key]

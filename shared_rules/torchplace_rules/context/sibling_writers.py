@@ -30,7 +30,7 @@ def written_by_cpu_siblings(ev, ctx, load: ast.Call) -> bool:
     if project is None or not ev.path or path is None:
         return False
     keys = path_keys(path, ctx.provenance.scope(ctx.enclosing_function(load)), load.lineno)
-    if _writes(ctx.tree, ctx.provenance, keys):
+    if _saved_keys(ctx.tree, ctx.provenance) & keys:
         return False  # (what the checked program saves there is its own: the file rules judge it)
     try:
         own = project.real_file(ev.path)
@@ -61,10 +61,7 @@ def _saving_program(text) -> Optional[tuple]:
         return None
     parents = parent_map(tree)
     provenance = Provenance(tree, lambda node: enclosing(parents, node, FUNCTIONS))
-    keys = set()
-    for node in ast.walk(tree):
-        if node.__class__ is ast.Call and is_torch_save(node) and len(node.args) >= 2:
-            keys |= path_keys(node.args[1], provenance.scope(provenance.enclosing_function(node)), node.lineno)
+    keys = _saved_keys(tree, provenance)
     cpu_program = is_script(tree) and not mentions_accelerator(tree) and not _loads_torch_files(tree)
     imports = []
     for node in ast.walk(tree):
@@ -72,17 +69,16 @@ def _saving_program(text) -> Optional[tuple]:
             imports.append((node.module, node.level))
         elif isinstance(node, ast.Import):
             imports += [(alias.name, 0) for alias in node.names]
-    return frozenset(keys), cpu_program, tuple(imports)
+    return keys, cpu_program, tuple(imports)
 
 
-def _writes(tree: ast.Module, provenance: Provenance, keys: set) -> bool:
-    """Does a `torch.save` of `tree` write a path with one of these keys?"""
+def _saved_keys(tree: ast.Module, provenance: Provenance) -> frozenset:
+    """The keys of the paths the `torch.save` calls of `tree` write."""
+    keys = set()
     for node in ast.walk(tree):
         if node.__class__ is ast.Call and is_torch_save(node) and len(node.args) >= 2:
-            scope = provenance.scope(provenance.enclosing_function(node))
-            if path_keys(node.args[1], scope, node.lineno) & keys:
-                return True
-    return False
+            keys |= path_keys(node.args[1], provenance.scope(provenance.enclosing_function(node)), node.lineno)
+    return frozenset(keys)
 
 
 def _imports_device_code(project, path, imports: tuple) -> bool:

@@ -17,7 +17,7 @@ from .torch_api import (
 from .devices import CPU, SELF_DEV
 from .torch_placement import container_elements, truth_flags
 from .values import NONE, UNKNOWN, ClassV, DeviceV, DictV, ModuleV, ObjectV, QualV, SeqV, TensorV, Value, map_leaves
-from ..syntax_nodes import access_path, calls_and_assignments, own_nodes
+from ..syntax_nodes import access_path, calls_and_assignments, own_nodes, parameter_defaults
 
 MOVE_METHODS = {"to", "cuda", "cpu", "type_as", "type"}
 _HOST_USES = {"cpu", "tolist", "item", "numpy", "to", "cuda"}  # what forward may do with a CPU input itself
@@ -761,11 +761,8 @@ def _none_guarded(init) -> dict:
 
 def _constant_defaults(init, values: tuple) -> set:
     """The parameters of `__init__` whose default is one of the constants `values`."""
-    a = init.args
-    positional = a.posonlyargs + a.args
-    defaults = dict(zip([p.arg for p in positional[len(positional) - len(a.defaults):]], a.defaults))
-    defaults.update((p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)
-    return {n for n, d in defaults.items() if d.__class__ is ast.Constant and any(d.value is v for v in values)}
+    return {n for n, d in parameter_defaults(init).items()
+            if d.__class__ is ast.Constant and any(d.value is v for v in values)}
 
 
 def _find_none_guards(init) -> dict:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Optional
 
 from ..foreign_attributes import read_as_another_object
-from ..syntax_nodes import access_path, lines_mention, own_nodes
+from ..syntax_nodes import access_path, lines_mention, own_nodes, parameter_defaults
 from .autograd_functions import bind_ctx, function_entry, takes_ctx
 from .class_model import method_nodes, tensor_container_items
 from .cross_file import HOME_ATTR, foreign_home, foreign_result, foreign_text, qualified_name, record_outgoing
@@ -500,10 +500,8 @@ def _signature(fnode) -> tuple:
     known = fnode.__dict__.get("_tp_signature")
     if known is None:
         a = fnode.args
-        names = [p.arg for p in a.posonlyargs + a.args]
-        defaults = dict(zip(names[len(names) - len(a.defaults):], a.defaults))
-        defaults.update((p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)
-        known = fnode._tp_signature = (names, [p.arg for p in a.kwonlyargs], defaults)
+        known = fnode._tp_signature = ([p.arg for p in a.posonlyargs + a.args], [p.arg for p in a.kwonlyargs],
+                                       parameter_defaults(fnode))
     return known
 
 

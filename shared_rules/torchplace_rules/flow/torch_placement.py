@@ -12,7 +12,7 @@ import ast
 from dataclasses import replace
 from typing import Optional
 
-from ..syntax_nodes import own_nodes
+from ..syntax_nodes import own_nodes, parameter_defaults
 from .devices import Dev
 from .values import DeviceV, DictV, ModuleV, SeqV, TensorV, Value
 
@@ -71,7 +71,7 @@ def absent_arguments(node: ast.Call, init: Optional[ast.FunctionDef], names: set
     for n in names:
         value = given.get(n)
         if n in flags:
-            value = value if n in given else _default_of(init, n)
+            value = value if n in given else parameter_defaults(init).get(n)
             if value.__class__ is ast.Constant and not value.value:
                 absent.add(n)
         elif value is None or value.__class__ is ast.Constant and value.value is None:
@@ -94,18 +94,6 @@ def truth_flags(init: ast.FunctionDef) -> frozenset:
                 bound.add(node.id)
         known = init._tp_truth_flags = frozenset(tested - bound)
     return known
-
-
-def _default_of(init: ast.FunctionDef, name: str) -> Optional[ast.AST]:
-    a = init.args
-    positional = a.posonlyargs + a.args
-    for p, d in zip(positional[len(positional) - len(a.defaults):], a.defaults):
-        if p.arg == name:
-            return d
-    for p, d in zip(a.kwonlyargs, a.kw_defaults):
-        if p.arg == name:
-            return d
-    return None
 
 
 def _maybe_held(node: ast.Call, init, args: list, kwargs: dict) -> list:
