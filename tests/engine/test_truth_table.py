@@ -1422,3 +1422,26 @@ def test_data_parallel_scatters_the_tensors_of_tuples_lists_and_dicts(monkeypatc
     moved = ("moved", 0)
     assert args == ([moved, (moved, [moved]), {"a": moved}, mapping, 3],)
     assert args[0][3]["a"] is t
+
+
+def test_class_tests_of_a_module_class_of_single_bases_down_to_nn_module():
+    """`flow/class_tests.py`: a project class whose one base is `nn.Module` has `nn.Module` as
+    `__bases__[0]` and derives from no class of torch but `nn.Module` (and `object`); no name under
+    `torch` other than `Module` is bound to `nn.Module`, and none under `torch.nn` to `object`, so
+    `C.__bases__[0] is T` and `issubclass(C, T)` are False for every other class `T` named there."""
+    import torch.nn as nn
+
+    class MulX(nn.Module):
+        pass
+
+    class Deeper(MulX):
+        pass
+
+    assert MulX.__bases__[0] is nn.Module and Deeper.__bases__[0] is MulX
+    assert MulX.__mro__ == (MulX, nn.Module, object)
+    assert not issubclass(Deeper, nn.modules.conv._ConvNd) and issubclass(Deeper, nn.Module)
+    for name, module in list(sys.modules.items()):
+        if name == "torch" or name.startswith("torch."):
+            for attr, value in list(getattr(module, "__dict__", {}).items()):
+                assert value is not nn.Module or attr == "Module", (name, attr)
+                assert value is not object or attr == "object" or not name.startswith("torch.nn"), (name, attr)

@@ -31,6 +31,7 @@ LAYERS = (
     "operators",      # PyTorch's operators and nn classes from the table generated from torch
     "torch_placement",  # where a module is placed by its constructor or a parameter assignment
     "cross_file",     # values of the project's other modules (summaries made by `module_summaries`)
+    "class_tests",    # `cls.__bases__[0] is T`, `issubclass(cls, T)` of a class of the project handed in
     "container_values",  # sum() over a list of tensors, list + list, list.pop()
     "events",         # what rules receive
     "star_arguments",  # sequences of unknown length spread with `*` into a display or a call

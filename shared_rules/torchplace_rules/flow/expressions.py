@@ -27,6 +27,7 @@ from .devices import (
     parse_device_string, picks_current_device, runtime_device,
 )
 from .class_model import NAMESPACE_INFO
+from .class_tests import class_test_answer
 from .command_line import flag_default
 from .events import Conflict
 from .optimizers import optimizer_attribute, unlink_rebound
@@ -346,6 +347,8 @@ class ExpressionEvaluator:
             # so only "no" carries over from isinstance)
             if self._isinstance_answer(self.eval(test.left.args[0]), test.comparators[0]) is False:
                 return isinstance(test.ops[0], (ast.IsNot, ast.NotEq))
+        if test.__class__ is ast.Compare and test.left.__class__ is ast.Subscript or test.__class__ is ast.Call:
+            return class_test_answer(self, test)  # `layer.__bases__[0] is T`, `issubclass(layer, T)`
         return None
 
     def device_narrowing(self, test) -> Optional[tuple]:
