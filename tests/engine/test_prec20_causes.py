@@ -1,7 +1,9 @@
 """False findings of session 20's precision work (benchmarks/review/false_finding_causes.md, "Session 20"),
 each as a regression snippet with a true twin; the snippets run on the fake GPU too (PyTorch raises exactly
 where findings are expected)."""
-from .snippets import case_tests
+import pytest
+
+from .snippets import assert_findings, case_tests
 
 H = "import torch\nimport torch.nn as nn\n"
 
@@ -72,4 +74,74 @@ CASES = {
 }
 
 test_engine, test_pytorch_agrees = case_tests(H, CASES)
+
+
+# R7 (torchao `test_nf4_tensor.py`, apex `test_dist_adam.py`): a `torch.load` of an in-memory stream this
+# run filled with `torch.save`: one a helper of the file (a function, or a method of the test class)
+# makes with `io.BytesIO()`, saves into and returns, or `io.BytesIO(data)` over the bytes `getvalue()`
+# took from such a stream (also through a list handed round by `broadcast_object_list`).  An empty
+# stream holds only what this run wrote, on this machine.  Twins: bytes the function was handed, a
+# stream a helper makes from bytes it was handed, a name also bound to bytes read from a file.
+STREAM = """\
+    import io
+
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+    def to_buffer(state):
+        buffer = io.BytesIO()
+        torch.save(state, buffer)
+        buffer.seek(0)
+        return buffer
+
+
+    def from_bytes(data):
+        return io.BytesIO(data)
+
+
+    class TestLoad:
+        def save_to_buffer(self, state):
+            buffer = io.BytesIO()
+            torch.save(state, buffer)
+            buffer.seek(0)
+            return buffer
+
+        def test_load(self, data, path, rank):
+            model = nn.Linear(2, 2).to(device)
+            BODY
+"""
+STREAM_BODIES = {
+    "r7_stream_of_a_method_of_the_test_class": (
+        "saved = self.save_to_buffer(model.state_dict())\n"
+        "model.load_state_dict(torch.load(saved))", set()),
+    "r7_stream_of_a_function_of_the_file": (
+        "saved = to_buffer(model.state_dict())\n"
+        "model.load_state_dict(torch.load(saved))", set()),
+    "r7_bytes_of_a_saved_stream_broadcast": (
+        "state = None\n"
+        "if rank == 0:\n"
+        "    stream = io.BytesIO()\n"
+        "    torch.save(model.state_dict(), stream)\n"
+        "    state = stream.getvalue()\n"
+        "state = [state]\n"
+        "torch.distributed.broadcast_object_list(state, src=0)\n"
+        "state = state[0]\n"
+        "model.load_state_dict(torch.load(io.BytesIO(state)))", set()),
+    # true twins
+    "r7_bytes_handed_in": ("model.load_state_dict(torch.load(io.BytesIO(data)))", {(26, "TP204")}),
+    "r7_stream_of_bytes_handed_in": ("model.load_state_dict(torch.load(from_bytes(data)))", {(26, "TP204")}),
+    "r7_bytes_also_read_from_a_file": (
+        "stream = io.BytesIO()\n"
+        "torch.save(model.state_dict(), stream)\n"
+        "data = stream.getvalue()\n"
+        "if rank:\n"
+        "    data = open(path, 'rb').read()\n"
+        "model.load_state_dict(torch.load(io.BytesIO(data)))", {(31, "TP204")}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STREAM_BODIES))
+def test_prec20_byte_streams(name):
+    body, expected = STREAM_BODIES[name]
+    assert_findings(H, STREAM.replace("BODY", body.replace("\n", "\n" + " " * 12)), expected)
 

@@ -12,6 +12,7 @@ import ast
 from functools import cached_property
 from typing import Optional
 
+from .byte_streams import reads_saved_stream
 from .checkpoints import Provenance
 from .cpu_checkpoints import saved_on_cpu, saved_on_cpu_at_path
 from .cpu_devices import mentions_accelerator_off_the_cpu
@@ -110,7 +111,13 @@ class FileContext:
             return False
         return self.provenance.written_by_this_run(load) or self.provenance.shipped_with_the_code(load) or saved_on_cpu(
             self.tree, load, self.provenance.scope, self.enclosing_function) or saved_on_cpu_at_path(
-            self.tree, load, self.provenance.scope, self.enclosing_function)
+            self.tree, load, self.provenance.scope, self.enclosing_function) or self._saved_through_helpers(load)
+
+    def _saved_through_helpers(self, load: ast.Call) -> bool:
+        """Did the run's own code save what `load` reads, into a byte stream (`byte_streams.py`)?"""
+        func = self.enclosing_function(load)
+        scope = self.provenance.scope(func)
+        return reads_saved_stream(self.provenance, load, func, scope)
 
     def own_class(self, class_node: ast.AST) -> Optional[ast.AST]:
         """The class of this file that `class_node` is: itself, or the class at the same place with the same
