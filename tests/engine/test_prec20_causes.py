@@ -145,3 +145,63 @@ def test_prec20_byte_streams(name):
     body, expected = STREAM_BODIES[name]
     assert_findings(H, STREAM.replace("BODY", body.replace("\n", "\n" + " " * 12)), expected)
 
+
+# R8 (CLAM `utils/core_utils.py`): the loop of the loader calls a function of the file, which calls an
+# early-stopping object the loader built (its `__call__`), which hands the path on to a method that does
+# `torch.save`; with each callee's parameters replaced by what its caller passed, the saved path is the
+# loaded one: the file may be this run's.  Twins: the chain saves another name, the object handed down
+# is of a class that saves nothing, the call comes after the load.
+CHAIN = """\
+    import os
+
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+    class Stopper:
+        def __init__(self, patience=20):
+            self.patience = patience
+
+        def __call__(self, loss, model, ckpt_name="checkpoint.pt"):
+            self.save_checkpoint(model, ckpt_name)
+
+        def save_checkpoint(self, model, ckpt_name):
+            torch.save(model.state_dict(), ckpt_name)
+
+
+    class Quiet:
+        def __call__(self, loss, model, ckpt_name="checkpoint.pt"):
+            return loss
+
+
+    def validate(cur, model, stopper, results_dir):
+        loss = 0.0
+        stopper(loss, model, ckpt_name=os.path.join(results_dir, "s_{}_SAVED.pt".format(cur)))
+
+
+    def train(cur, args):
+        model = nn.Linear(2, 2).to(device)
+        stopper = KIND(patience=20)
+        BEFORE
+        model.load_state_dict(torch.load(os.path.join(args.results_dir, "s_{}_checkpoint.pt".format(cur))))
+        AFTER
+"""
+LOOP = "for epoch in range(args.max_epochs):\n            validate(cur, model, stopper, args.results_dir)"
+
+
+def _chain(kind: str = "Stopper", saved: str = "checkpoint", before: str = LOOP, after: str = "pass") -> str:
+    return CHAIN.replace("KIND", kind).replace("SAVED", saved).replace("BEFORE", before).replace("AFTER", after)
+
+
+CHAIN_CASES = {
+    "r8_saved_through_an_object_and_its_method": (_chain(), set()),
+    # true twins
+    "r8_the_chain_saves_another_name": (_chain(saved="best"), {(32, "TP204")}),
+    "r8_the_object_saves_nothing": (_chain(kind="Quiet"), {(32, "TP204")}),
+    "r8_the_chain_runs_after_the_load": (_chain(before="pass", after=LOOP), {(31, "TP204")}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHAIN_CASES))
+def test_prec20_callee_chain(name):
+    body, expected = CHAIN_CASES[name]
+    assert_findings(H, body, expected)

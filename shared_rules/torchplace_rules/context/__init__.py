@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Optional
 
 from .byte_streams import reads_saved_stream
+from .callee_writes import saved_by_callee_chain
 from .checkpoints import Provenance
 from .cpu_checkpoints import saved_on_cpu, saved_on_cpu_at_path
 from .cpu_devices import mentions_accelerator_off_the_cpu
@@ -114,10 +115,12 @@ class FileContext:
             self.tree, load, self.provenance.scope, self.enclosing_function) or self._saved_through_helpers(load)
 
     def _saved_through_helpers(self, load: ast.Call) -> bool:
-        """Did the run's own code save what `load` reads, into a byte stream (`byte_streams.py`)?"""
+        """Did the run's own code save what `load` reads, into a byte stream (`byte_streams.py`) or
+        through a chain of the file's functions given the path's parts (`callee_writes.py`)?"""
         func = self.enclosing_function(load)
         scope = self.provenance.scope(func)
-        return reads_saved_stream(self.provenance, load, func, scope)
+        return reads_saved_stream(self.provenance, load, func, scope) or saved_by_callee_chain(
+            self.provenance, load, func, scope)
 
     def own_class(self, class_node: ast.AST) -> Optional[ast.AST]:
         """The class of this file that `class_node` is: itself, or the class at the same place with the same
