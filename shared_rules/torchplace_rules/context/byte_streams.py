@@ -101,12 +101,12 @@ def _helper(provenance, callee: ast.AST, func) -> Optional[ast.AST]:
     module, `self.name(...)` a method of the class `func` belongs to."""
     tree = provenance.tree
     if callee.__class__ is ast.Name:
-        return next((n for n in tree.body if n.__class__ in (ast.FunctionDef, ast.AsyncFunctionDef)
+        return next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
                      and n.name == callee.id), None)
     if callee.__class__ is ast.Attribute and callee.value.__class__ is ast.Name and callee.value.id == "self" \
             and func is not None:
         for cls in (n for n in ast.walk(tree) if n.__class__ is ast.ClassDef):
             if any(m is func for m in cls.body):
-                return next((m for m in cls.body if m.__class__ in (ast.FunctionDef, ast.AsyncFunctionDef)
+                return next((m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
                              and m.name == callee.attr), None)
     return None

@@ -48,7 +48,7 @@ class _Chain:
     def __init__(self, provenance, keys: set, func) -> None:
         self.provenance, self.keys = provenance, keys
         tree = provenance.tree
-        self.functions = {n.name: n for n in tree.body if n.__class__ in _FUNCTIONS}
+        self.functions = {n.name: n for n in tree.body if isinstance(n, _FUNCTIONS)}
         self.classes = {n.name: n for n in ast.walk(tree) if n.__class__ is ast.ClassDef}
         self.seen: set = set()
 
@@ -141,7 +141,7 @@ class _Chain:
 
 
 def _method(cls, name: str):
-    return next((m for m in cls.body if m.__class__ in _FUNCTIONS and m.name == name), None)
+    return next((m for m in cls.body if isinstance(m, _FUNCTIONS) and m.name == name), None)
 
 
 def _substitute(expr: ast.AST, env: dict) -> ast.AST:
