@@ -61,7 +61,11 @@ class LoadWithoutMapLocation(Rule):
         to `torch.save` or to another writer such as `trainer.save_checkpoint(p)` or
         `open(p, "wb")`, a path under the run's or test's temporary directory, a path handed out
         by the object that wrote it, a helper of the same file that writes it and is called
-        first, or another method of the same object that writes it, when every call of the loading
+        first, a chain of the file's functions that is handed the path's parts and saves it with
+        `torch.save` (`validate(cur, stopper, args.results_dir)`, whose `stopper(...,
+        ckpt_name=os.path.join(results_dir, ...))` saves through the object's `__call__`), a byte
+        stream the run filled with `torch.save` (an `io.BytesIO()` a helper saves into and returns,
+        or `io.BytesIO(data)` over the `getvalue()` bytes of one), or another method of the same object that writes it, when every call of the loading
         method in the project follows a call of that method on the same object with the same
         arguments: `exp.train(setting)` then `exp.predict(setting, True)`), or when every writer in
         the file saves that module's state from the CPU (`model.cpu()` before `torch.save(model.state_dict(), p)`), or every `torch.save` to the
