@@ -197,12 +197,12 @@ def has_cpu_path(tree: ast.Module, parents: dict) -> bool:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             name = _called_name(node.func)
-            if name in _RUNTIME_CHOICE_CALLS:
+            if name in _RUNTIME_CHOICE_CALLS and not _only_reported(parents, node):
                 return True
             if name == "add_argument" and _device_option(node):
                 return True
         elif isinstance(node, (ast.If, ast.IfExp, ast.While)):
-            if _reads_choice(node.test):
+            if _reads_choice(node.test) and not _constant_flag(tree, node.test):
                 if not _tests_gpu_index(node.test):
                     return True
                 weak = True
@@ -222,6 +222,49 @@ def has_cpu_path(tree: ast.Module, parents: dict) -> bool:
             if not _names_accelerator(node.value) and not _gpu_indices(node.value):
                 return True  # chosen by code we do not read (`device = get_device()`)
     return weak and not _commits_unconditionally(tree, parents)
+
+
+def _constant_flag(tree: ast.AST, test: ast.AST) -> bool:
+    """`if use_gpu:` (or `not use_gpu`) where the file binds `use_gpu` only to `True`/`False` literals
+    (`use_gpu = True`), never as a parameter, loop target or import: a fixed setting, no choice made
+    at run time."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    if not isinstance(test, ast.Name):
+        return False
+    name, literal_targets, bound = test.id, set(), False
+    for node in ast.walk(tree):  # (breadth first: an assignment comes before its target)
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Constant) \
+                and type(node.value.value) is bool:
+            literal_targets.add(id(node.targets[0]))
+            bound = bound or isinstance(node.targets[0], ast.Name) and node.targets[0].id == name
+        elif isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load) \
+                and id(node) not in literal_targets \
+                or isinstance(node, ast.arg) and node.arg == name \
+                or isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names \
+                or isinstance(node, ast.alias) and (node.asname or node.name) == name:
+            return False
+    return bound
+
+
+_REPORT_METHODS = {"debug", "info", "warning", "warn", "error", "critical", "log"}  # logging.Logger's
+
+
+def _only_reported(parents: dict, node: ast.AST) -> bool:
+    """Is the value of `node` only shown (`print('CUDA available:', torch.cuda.is_available())`, a
+    logger call, a format or f-string inside one)?  A statement that only prints the answer chooses
+    no device: the program may still commit to CUDA everywhere else."""
+    for parent in ancestors(parents, node):
+        if isinstance(parent, ast.Call):
+            name = _called_name(parent.func)
+            if name == "print" and isinstance(parent.func, ast.Name) \
+                    or name in _REPORT_METHODS and isinstance(parent.func, ast.Attribute):
+                return isinstance(parents.get(id(parent)), ast.Expr)
+            if name != "format" or not isinstance(parent.func, ast.Attribute):
+                return False
+        elif not isinstance(parent, (ast.JoinedStr, ast.FormattedValue, ast.keyword, ast.Tuple, ast.BinOp)):
+            return False
+    return False
 
 
 def _called(parents: dict, node: ast.AST) -> bool:
