@@ -168,3 +168,44 @@ def test_k5_a_tensorrt_module_state_holds_no_tensors():
 
 def test_k5_twin_another_module_s_state_is_reported():
     assert_findings(H, TRT.format(name="model_trt", made="exp.get_model()"), {(8, "TP204")})
+
+
+# K12/K16: a multi-GPU script picks `cuda:{local_rank}` (an f-string whose text names CUDA) and pins its loader's
+# memory when CUDA is there (`pin_memory=torch.cuda.is_available()`): neither gives it a CPU path, so the
+# load of the searched architecture runs only where a GPU is.
+DDP_SCRIPT = """\
+    from torch.utils.data import DataLoader
+
+
+    def main(args, dataset):
+        device = torch.device({device})
+        torch.cuda.set_device(device)
+        loader = DataLoader(dataset, batch_size=1, pin_memory={pin})
+        ckpt = torch.load(args.arch_ckpt)
+        model = nn.Linear(3, 2)
+        model.load_state_dict(ckpt)
+        model = model.to(device)
+        return loader, model
+"""
+
+
+def test_k12_k16_a_run_time_cuda_index_and_pinned_memory_are_no_cpu_path():
+    assert_findings(H, DDP_SCRIPT.format(device='f"cuda:{args.local_rank}"', pin="torch.cuda.is_available()"), set())
+
+
+def test_k12_pinned_memory_alone_is_no_cpu_path():
+    assert_findings(H, DDP_SCRIPT.format(device='"cuda:0"', pin="torch.cuda.is_available()"), set())
+
+
+def test_k16_a_concatenated_cuda_index_names_cuda():
+    assert_findings(H, DDP_SCRIPT.format(device='"cuda:" + str(args.local_rank)', pin="True"), set())
+
+
+def test_k16_twin_a_device_string_read_from_the_command_line_is_a_cpu_path():
+    assert_findings(H, DDP_SCRIPT.format(device="args.device", pin="True"), {(8, "TP204")})
+
+
+def test_k12_twin_availability_bound_to_a_name_is_a_cpu_path():
+    body = DDP_SCRIPT.format(device='"cuda:0"', pin="use_cuda").replace(
+        "    def main(args, dataset):\n", "    def main(args, dataset):\n        use_cuda = torch.cuda.is_available()\n")
+    assert_findings(H, body, {(9, "TP204")})

@@ -252,8 +252,12 @@ _REPORT_METHODS = {"debug", "info", "warning", "warn", "error", "critical", "log
 
 def _only_reported(parents: dict, node: ast.AST) -> bool:
     """Is the value of `node` only shown (`print('CUDA available:', torch.cuda.is_available())`, a
-    logger call, a format or f-string inside one)?  A statement that only prints the answer chooses
-    no device: the program may still commit to CUDA everywhere else."""
+    logger call, a format or f-string inside one), or only a DataLoader's `pin_memory=` (page-locked
+    host memory for faster copies, wherever the program computes)?  Either chooses no device: the
+    program may still commit to CUDA everywhere else."""
+    holder = parents.get(id(node))
+    if isinstance(holder, ast.keyword) and holder.arg == "pin_memory":
+        return True
     for parent in ancestors(parents, node):
         if isinstance(parent, ast.Call):
             name = _called_name(parent.func)
@@ -431,9 +435,14 @@ def _device_string(text: str) -> bool:
 
 
 def _names_accelerator(value: ast.AST) -> bool:
-    """`"cuda"`, `"cuda:0"`, `torch.device("cuda")`, `torch.device("cuda", 0)`."""
+    """`"cuda"`, `"cuda:0"`, `torch.device("cuda")`, `torch.device("cuda", 0)`, and a CUDA device whose
+    index is filled in at run time: `f"cuda:{args.local_rank}"`, `"cuda:" + str(i)`, `"cuda:%d" % i`."""
     if isinstance(value, ast.Constant):
         return isinstance(value.value, str) and _device_string(value.value)
+    head = value.values[0] if isinstance(value, ast.JoinedStr) and value.values else \
+        value.left if isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Mod)) else None
+    if isinstance(head, ast.Constant) and isinstance(head.value, str) and ":" in head.value:
+        return _device_string(head.value)
     if isinstance(value, ast.Call) and _called_name(value.func) == "device" and value.args:
         return _names_accelerator(value.args[0])
     return False
