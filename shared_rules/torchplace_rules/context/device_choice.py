@@ -197,12 +197,12 @@ def has_cpu_path(tree: ast.Module, parents: dict) -> bool:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             name = _called_name(node.func)
-            if name in _RUNTIME_CHOICE_CALLS:
+            if name in _RUNTIME_CHOICE_CALLS and not _only_reported(parents, node):
                 return True
             if name == "add_argument" and _device_option(node):
                 return True
         elif isinstance(node, (ast.If, ast.IfExp, ast.While)):
-            if _reads_choice(node.test):
+            if _reads_choice(node.test) and not _constant_flag(tree, node.test):
                 if not _tests_gpu_index(node.test):
                     return True
                 weak = True
@@ -222,6 +222,53 @@ def has_cpu_path(tree: ast.Module, parents: dict) -> bool:
             if not _names_accelerator(node.value) and not _gpu_indices(node.value):
                 return True  # chosen by code we do not read (`device = get_device()`)
     return weak and not _commits_unconditionally(tree, parents)
+
+
+def _constant_flag(tree: ast.AST, test: ast.AST) -> bool:
+    """`if use_gpu:` (or `not use_gpu`) where the file binds `use_gpu` only to `True`/`False` literals
+    (`use_gpu = True`), never as a parameter, loop target or import: a fixed setting, no choice made
+    at run time."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    if not isinstance(test, ast.Name):
+        return False
+    name, literal_targets, bound = test.id, set(), False
+    for node in ast.walk(tree):  # (breadth first: an assignment comes before its target)
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Constant) \
+                and type(node.value.value) is bool:
+            literal_targets.add(id(node.targets[0]))
+            bound = bound or isinstance(node.targets[0], ast.Name) and node.targets[0].id == name
+        elif isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load) \
+                and id(node) not in literal_targets \
+                or isinstance(node, ast.arg) and node.arg == name \
+                or isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names \
+                or isinstance(node, ast.alias) and (node.asname or node.name) == name:
+            return False
+    return bound
+
+
+_REPORT_METHODS = {"debug", "info", "warning", "warn", "error", "critical", "log"}  # logging.Logger's
+
+
+def _only_reported(parents: dict, node: ast.AST) -> bool:
+    """Is the value of `node` only shown (`print('CUDA available:', torch.cuda.is_available())`, a
+    logger call, a format or f-string inside one), or only a DataLoader's `pin_memory=` (page-locked
+    host memory for faster copies, wherever the program computes)?  Either chooses no device: the
+    program may still commit to CUDA everywhere else."""
+    holder = parents.get(id(node))
+    if isinstance(holder, ast.keyword) and holder.arg == "pin_memory":
+        return True
+    for parent in ancestors(parents, node):
+        if isinstance(parent, ast.Call):
+            name = _called_name(parent.func)
+            if name == "print" and isinstance(parent.func, ast.Name) \
+                    or name in _REPORT_METHODS and isinstance(parent.func, ast.Attribute):
+                return isinstance(parents.get(id(parent)), ast.Expr)
+            if name != "format" or not isinstance(parent.func, ast.Attribute):
+                return False
+        elif not isinstance(parent, (ast.JoinedStr, ast.FormattedValue, ast.keyword, ast.Tuple, ast.BinOp)):
+            return False
+    return False
 
 
 def _called(parents: dict, node: ast.AST) -> bool:
@@ -388,9 +435,14 @@ def _device_string(text: str) -> bool:
 
 
 def _names_accelerator(value: ast.AST) -> bool:
-    """`"cuda"`, `"cuda:0"`, `torch.device("cuda")`, `torch.device("cuda", 0)`."""
+    """`"cuda"`, `"cuda:0"`, `torch.device("cuda")`, `torch.device("cuda", 0)`, and a CUDA device whose
+    index is filled in at run time: `f"cuda:{args.local_rank}"`, `"cuda:" + str(i)`, `"cuda:%d" % i`."""
     if isinstance(value, ast.Constant):
         return isinstance(value.value, str) and _device_string(value.value)
+    head = value.values[0] if isinstance(value, ast.JoinedStr) and value.values else \
+        value.left if isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Mod)) else None
+    if isinstance(head, ast.Constant) and isinstance(head.value, str) and ":" in head.value:
+        return _device_string(head.value)
     if isinstance(value, ast.Call) and _called_name(value.func) == "device" and value.args:
         return _names_accelerator(value.args[0])
     return False

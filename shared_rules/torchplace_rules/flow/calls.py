@@ -67,7 +67,8 @@ def dispatch_call(ev, node: ast.Call, recv: Optional[Value]) -> Value:
         if type(callee) is QualV:  # a library object kept in an attribute (`self.transform = Compose([...])`)
             return _call_library(ev, node, callee.name)
         if callee.__class__ in (ModuleV, PlacedV):
-            return module_call(ev, node, callee.as_module() if isinstance(callee, PlacedV) else callee)
+            return module_call(ev, node, callee.as_module(), opaque=True) if isinstance(callee, PlacedV) \
+                else module_call(ev, node, callee)
         if callee is not None:
             result = call_value(ev, node, callee, ev.path_of(func))
             if result is not None:
@@ -82,7 +83,7 @@ def dispatch_call(ev, node: ast.Call, recv: Optional[Value]) -> Value:
     if callee.__class__ is ModuleV:
         return module_call(ev, node, callee)
     if callee.__class__ is PlacedV:
-        return module_call(ev, node, callee.as_module())
+        return module_call(ev, node, callee.as_module(), opaque=True)
     if callee.__class__ is SelfV and callee.info.is_module:
         return module_call(ev, node, ModuleV(SELF_DEV, True, None, callee.info, attrs=callee.attrs or ()))
     result = call_value(ev, node, callee, ev.path_of(func))
@@ -357,9 +358,11 @@ def _trace_module(ev, node: ast.Call, module: Value, example: Value) -> None:
     module_call(ev, call, module.as_module() if isinstance(module, PlacedV) else module, evaluated=([example], {}))
 
 
-def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
+def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None, opaque: bool = False) -> Value:
     """`model(x)`: the input must be where the module's parameters are; a module class of the
-    project is followed into its `forward` for this call."""
+    project is followed into its `forward` for this call.  `opaque`: the callee is an object of unknown
+    kind moved with `.to()`/`.cuda()` (`torch.load`-ed, or made by code not read), whose output is taken
+    for a tensor on its device, but each part unpacked from it may be any object (TensorV.opaque)."""
     args, kwargs = evaluated if evaluated is not None else ev.eval_args(node)
     conflict = module_input_conflicts(ev, node, module, args, kwargs)
     ev.emit("module_call", node, module, args, kwargs)
@@ -394,11 +397,18 @@ def module_call(ev, node: ast.Call, module: ModuleV, evaluated=None) -> Value:
             followed = follow_held_forward(ev, node, module, args, kwargs)
         if followed is not None:
             return followed
-    if not module.has_params:  # a module of the project without parameters: runs where its input is
+        if not module.has_params and module.dev is None:
+            # A module of the project with no parameters known and its device unknown: what its own
+            # `forward` (or the `__call__` it defines) returns decides, as for one left on the CPU
+            # above (a sampler's `__call__` that returns `imgs.cpu().numpy()` gives no tensor).
+            followed = follow_paramless_forward(ev, node, module, args, kwargs)
+            if followed is not None:
+                return followed
+    if not module.has_params:  # a module without parameters: runs where its input is
         return stateless_module_output(ev, node, args)
     if not module.known_class and not any(isinstance(v, (TensorV, BatchV, PlacedV)) for v in list(args) + list(kwargs.values())):
         return UNKNOWN  # an object of unknown kind moved with .to() (a pipeline) called with no tensor: not known to give one
-    return TensorV(module.dev, origin=node, grad=ev.frame.no_grad == 0, module_output=True)
+    return TensorV(module.dev, origin=node, grad=ev.frame.no_grad == 0, module_output=True, opaque=opaque)
 
 
 def _no_tensor_input(args: list, kwargs: dict) -> bool:

@@ -1068,8 +1068,13 @@ class ExpressionEvaluator:
         # `self.lim // 2`: still the plain attribute as far as where it lives is concerned
         plain = tensors[0][0].plain_attr if len(tensors) == 1 and all(isinstance(v, Number) for v, _ in operands
                                                                         if v is not tensors[0][0]) else None
+        # `scores > 0.1` of a part of an opaque module's output: as unknown a kind as the part
+        first = tensors[0][0]
+        opaque = first.opaque and first.part and len(tensors) == 1 \
+            and all(isinstance(v, Number) for v, _ in operands if v is not first)
         return TensorV(result_dev, origin=node, batch=batch, grad=grad, module_output=out,
-                       factory=factory, random=bool(random), rank=rank, min_rank=least, plain_attr=plain)
+                       factory=factory, random=bool(random), rank=rank, min_rank=least, plain_attr=plain,
+                       part=opaque, opaque=opaque)
 
     def check_operands(self, node, operands: list) -> bool:
         """Emit a conflict for the first CPU/accelerator pair; True if one was found."""

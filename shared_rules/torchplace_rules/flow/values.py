@@ -244,6 +244,7 @@ class TensorV(Value):
     min_rank: int = 0  # the least rank it can have where `rank` is unknown (`x.unsqueeze(0)`: 1)
     raised: bool = False  # the result of an op proven to raise: what uses it is never reached
     part: bool = False  # a name unpacked from a module's output (`logits, extra = model(x)`): any object
+    opaque: bool = False  # the output of an object of unknown kind called as a module (`torch.load`-ed, then `.cuda()`)
 
     @property
     def maybe_scalar(self) -> bool:
@@ -271,6 +272,7 @@ class TensorV(Value):
             plain_attr=self.plain_attr if self.plain_attr == other.plain_attr else None,
             module_output=self.module_output and other.module_output,
             part=self.part and other.part,
+            opaque=self.opaque and other.opaque,
             min_rank=min(self.rank if self.rank is not None else self.min_rank,
                          other.rank if other.rank is not None else other.min_rank),
         )

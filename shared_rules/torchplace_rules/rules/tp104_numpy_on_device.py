@@ -290,9 +290,11 @@ def _converts_accel(ev, value, depth: int = 0) -> TensorV | None:
     """The tensor on an accelerator NumPy meets converting `value`: the tensor itself, or one
     a tuple/list holds (`np.concatenate(preds)`).  NumPy converts every item of a sequence
     (nested ones too) with `Tensor.__array__`, whatever the other items are, so one item
-    known to be on an accelerator is enough (`np.array([epoch, loss.item(), acc])`)."""
+    known to be on an accelerator is enough (`np.array([epoch, loss.item(), acc])`).  A part unpacked
+    from the output of an object of unknown kind (`scores, boxes = net(x.cuda())`, `net` loaded whole)
+    may be a NumPy array its forward made, which NumPy takes as it is: no proof (its `.numpy()` is)."""
     if _on_accel(ev, value):
-        return value
+        return None if value.part and value.opaque else value
     if not isinstance(value, SeqV) or depth > 3:
         return None
     if value.items is None:

@@ -6,6 +6,7 @@ from ..context import file_context
 from ..context.built_for_cuda import built_only_for_cuda
 from ..context.cuda_only_callers import run_only_by_cuda_only_programs
 from ..context.earlier_method import written_by_earlier_method
+from ..context.engine_state import loaded_into_engine_module
 from ..context.sibling_writers import written_by_cpu_siblings
 from ..context.load_callers import (
     imported_project_modules, project_saves_cpu_state, project_saves_from_chosen_gpu, run_by_device_choosing_importer,
@@ -188,7 +189,7 @@ class LoadWithoutMapLocation(Rule):
         if partial and not _remaps_only_cuda_devices(node):
             return
         how = _loads_weights(node, ev.current_stmt, ev.frame.func or ev.tree, ev.tree)
-        if not how:
+        if not how or loaded_into_engine_module(ev.qualname, ev.frame.func or ev.tree, ev.current_stmt, node):
             return
         ev.deferred.append((self.code, (node, device_variable_in_scope(ev), how == "entry", partial)))
 
