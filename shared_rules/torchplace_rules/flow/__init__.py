@@ -11,6 +11,7 @@ LAYERS = (
     "decorators",     # a `def` under decorators of the project: bound to what they return
     "expressions",    # one method per expression kind; where tensors meet
     "calls",          # how a call is analysed: routes each call to one of the modules below
+    "iteration_protocol",  # `for b in obj`, `next(obj)`: the `__iter__`/`__next__` of a class of the project
     "project_calls",  # the project's functions, methods, classes, forward, __call__, properties, partial
     "contexts",       # the contexts a body is analysed for; running a body for a call (through `ev`)
     "command_line",   # the numbers a parsed command line holds (`parser.parse_args()`)

@@ -18,6 +18,7 @@ from typing import Optional
 
 from .class_model import NAMESPACE_CLASSES, namespace_object
 from .command_line import parsed_namespace
+from .iteration_protocol import next_value, protocol_iterable
 from .contexts import static_lambda
 from .cross_file import ProjectModuleV
 from .devices import SELF_DEV, parse_device_string, runtime_device
@@ -432,11 +433,12 @@ def call_builtin(ev, node: ast.Call, name: str) -> Value:
             return first.element()
         if isinstance(first, LoaderV):
             return iteration_element(first, _FakeLoop(node))[0]
-        return UNKNOWN
+        step = next_value(ev, node.args[0], first) if node.args else None
+        return UNKNOWN if step is None else step
     if name == "iter":
         if first.__class__ is LoaderV:
             check_shuffled_loader(ev, node, first, default_device(ev))
-        return first
+        return protocol_iterable(ev, node.args[0], first) if len(node.args) == 1 else first
     if name == "getattr" and type(first) is SelfV and len(node.args) == 2 and not isinstance(node.args[1], ast.Constant):
         return ev.frame.env.get(_named_buffer_key(ev, node.args[1]), UNKNOWN)
     if name == "enumerate":

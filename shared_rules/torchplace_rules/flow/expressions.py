@@ -14,6 +14,7 @@ from . import torch_api as api
 from ..flag_writes import binds_locally, declares_global, flag_may_be_rebound
 from ..syntax_nodes import access_path, call_rebinding_own_name, element_node, is_main_test, scope_nodes, writes_items
 from .calls import dispatch_call
+from .iteration_protocol import protocol_iterable
 from .container_values import concatenated, merged_mapping, repeated
 from .contexts import default_value, lambda_function, static_lambda
 from .project_calls import find_method, property_value, self_attribute
@@ -936,7 +937,7 @@ class ExpressionEvaluator:
             for gen in node.generators:
                 iterable = self.eval(gen.iter)
                 iterables.append(iterable)
-                element, _ = iteration_element(iterable, gen)
+                element, _ = iteration_element(protocol_iterable(self, gen.iter, iterable), gen)
                 self.bind(gen.target, element, None)
                 for cond in gen.ifs:
                     self.eval(cond)

@@ -23,7 +23,7 @@ from .instance_branches import kept_plain
 from .optimizers import owned_by_caller
 from .placeholders import filled_value
 from .state import (
-    MODULE_MOVES, forget_aliases, forget_closure_moves, forget_moved_arguments, held_attribute_paths, held_attributes, held_values,
+    MODULE_MOVES, forget_aliases, forget_closure_moves, forget_moved_arguments, forget_objects_handed, held_attribute_paths, held_attributes, held_values,
     merge_attributes, with_held_items, moved_containers_in, moves_its_items, with_nested_attributes,
 )
 from .torch_calls import default_collate, default_device
@@ -62,11 +62,13 @@ def _call(ev, node: ast.Call, func: FuncV, cls, arg_nodes: list, args: list, kwa
     bound = bind_arguments(func.node, arg_nodes, args, kwargs, first, node.keywords)
     if bound is None:
         forget_moved_arguments(ev, node)
+        forget_objects_handed(ev, node, first, first_path)
         return UNKNOWN
     bound = _assumed_objects(func.node, _class_of(first) or cls, bound)
     result = call_in_context(ev, func, cls, bound, node, self_dev, own_object)
     if result is None:
         forget_moved_arguments(ev, node)
+        forget_objects_handed(ev, node, first, first_path)
         return UNKNOWN
     paths = None
     effects = result.effects

@@ -286,6 +286,28 @@ def forget_moved_arguments(ev, node: ast.Call) -> None:
             env[path] = replace(value, state=STATE_UNKNOWN, state_dev=None)  # it may move the state itself
 
 
+def forget_objects_handed(ev, node: ast.Call, receiver: Optional[Value], receiver_path: Optional[str]) -> None:
+    """A call of the project's code that is not followed (past the depth limit, recursive) may set what
+    the instances it gets hold (`batch.to(device)` assigning `self.x = self.x.to(device)`): the
+    attributes of the receiver (`receiver` at `receiver_path`) and of the instances passed by name are
+    not known."""
+    env = ev.frame.env
+    found = [(receiver_path, env.get(receiver_path, receiver))] if receiver_path is not None else []
+    for arg in list(node.args) + [k.value for k in node.keywords]:
+        path = ev.path_of(arg) if arg.__class__ is not ast.Starred else None
+        if path is not None:
+            found.append((path, env.get(path)))
+    for path, value in found:
+        # (an instance as a method sees it is a SelfV: `self.chars.to(device)` inside `batch.to(device)`)
+        if value.__class__ is not ObjectV and (value.__class__ is not SelfV or path == "self"):
+            continue
+        # (bound as paths, as a body that sets them leaves them: they reach this frame's callers too)
+        lost = {f"{path}.{name}" for name, _ in value.attrs or ()}
+        lost.update(k for k in env if k.startswith(path) and k[len(path):len(path) + 1] in (".", "["))
+        for key in lost:
+            env[key] = UNKNOWN
+
+
 def linked_optimizers(ev, path: str) -> list:
     """The names of this function's optimizers holding the parameters of the module at `path` (or of
     one of its submodules)."""

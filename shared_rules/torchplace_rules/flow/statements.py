@@ -16,6 +16,7 @@ from ..model import EngineError
 from ..syntax_nodes import ends_the_program, own_nodes
 from .cross_file import STAR_IMPORT, decorator_from_project, default_set_on_import, import_from, import_module, import_star, library_star
 from .decorators import decorated
+from .iteration_protocol import protocol_iterable
 from .devices import ACCEL_KIND, Dev, chosen_index, chosen_target, mac_kind, parse_device_string, tests_a_device
 from .state import (
     MAX_LOOP_PASSES, MODULE_MOVES, LoopContext, Terminated, forget_aliases, forget_held_by, forget_reflected, held_values,
@@ -297,7 +298,7 @@ class StatementRunner:
         loader = iterable.inner if isinstance(iterable, EnumerateV) and not isinstance(iterable, ItemsV) else iterable
         if loader.__class__ is LoaderV:
             check_shuffled_loader(self, stmt.iter, loader, default_device(self))
-        element, loader = iteration_element(iterable, stmt)
+        element, loader = iteration_element(protocol_iterable(self, stmt.iter, iterable), stmt)
         training = _has_training_step(stmt.body)
         refill = refilled_item(stmt)
         if refill is None:
