@@ -27,6 +27,7 @@ MAX_FILES = 2000  # a bigger folder is read only this far
 MAX_FILE_BYTES = 400_000
 RESCAN_SECONDS = 5.0
 MAX_TOP_FOLDERS = 8  # the project root's folders read besides those of the file's own chain
+MAX_SUBPACKAGES = 8  # the subpackages read of each of the two nearest folders of the chain
 MAX_PACKAGE_HOPS = 2  # packages (`__init__.py`) followed up from a file for the importers of its names
 
 _IMPORT = re.compile(r"[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\(?)([^\n#)]*)|import[ \t]+([^\n#]+))")
@@ -293,7 +294,7 @@ class ImporterTable:
             if len(out) > 8 or not (parent == root or root in parent.parents):
                 break
             out.append(parent)
-        return out + _top_folders(root, out)
+        return out + _subpackages(root, out) + _top_folders(root, out)
 
     def _read(self, folder: Path) -> tuple:
         """({file name: (fingerprint, imports, lines, tokens, star imports)}, {token: [file name]}) of the
@@ -332,6 +333,25 @@ class ImporterTable:
                 by_token.setdefault(token, []).append(name)
         self.folders[folder] = (now, entries, by_token)
         return entries, by_token
+
+
+def _subpackages(root: Path, chain: list) -> list[Path]:
+    """The subpackages (folders with an `__init__.py`, private ones too) of the file's folder and of
+    the one above it, below the project root and not in `chain`: a package's modules are often used
+    from its own subpackages (pkg/_trainers/trainer.py calling a helper of pkg/_utils.py, or of a
+    sibling subpackage), which neither the folders above the file nor the root's hold.  In name
+    order, at most MAX_SUBPACKAGES of each."""
+    out: list = []
+    for folder in chain[:2]:
+        if folder == root or root not in folder.parents:
+            break
+        try:
+            names = sorted(e.name for e in os.scandir(folder) if e.is_dir() and e.name[0] != "."
+                           and os.path.isfile(os.path.join(e.path, "__init__.py")))
+        except OSError:
+            continue
+        out += [folder / name for name in names if folder / name not in chain][:MAX_SUBPACKAGES]
+    return out
 
 
 def _top_folders(root: Path, chain: list) -> list[Path]:

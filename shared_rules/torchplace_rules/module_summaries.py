@@ -288,8 +288,10 @@ def _names_from(index: "ProjectIndex", path: Path, tree: ast.Module, target: Pat
             if source in sources:
                 given = sources[source]
                 names.update(a.asname or a.name for a in node.names if given is None or a.name in given or "*" in given)
-                if given is not None and any(a.name == "*" for a in node.names):
-                    names.update(given)
+                if any(a.name == "*" for a in node.names):
+                    # (`from .utils import *` binds the module's public names: the calls to them call into it)
+                    names.update(given if given is not None else
+                                 (n for n in index.importers.names_of(source) if n and n[0] != "_"))
                 continue
             for a in node.names:
                 full = f"{node.module}.{a.name}" if node.module else a.name

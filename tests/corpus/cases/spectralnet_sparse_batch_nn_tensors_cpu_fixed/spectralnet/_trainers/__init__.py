@@ -1,0 +1,1 @@
+from ._spectralnet_trainer import SpectralTrainer
