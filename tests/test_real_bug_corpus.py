@@ -66,7 +66,7 @@ def test_case_is_well_formed(case):
         assert 1 <= exp.line <= len(lines) and lines[exp.line - 1].strip(), f"{exp} points at no code"
     for known in case.known_false:
         assert known.code in corpus_scoring.KNOWN_CODES
-    assert case.batch in ("b0", "b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9", "b10", "b11", "b12", "b13", "b14", "b15", "b16", "b17", "b18", "b19", "b20", "b21", "b22", "b23", "b24", "b25", "b26"), "batch: when the case was added (see tests/corpus/README.md)"
+    assert case.batch in ("b0", "b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9", "b10", "b11", "b12", "b13", "b14", "b15", "b16", "b17", "b18", "b19", "b20", "b21", "b22", "b23", "b24", "b25", "b26", "b27"), "batch: when the case was added (see tests/corpus/README.md)"
     if case.twin_of:
         assert case.twin_of in BY_NAME and not BY_NAME[case.twin_of].is_negative
         assert case.is_negative, "a negative twin has expected = []"
