@@ -1,7 +1,6 @@
 """The analysis runs in one piece of CPython's frame stack (`frame_stack.roomy`, speed, issue 10):
 a recursion that rises and falls across the stack's 16 KiB chunks maps and unmaps a chunk at every
 crossing (13,900 times on the 120 engine_speed files, system time engine_speed counts)."""
-import resource
 import sys
 
 import pytest
@@ -22,6 +21,8 @@ def _waves(times: int = 400, depth: int = 300) -> int:
 
 
 def _faults(run) -> int:
+    import resource  # (POSIX only: the test that counts faults runs on Linux)
+
     before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     run()
     return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
