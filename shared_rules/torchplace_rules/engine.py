@@ -13,6 +13,7 @@ from .model import EngineError, Finding, Severity, Span
 from .newer_syntax import without_type_params
 from .rules import ACTIVE_RULES, SYNTAX_ERROR
 from .flow.cross_file import GuardedSource
+from .frame_stack import roomy
 from .source_text import SourceText
 from .suppression import is_suppressed, suppressions
 from .text_lines import split_lines
@@ -37,6 +38,7 @@ def check_source(text: str, path: Optional[str] = None, config: Optional[Config]
     return _check(text, path, config, errors, project, None)
 
 
+@roomy  # (the analysis under it recurses: one piece of the frame stack for it all, see frame_stack)
 def _check(text, path, config, errors, project, memo) -> list[Finding]:
     config = config or _DEFAULT
     if "\x00" in text:
