@@ -56,9 +56,24 @@ def test_pytorch_agrees(name):
 
 
 def test_a_random_source_keeps_its_fix_unsafe():
-    """The fix TP202 offers at x's factory (`torch.randn`) is unsafe, as at any random factory."""
+    """The fix TP202 offers at a random factory (`torch.randn`) is unsafe; x's own factory here is module
+    code, where no name of `Cell.forward` is in scope: it gets no fix (tests/engine/test_tp202_fix_scope.py)."""
     from torchplace_rules import check_source
 
     source = H + textwrap.dedent(NETS.format(device=", device=x.device", arg="torch.randn(2, 4)"))
     found = [f for f in check_source(source, "flow.py") if f.code == "TP202"]
+    assert len(found) == 1 and found[0].fix is None
+    noisy = H + textwrap.dedent("""\
+        class Noisy(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+
+            def forward(self, x):
+                return self.fc(x) + torch.randn(x.shape[0], 4)
+
+
+        net = Noisy().cuda()
+        """)
+    found = [f for f in check_source(noisy, "flow.py") if f.code == "TP202"]
     assert len(found) == 1 and found[0].fix is not None and not found[0].fix.is_safe

@@ -118,12 +118,14 @@ class ForwardCreatesCpu(Rule):
         if init is not None and func.name not in _CALLED_BY_PYTORCH \
                 and _called_only_from(init, func.name, ev.frame.cls.node, ev.tree):
             return  # (a helper only `__init__` calls, `self._precompute_cache(n)`: it too runs before any move)
-        func = _made_in(ev.frame.cls, c.cpu.factory) or func  # (a method of the module that called this one)
+        factory = c.cpu.factory
+        home = _home_function(ev, factory)
+        anchored = home is func  # the combining operands' names are in scope where the factory is
+        func = home or _made_in(ev.frame.cls, factory) or func  # (the method that made it, e.g. a caller's)
         # Reported at the end: whether this module ever reaches an accelerator depends on the whole file.
         other = c.other_node if c.kind != "module_input" else None
-        factory = c.cpu.factory
         ev.deferred.append((self.code, (factory, c.node, other, func, ev.frame.cls.node, c.cpu.random,
-                                        accepts_device(ev, factory), False)))
+                                        anchored and accepts_device(ev, factory), False)))
 
     def on_finish(self, ev) -> None:
         found = [payload for code, payload in ev.deferred if code == self.code]
@@ -218,6 +220,17 @@ def _made_in(cls, factory):
                 and foreign_home(method) is foreign_home(factory):
             return method
     return None
+
+
+def _home_function(ev, factory):
+    """The function of the checked file whose body holds `factory` (None: module code, or another file's).
+    A fix may name only what is in scope there: the combining method's operands are not, in a helper
+    (`self._mask(n)`) or a caller (`sample` feeding `self.forward(torch.zeros(...))`) that made it."""
+    ctx = file_context(ev)
+    if factory is None or not ctx.in_this_file(factory):
+        return None
+    home = ctx.enclosing_function(factory)
+    return home if home.__class__ in (ast.FunctionDef, ast.AsyncFunctionDef) else None
 
 
 def _device_anchor(other_node, func) -> str | None:
