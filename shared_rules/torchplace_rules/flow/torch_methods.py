@@ -207,9 +207,16 @@ def tensor_method(ev, node: ast.Call, recv: Value, name: str) -> Value:
         # (a plain attribute's tensor, reshaped or mapped element-wise and never to fewer dimensions, is still
         # what `.to()` left behind: `self.noise.clamp(...)`, `self.weight.unsqueeze(0)`)
         plain = recv.plain_attr if keep and (name in SAME_RANK or name == "unsqueeze") else None
-        return TensorV(recv.dev, origin=node, rank=rank, dtype=recv.dtype, grad=grad, batch=batch, module_output=recv.module_output,
+        # (what a model returns may be a tuple or a mapping; a method only tensors have proves it was one)
+        output = recv.module_output and name in _ALSO_ON_OTHER_OUTPUTS
+        return TensorV(recv.dev, origin=node, rank=rank, dtype=recv.dtype, grad=grad, batch=batch, module_output=output,
                        factory=recv.factory if keep else None, random=recv.random and keep, plain_attr=plain, min_rank=least)
     return UNKNOWN
+
+
+# Tensor methods that other things a module may return also have (PackedSequence, torch_geometric's Data):
+# their result is whatever the receiver was, so it is still "a model's output" (maybe no tensor).
+_ALSO_ON_OTHER_OUTPUTS = frozenset({"clone", "detach", "contiguous", "pin_memory", "requires_grad_"})
 
 
 def module_method(ev, node: ast.Call, module: ModuleV, name: str, placed: bool = False) -> Value:
