@@ -26,7 +26,8 @@ _WRITER = re.compile(r"save|write|dump|export|checkpoint|serializ|persist", re.I
 _READER = re.compile(r"^_*(load|read|restore|resume)", re.IGNORECASE)
 _TEMP_PARAM = re.compile(r"^(tmp|temp)_?(path|dir|dirname|folder|_?)?(_factory)?$", re.IGNORECASE)
 _TEMP_CALLS = {"mkdtemp", "TemporaryDirectory", "NamedTemporaryFile", "mkstemp", "mktemp", "SpooledTemporaryFile"}
-_PATH_WRAPPERS = {"open", "str", "Path", "fspath", "PurePath", "abspath", "realpath", "expanduser", "resolve"}
+_PATH_WRAPPERS = {"open", "str", "Path", "fspath", "PurePath", "abspath", "realpath", "expanduser", "resolve", "BytesIO"}
+_SAME_DATA_METHODS = {"resolve", "getvalue", "getbuffer"}  # `p.resolve()`, the bytes of an in-memory buffer
 _CONTEXT_MANAGERS = {"contextmanager", "asynccontextmanager"}
 _SETUP_METHODS = {"setUp", "setUpClass", "setup_method", "setup_class", "__init__", "setup"}
 _MAX_EXPANSION = 4
@@ -118,11 +119,15 @@ class _Expander(ast.NodeTransformer):
 
 
 def _unwrap(expr: ast.AST) -> ast.AST:
-    """`open(p, "rb")`, `str(p)`, `Path(p)` -> `p`."""
-    while isinstance(expr, ast.Call) and _called_name(expr.func) in _PATH_WRAPPERS and expr.args:
-        expr = expr.args[0]
-    while isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "resolve":
-        expr = expr.func.value
+    """`open(p, "rb")`, `str(p)`, `Path(p)` -> `p`; an in-memory copy of a buffer's bytes
+    (`io.BytesIO(buf.getvalue())`) -> `buf`, the buffer `torch.save` wrote into."""
+    while isinstance(expr, ast.Call):
+        if _called_name(expr.func) in _PATH_WRAPPERS and expr.args:
+            expr = expr.args[0]
+        elif isinstance(expr.func, ast.Attribute) and expr.func.attr in _SAME_DATA_METHODS and not expr.args:
+            expr = expr.func.value
+        else:
+            break
     return expr
 
 

@@ -409,6 +409,9 @@ def module_input_conflicts(ev, node: ast.Call, module: ModuleV, args: list, kwar
         for key, value, arg in zip(keys, list(args) + list(kwargs.values()), arg_nodes):
             if key in host or (host and isinstance(arg, ast.Starred)):
                 continue  # forward reads it on the host (lengths) or moves it itself
+            if not module.known_class and isinstance(value, DictV):
+                continue  # an object of unknown kind reads a mapping itself (a pipeline's `{"waveform": w}`,
+                #           a detector's batch dict) and may move what it takes from it
             for tensor in _tensors_in(value, arg):
                 if tensor.dev is None or tensor.rank == 0 or on_cpu and tensor.dev.kind == SELF_KIND:
                     continue
