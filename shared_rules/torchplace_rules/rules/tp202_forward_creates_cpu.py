@@ -230,7 +230,7 @@ def _home_function(ev, factory):
     if factory is None or not ctx.in_this_file(factory):
         return None
     home = ctx.enclosing_function(factory)
-    return home if home.__class__ in (ast.FunctionDef, ast.AsyncFunctionDef) else None
+    return home if isinstance(home, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
 
 
 def _device_anchor(other_node, func) -> str | None:
