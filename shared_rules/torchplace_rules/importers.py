@@ -96,6 +96,7 @@ class ImporterTable:
         self.folders: dict[Path, tuple] = {}  # folder -> (read at, {file name: entry}, {token: file names}) (see `_read`)
         self.answers: dict[Path, tuple] = {}  # static runs: file -> (its importers, packages handing on its names)
         self.chains: dict[Path, list] = {}  # folder -> the folders read for a file in it
+        self.packages: dict[Path, list] = {}  # folder -> its subpackages' names (`_subpackages`), kept as `chains`
         self.tables: dict[Path, list] = {}  # static runs: folder -> [(folder read, its entries, its tokens)] of `chains`
         # file -> (fingerprint, `names_bound_in` its text (None, None until asked), may it set torch's default device)
         self.bindings: dict[Path, tuple] = {}
@@ -294,7 +295,7 @@ class ImporterTable:
             if len(out) > 8 or not (parent == root or root in parent.parents):
                 break
             out.append(parent)
-        return out + _subpackages(root, out) + _top_folders(root, out)
+        return out + _subpackages(root, out, self.packages) + _top_folders(root, out)
 
     def _read(self, folder: Path) -> tuple:
         """({file name: (fingerprint, imports, lines, tokens, star imports)}, {token: [file name]}) of the
@@ -335,21 +336,25 @@ class ImporterTable:
         return entries, by_token
 
 
-def _subpackages(root: Path, chain: list) -> list[Path]:
+def _subpackages(root: Path, chain: list, packages: dict) -> list[Path]:
     """The subpackages (folders with an `__init__.py`, private ones too) of the file's folder and of
     the one above it, below the project root and not in `chain`: a package's modules are often used
     from its own subpackages (pkg/_trainers/trainer.py calling a helper of pkg/_utils.py, or of a
     sibling subpackage), which neither the folders above the file nor the root's hold.  In name
-    order, at most MAX_SUBPACKAGES of each."""
+    order, at most MAX_SUBPACKAGES of each.  `packages`: each folder's subpackage names, listed once
+    (the files of one folder share the folder above: a package of 400 models is not listed per file)."""
     out: list = []
     for folder in chain[:2]:
         if folder == root or root not in folder.parents:
             break
-        try:
-            names = sorted(e.name for e in os.scandir(folder) if e.is_dir() and e.name[0] != "."
-                           and os.path.isfile(os.path.join(e.path, "__init__.py")))
-        except OSError:
-            continue
+        names = packages.get(folder)
+        if names is None:
+            try:
+                names = sorted(e.name for e in os.scandir(folder) if e.is_dir() and e.name[0] != "."
+                               and os.path.isfile(os.path.join(e.path, "__init__.py")))
+            except OSError:
+                names = []
+            packages[folder] = names
         out += [folder / name for name in names if folder / name not in chain][:MAX_SUBPACKAGES]
     return out
 

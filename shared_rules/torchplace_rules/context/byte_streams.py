@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from .checkpoints import Scope, _called_name, _path_text, load_path
+from .checkpoints import Scope, _called_name, _path_text, load_path, saved_to
 
 _STREAMS = {"BytesIO"}
 _MAX_DEPTH = 4
@@ -40,8 +40,8 @@ def _saved_stream(provenance, expr: ast.AST, func, scope: Scope, line: int, dept
             return False
         at, value = bound
         if _is_stream(value) and not value.args and not value.keywords:  # `buffer = io.BytesIO()`
-            return any(_called_name(c.func) == "save" and len(c.args) > 1 and _path_text(c.args[1]) == key
-                       and at <= c.lineno for c in scope.calls_before(line))
+            return any(at <= c.lineno and (target := saved_to(c)) is not None and _path_text(target) == key
+                       for c in scope.calls_before(line))
         return _saved_stream(provenance, value, func, scope, at, depth + 1)
     if expr.__class__ is ast.Call:  # `self.save_to_buffer(sd)`, `to_buffer(sd)`: every return is such a stream
         helper = _helper(provenance, expr.func, func)
@@ -99,14 +99,8 @@ def _is_stream(node: ast.AST) -> bool:
 def _helper(provenance, callee: ast.AST, func) -> Optional[ast.AST]:
     """The function of this file a call runs: `name(...)` a function defined at the top of the
     module, `self.name(...)` a method of the class `func` belongs to."""
-    tree = provenance.tree
     if callee.__class__ is ast.Name:
-        return next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-                     and n.name == callee.id), None)
-    if callee.__class__ is ast.Attribute and callee.value.__class__ is ast.Name and callee.value.id == "self" \
-            and func is not None:
-        for cls in (n for n in ast.walk(tree) if n.__class__ is ast.ClassDef):
-            if any(m is func for m in cls.body):
-                return next((m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
-                             and m.name == callee.attr), None)
+        return provenance.functions.get(callee.id)
+    if callee.__class__ is ast.Attribute and callee.value.__class__ is ast.Name and callee.value.id == "self":
+        return provenance.method_of(func, callee.attr)
     return None

@@ -18,11 +18,10 @@ import ast
 import copy
 from typing import Optional
 
-from .checkpoints import Scope, _called_name, expand, load_path, path_keys
+from .checkpoints import Scope, expand, load_path, method_named, path_keys, saved_to
 
 _MAX_DEPTH = 4
 _MAX_VISITS = 64  # functions (with their arguments) read per load: the walk stays small in a big file
-_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def saved_by_callee_chain(provenance, load: ast.Call, func, scope: Scope) -> bool:
@@ -47,9 +46,8 @@ class _Chain:
 
     def __init__(self, provenance, keys: set, func) -> None:
         self.provenance, self.keys = provenance, keys
-        tree = provenance.tree
-        self.functions = {n.name: n for n in tree.body if isinstance(n, _FUNCTIONS)}
-        self.classes = {n.name: n for n in ast.walk(tree) if n.__class__ is ast.ClassDef}
+        self.functions = provenance.functions
+        self.classes = {n.name: n for n in provenance.classes}
         self.seen: set = set()
 
     def writes(self, fn, env: dict, depth: int) -> bool:
@@ -61,8 +59,9 @@ class _Chain:
         self.seen.add(key)
         scope = self.provenance.scope(fn)
         for call in scope.calls_before(fn.end_lineno + 1):
-            if _called_name(call.func) == "save" and len(call.args) > 1 and call.args[1].__class__ is not ast.Starred:
-                written = _substitute(expand(call.args[1], scope, call.lineno), env)
+            target = saved_to(call)
+            if target is not None:
+                written = _substitute(expand(target, scope, call.lineno), env)
                 if path_keys(written, _EMPTY, 0) & self.keys:
                     return True
             elif depth < _MAX_DEPTH:
@@ -79,15 +78,12 @@ class _Chain:
                     and callee.id not in scope.params:
                 return self.functions[callee.id], False
             cls = self._class_of(callee.id, scope, env, call.lineno)
-            method = _method(cls, "__call__") if cls is not None else None
+            method = method_named(cls, "__call__") if cls is not None else None
             return (method, True) if method is not None else None
         if callee.__class__ is ast.Attribute and callee.value.__class__ is ast.Name:
             owner = callee.value.id
-            if owner == "self" and fn is not None:
-                cls = next((c for c in self.classes.values() if any(m is fn for m in c.body)), None)
-            else:
-                cls = self._class_of(owner, scope, env, call.lineno)
-            method = _method(cls, callee.attr) if cls is not None else None
+            cls = self.provenance.class_holding(fn) if owner == "self" else self._class_of(owner, scope, env, call.lineno)
+            method = method_named(cls, callee.attr) if cls is not None else None
             return (method, True) if method is not None else None
         return None
 
@@ -138,10 +134,6 @@ class _Chain:
             else:
                 bound[name] = _substitute(expand(arg, scope, call.lineno), env)
         return bound
-
-
-def _method(cls, name: str):
-    return next((m for m in cls.body if isinstance(m, _FUNCTIONS) and m.name == name), None)
 
 
 def _substitute(expr: ast.AST, env: dict) -> ast.AST:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import copy
 import re
+from functools import cached_property
 from typing import Iterator, Optional
 
 from .scopes import own_nodes
@@ -228,6 +229,17 @@ def _saves(call: ast.Call) -> bool:
     return is_writer_call(call) and _called_name(call.func) != "open"
 
 
+def method_named(cls: ast.ClassDef, name: str) -> Optional[ast.AST]:
+    return next((m for m in cls.body if isinstance(m, _FUNCTIONS) and m.name == name), None)
+
+
+def saved_to(call: ast.Call) -> Optional[ast.AST]:
+    """Where a `torch.save(obj, f)`-shaped call writes (`f`), or None."""
+    if _called_name(call.func) == "save" and len(call.args) > 1 and call.args[1].__class__ is not ast.Starred:
+        return call.args[1]
+    return None
+
+
 def _arguments(call: ast.Call) -> list[ast.AST]:
     return [a.value if isinstance(a, ast.Starred) else a for a in call.args] + [k.value for k in call.keywords]
 
@@ -238,6 +250,9 @@ def load_path(call: ast.Call) -> Optional[ast.AST]:
     return next((k.value for k in call.keywords if k.arg == "f"), None)
 
 
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
 class Provenance:
     """Answers "did this run write the file that `torch.load` reads here?" for one checked file."""
 
@@ -245,6 +260,24 @@ class Provenance:
         self.tree = tree
         self.enclosing_function = enclosing_function
         self._scopes: dict[int, Scope] = {}
+
+    @cached_property
+    def functions(self) -> dict:
+        """The file's top-level functions by name (what `name(...)` in the file runs)."""
+        return {n.name: n for n in self.tree.body if isinstance(n, _FUNCTIONS)}
+
+    @cached_property
+    def classes(self) -> list:
+        return [n for n in ast.walk(self.tree) if n.__class__ is ast.ClassDef]
+
+    def class_holding(self, func) -> Optional[ast.ClassDef]:
+        """The class whose body defines `func` (what `self` is in it), or None."""
+        return next((c for c in self.classes if any(m is func for m in c.body)), None) if func is not None else None
+
+    def method_of(self, func, name: str) -> Optional[ast.AST]:
+        """What `self.name(...)` runs in `func`: the method `name` of the class holding `func`, or None."""
+        cls = self.class_holding(func)
+        return method_named(cls, name) if cls is not None else None
 
     def scope(self, node: Optional[ast.AST]) -> Scope:
         owner = node if node is not None else self.tree
@@ -318,8 +351,7 @@ class Provenance:
         every `yield` gives a temporary directory it made (`d = tempfile.TemporaryDirectory()`, `yield d.name`)."""
         if value.__class__ is not ast.Call or value.func.__class__ is not ast.Name:
             return False
-        helper = next((n for n in self.tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-                       and n.name == value.func.id), None)
+        helper = self.functions.get(value.func.id)
         if helper is None or not any((d.id if d.__class__ is ast.Name else getattr(d, "attr", None)) in _CONTEXT_MANAGERS
                                      for d in helper.decorator_list):
             return False
@@ -330,13 +362,12 @@ class Provenance:
 
     def _set_up_value(self, func, attr: str) -> Optional[ast.AST]:
         """What a test class's set-up method binds to `self.<attr>`."""
-        for cls in (n for n in ast.walk(self.tree) if isinstance(n, ast.ClassDef)):
-            if any(m is func for m in cls.body):
-                for method in cls.body:
-                    if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.name in _SETUP_METHODS:
-                        value = self.scope(method).value_before(f"self.{attr}", method.end_lineno + 1)
-                        if value is not None:
-                            return value
+        cls = self.class_holding(func)
+        for method in cls.body if cls is not None else ():
+            if isinstance(method, _FUNCTIONS) and method.name in _SETUP_METHODS:
+                value = self.scope(method).value_before(f"self.{attr}", method.end_lineno + 1)
+                if value is not None:
+                    return value
         return None
 
     def _written_by_earlier_helper(self, func, keys: set, own: Scope, line: int) -> bool:
